@@ -1,0 +1,135 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let lifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let configuration: Target.Dependency = .product(name: "Configuration", package: "swift-configuration")
+let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
+let postgres: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
+
+/// Every backend service has the same dependencies: the shared kit and nothing else.
+func service(_ name: String, path: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, configuration],
+        path: path,
+        exclude: ["Migrations"],
+        resources: [.copy("Migrations")]
+    )
+}
+
+let package = Package(
+    name: "NutritionAI",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "AuthService", targets: ["AuthService"]),
+        .executable(name: "MealsService", targets: ["MealsService"]),
+        .executable(name: "MetricsService", targets: ["MetricsService"]),
+        .executable(name: "TrendsService", targets: ["TrendsService"]),
+        .executable(name: "SharingService", targets: ["SharingService"]),
+        .executable(name: "Gateway", targets: ["Gateway"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        // MARK: Shared kit
+        .systemLibrary(
+            name: "CRdKafka",
+            path: "Shared/CRdKafka",
+            pkgConfig: "rdkafka",
+            providers: [.apt(["librdkafka-dev (2.3 or newer; deploy/setup.sh builds it)"])]
+        ),
+        .target(
+            name: "Kafka",
+            dependencies: [
+                "CRdKafka", logging, lifecycle,
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Shared/Kafka"
+        ),
+        .target(name: "EventContracts", path: "Shared/EventContracts"),
+        .target(
+            name: "ServiceDefaults",
+            dependencies: [
+                "Kafka", hummingbird, httpTypes, configuration, logging, lifecycle,
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Shared/ServiceDefaults"
+        ),
+        .target(
+            name: "PostgresSupport",
+            dependencies: [
+                "ServiceDefaults", "Kafka", "EventContracts", postgres, logging, lifecycle, configuration,
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Shared/PostgresSupport"
+        ),
+
+        // MARK: Services
+        service("AuthService", path: "Services/Auth"),
+        service("MealsService", path: "Services/Meals"),
+        service("MetricsService", path: "Services/Metrics"),
+        service("TrendsService", path: "Services/Trends"),
+        service("SharingService", path: "Services/Sharing"),
+        .executableTarget(
+            name: "Gateway",
+            dependencies: [
+                "ServiceDefaults", hummingbird, configuration, logging,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "gateway"
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "KafkaTests",
+            dependencies: ["Kafka"],
+            path: "Tests/KafkaTests"
+        ),
+        .testTarget(
+            name: "ServiceDefaultsTests",
+            dependencies: ["ServiceDefaults", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird")],
+            path: "Tests/ServiceDefaultsTests"
+        ),
+        .testTarget(
+            name: "EventContractsTests",
+            dependencies: ["EventContracts"],
+            path: "Tests/EventContractsTests"
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", postgres, logging],
+            path: "Tests/IntegrationTests"
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "ServiceDefaults", hummingbird,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/GatewayTests"
+        ),
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: [
+                "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService",
+                hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/ServicesTests"
+        ),
+    ]
+)

@@ -1,0 +1,40 @@
+/// Connection and tuning settings shared by `KafkaProducer` and `KafkaConsumer`.
+public struct KafkaConfiguration: Sendable {
+    /// Comma-separated `host:port` list of brokers to bootstrap from.
+    public var bootstrapServers: String
+    /// Client id reported to the broker; the service name by default.
+    public var clientId: String
+    /// How long a produced message may wait for the broker before its delivery fails.
+    public var deliveryTimeout: Duration
+    /// How often clients refresh topic metadata, so topics recreated after a broker restart are seen quickly.
+    public var metadataRefreshInterval: Duration
+    /// Upper bound on messages buffered inside the producer; `send` fails with `queueFull` beyond it.
+    public var maxBufferedMessages: Int
+    /// Raw librdkafka properties applied last (for SASL, TLS and the like in production).
+    public var extraProperties: [String: String]
+
+    /// Creates settings with the documented local defaults.
+    public init(
+        bootstrapServers: String = "127.0.0.1:19092",
+        clientId: String = "nutritionai",
+        deliveryTimeout: Duration = .seconds(10),
+        metadataRefreshInterval: Duration = .seconds(3),
+        maxBufferedMessages: Int = 100_000,
+        extraProperties: [String: String] = [:]
+    ) {
+        self.bootstrapServers = bootstrapServers
+        self.clientId = clientId
+        self.deliveryTimeout = deliveryTimeout
+        self.metadataRefreshInterval = metadataRefreshInterval
+        self.maxBufferedMessages = maxBufferedMessages
+        self.extraProperties = extraProperties
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for librdkafka properties and timeouts.
+    var milliseconds: Int {
+        let (seconds, attoseconds) = self.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,156 @@
+import CRdKafka
+import Logging
+import NIOConcurrencyHelpers
+import ServiceLifecycle
+
+/// An idempotent Kafka producer whose `send` reports the broker's acknowledgement to the async caller.
+///
+/// Delivery reports arrive as events on librdkafka's main queue; `run()` polls that queue from
+/// `KafkaBlockingPool`, so no Swift code ever runs on a librdkafka thread. Run it as a `Service`.
+public final class KafkaProducer: Service, @unchecked Sendable {
+    // @unchecked: the queue and topic pointers are librdkafka handles, which are thread-safe; all else is locked.
+    private let client: KafkaClientHandle
+    private let mainQueue: OpaquePointer
+    private let pending = NIOLockedValueBox<[UInt: DeliveryPromise]>([:])
+    private let nextMessageId = NIOLockedValueBox<UInt>(1)
+    private let topics = NIOLockedValueBox<[String: OpaquePointer]>([:])
+    private let drainTimeout: Duration
+    private let logger: Logger
+
+    /// Creates the producer; it sends only while `run()` is running.
+    public init(configuration: KafkaConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10)) throws {
+        var properties = RdKafkaConfig.common(configuration)
+        properties["enable.idempotence"] = "true"
+        properties["acks"] = "all"
+        properties["linger.ms"] = "2"
+        properties["message.timeout.ms"] = String(configuration.deliveryTimeout.milliseconds)
+        properties["queue.buffering.max.messages"] = String(configuration.maxBufferedMessages)
+        properties.merge(configuration.extraProperties) { _, extra in extra }
+        let events = RD_KAFKA_EVENT_DR | RD_KAFKA_EVENT_ERROR | RD_KAFKA_EVENT_LOG
+        self.client = try KafkaClientHandle(kind: RD_KAFKA_PRODUCER, properties: properties, events: events, logger: logger)
+        rd_kafka_set_log_queue(client.pointer, nil)
+        self.mainQueue = rd_kafka_queue_get_main(client.pointer)
+        self.drainTimeout = drainTimeout
+        self.logger = logger
+    }
+
+    deinit {
+        for (_, topic) in topics.withLockedValue({ $0 }) { rd_kafka_topic_destroy(topic) }
+        rd_kafka_queue_destroy(mainQueue)
+    }
+
+    /// Publishes one message and returns once the broker has acknowledged it.
+    public func send(_ message: OutgoingMessage) async throws -> DeliveryReport {
+        try await sendBatch([message])[0].get()
+    }
+
+    /// Enqueues `messages` in order (so per-key order holds) and returns each one's outcome, in the same order.
+    public func sendBatch(_ messages: [OutgoingMessage]) async -> [Result<DeliveryReport, KafkaError>] {
+        let promises = messages.map(enqueue)
+        var results: [Result<DeliveryReport, KafkaError>] = []
+        results.reserveCapacity(promises.count)
+        for promise in promises { results.append(await promise.value()) }
+        return results
+    }
+
+    /// True when a broker answers a metadata request within `timeout`.
+    public func isBrokerReachable(timeout: Duration = .seconds(2)) async -> Bool {
+        await client.isBrokerReachable(timeout: timeout)
+    }
+
+    /// The broker's end offset of a partition, `nil` when it does not exist (e.g. after the broker lost its log).
+    public func highWatermark(topic: String, partition: Int32, timeout: Duration = .seconds(5)) async throws -> Int64? {
+        try await client.highWatermark(topic: topic, partition: partition, timeout: timeout)
+    }
+
+    /// Creates the topics that do not exist yet with `partitions` partitions; existing ones are left alone.
+    public func createTopics(_ names: [String], partitions: Int32, timeout: Duration = .seconds(10)) async throws {
+        try await TopicCreator.create(names, partitions: partitions, on: client, timeout: timeout)
+    }
+
+    public func run() async throws {
+        logger.info("Kafka producer started", metadata: ["librdkafka": .string(LibrdkafkaVersion.loaded)])
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            try await KafkaBlockingPool.run { self.serveEvents(timeoutMilliseconds: 100) }
+        }
+        let deadline = ContinuousClock.now + drainTimeout
+        while rd_kafka_outq_len(client.pointer) > 0 && ContinuousClock.now < deadline {
+            try await KafkaBlockingPool.run { self.serveEvents(timeoutMilliseconds: 100) }
+        }
+        let abandoned = pending.withLockedValue { pending in
+            defer { pending.removeAll() }
+            return Array(pending.values)
+        }
+        for promise in abandoned { promise.fulfil(.failure(.closed)) }
+        logger.info("Kafka producer stopped", metadata: ["undelivered": "\(abandoned.count)"])
+    }
+
+    private func enqueue(_ message: OutgoingMessage) -> DeliveryPromise {
+        let promise = DeliveryPromise()
+        let id = nextMessageId.withLockedValue { next in
+            defer { next &+= 1; if next == 0 { next = 1 } }
+            return next
+        }
+        pending.withLockedValue { $0[id] = promise }
+        let topic = topicHandle(message.topic)
+        let result = message.value.withUnsafeBytes { value in
+            message.key.utf8CString.withUnsafeBufferPointer { key in
+                rd_kafka_produce(
+                    topic, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY,
+                    UnsafeMutableRawPointer(mutating: value.baseAddress), value.count,
+                    key.baseAddress, key.count - 1,  // without the terminating NUL
+                    UnsafeMutableRawPointer(bitPattern: id))
+            }
+        }
+        if result != 0 {
+            pending.withLockedValue { _ = $0.removeValue(forKey: id) }
+            let error = rd_kafka_last_error()
+            promise.fulfil(.failure(error == RD_KAFKA_RESP_ERR__QUEUE_FULL ? .queueFull : KafkaError.from(error, operation: "produce")))
+        }
+        return promise
+    }
+
+    private func topicHandle(_ name: String) -> OpaquePointer {
+        topics.withLockedValue { topics in
+            if let existing = topics[name] { return existing }
+            let created = rd_kafka_topic_new(client.pointer, name, nil)!
+            topics[name] = created
+            return created
+        }
+    }
+
+    /// Serves the events that are ready (waiting up to the timeout for the first). Runs on the blocking pool.
+    private func serveEvents(timeoutMilliseconds: Int32) {
+        guard let event = rd_kafka_queue_poll(mainQueue, timeoutMilliseconds) else { return }
+        defer { rd_kafka_event_destroy(event) }
+        switch rd_kafka_event_type(event) {
+        case RD_KAFKA_EVENT_DR: completeDeliveries(event)
+        case RD_KAFKA_EVENT_LOG: client.forwardLog(event)
+        case RD_KAFKA_EVENT_ERROR:
+            let fatal = rd_kafka_event_error_is_fatal(event) != 0
+            logger.log(
+                level: fatal ? .critical : .warning, "Kafka producer error",
+                metadata: ["reason": .string(String(cString: rd_kafka_event_error_string(event)))])
+        default: break
+        }
+    }
+
+    private func completeDeliveries(_ event: OpaquePointer) {
+        var batch = [UnsafePointer<rd_kafka_message_t>?](repeating: nil, count: 256)
+        while true {
+            let count = rd_kafka_event_message_array(event, &batch, batch.count)
+            if count == 0 { return }
+            for message in batch[0..<count] {
+                guard let message = message?.pointee else { continue }
+                let id = UInt(bitPattern: message._private)
+                guard let promise = pending.withLockedValue({ $0.removeValue(forKey: id) }) else { continue }
+                if message.err == RD_KAFKA_RESP_ERR_NO_ERROR {
+                    let topic = String(cString: rd_kafka_topic_name(message.rkt))
+                    promise.fulfil(.success(DeliveryReport(topic: topic, partition: message.partition, offset: message.offset)))
+                } else {
+                    promise.fulfil(.failure(.deliveryFailed(code: message.err.rawValue, reason: String(cString: rd_kafka_err2str(message.err)))))
+                }
+            }
+        }
+    }
+}

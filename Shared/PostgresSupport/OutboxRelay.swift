@@ -1,0 +1,165 @@
+import Kafka
+import Logging
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+
+/// Publishes the outbox's unsent rows to Kafka in id order (so per key in order), marks them sent with
+/// the partition and offset the broker assigned, and retries with backoff while the broker is down.
+///
+/// Wakes on the schema's `NOTIFY` channel, with polling as the fallback. Published rows are kept for
+/// `retention`; when the broker's log end falls below an offset it once acknowledged (its log was lost,
+/// as when an in-memory broker restarts), the retained rows are published again. Consumers' inboxes make
+/// the repeats harmless.
+public final class OutboxRelay: Service {
+    private let client: PostgresClient
+    private let producer: KafkaProducer
+    private let schema: String
+    private let settings: OutboxRelaySettings
+    private let logger: Logger
+    private let wake = WakeSignal()
+
+    public init(client: PostgresClient, producer: KafkaProducer, schema: String, settings: OutboxRelaySettings, logger: Logger) {
+        self.client = client
+        self.producer = producer
+        self.schema = schema
+        self.settings = settings
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.listenForInserts() }
+            await withGracefulShutdownHandler {
+                await self.relayLoop()
+            } onGracefulShutdown: {
+                self.wake.signal()
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func relayLoop() async {
+        var backoff = Duration.milliseconds(100)
+        var nextLogCheck = ContinuousClock.now
+        var nextPurge = ContinuousClock.now
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                let outcome = try await publishBatch()
+                if let failure = outcome.failure { throw failure }
+                backoff = .milliseconds(100)
+                if outcome.published == settings.batchSize { continue }
+                let now = ContinuousClock.now
+                if now >= nextLogCheck {
+                    nextLogCheck = now + settings.logCheckInterval
+                    if try await republishIfBrokerLostLog() { continue }
+                }
+                if now >= nextPurge {
+                    nextPurge = now + .seconds(60)
+                    try await purgeExpired()
+                }
+                await wake.wait(timeout: settings.pollInterval)
+            } catch {
+                logger.warning(
+                    "outbox relay will retry", metadata: ["error": "\(error)", "retry_in": "\(backoff)"])
+                await wake.wait(timeout: backoff)
+                backoff = min(backoff * 2, settings.maxBackoff)
+            }
+        }
+    }
+
+    /// Publishes up to one batch; returns how many rows were published and the first failure, if any.
+    func publishBatch() async throws -> (published: Int, failure: (any Error)?) {
+        try await client.withTransaction(logger: logger) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT id, topic, message_key, payload FROM outbox
+                WHERE sent_at IS NULL ORDER BY id LIMIT \(settings.batchSize) FOR UPDATE SKIP LOCKED
+                """, logger: logger)
+            var ids: [Int64] = []
+            var messages: [OutgoingMessage] = []
+            for try await (id, topic, key, payload) in rows.decode((Int64, String, String, ByteBuffer).self) {
+                ids.append(id)
+                messages.append(OutgoingMessage(topic: topic, key: key, value: Array(buffer: payload)))
+            }
+            if messages.isEmpty { return (0, nil) }
+
+            let results = await producer.sendBatch(messages)
+            var sentIds: [Int64] = []
+            var partitions: [Int32] = []
+            var offsets: [Int64] = []
+            var failure: (any Error)?
+            for (id, result) in zip(ids, results) {
+                switch result {
+                case .success(let report):
+                    sentIds.append(id)
+                    partitions.append(report.partition)
+                    offsets.append(report.offset)
+                case .failure(let error):
+                    failure = failure ?? error
+                }
+            }
+            if !sentIds.isEmpty {
+                try await connection.query(
+                    """
+                    UPDATE outbox SET sent_at = now(), kafka_partition = d.p, kafka_offset = d.o
+                    FROM unnest(\(sentIds)::bigint[], \(partitions)::integer[], \(offsets)::bigint[]) AS d(id, p, o)
+                    WHERE outbox.id = d.id
+                    """, logger: logger)
+            }
+            return (sentIds.count, failure)
+        }
+    }
+
+    /// Compares each partition's log end with the highest offset we were given there; when the broker
+    /// no longer has it, marks every retained row unsent again and returns true.
+    func republishIfBrokerLostLog() async throws -> Bool {
+        let rows = try await client.query(
+            """
+            SELECT topic, kafka_partition, max(kafka_offset) FROM outbox
+            WHERE sent_at IS NOT NULL GROUP BY topic, kafka_partition
+            """, logger: logger)
+        var lost: [String] = []
+        for try await (topic, partition, highest) in rows.decode((String, Int32, Int64).self) {
+            let end = try await producer.highWatermark(topic: topic, partition: partition)
+            if end == nil || end! <= highest { lost.append("\(topic)[\(partition)]") }
+        }
+        guard !lost.isEmpty else { return false }
+        let requeued = try await client.query(
+            """
+            WITH requeued AS (
+                UPDATE outbox SET sent_at = NULL, kafka_partition = NULL, kafka_offset = NULL
+                WHERE sent_at IS NOT NULL RETURNING 1)
+            SELECT count(*) FROM requeued
+            """, logger: logger
+        ).decode(Int64.self).first { _ in true } ?? 0
+        logger.warning(
+            "broker lost its log; publishing the retained outbox again",
+            metadata: ["partitions": .array(lost.map { .string($0) }), "rows": "\(requeued)"])
+        return true
+    }
+
+    private func purgeExpired() async throws {
+        let cutoffSeconds = Double(settings.retention.components.seconds)
+        try await client.query(
+            "DELETE FROM outbox WHERE sent_at < now() - make_interval(secs => \(cutoffSeconds))", logger: logger)
+    }
+
+    /// Holds one connection listening on `<schema>_outbox` and wakes the relay on every insert; reconnects on failure.
+    private func listenForInserts() async {
+        let channel = "\(schema)_outbox"
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    let notifications = try await connection.listen(channel)
+                    wake.signal()  // catch up on anything inserted while not listening
+                    for try await _ in notifications { wake.signal() }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.debug("outbox listener reconnecting", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Configuration
+
+/// Tuning of the outbox relay; read from `outbox.*` keys (`OUTBOX_POLL_INTERVAL_SECONDS`, ...).
+public struct OutboxRelaySettings: Sendable, Equatable {
+    /// Rows published per round trip.
+    public var batchSize: Int
+    /// How often the relay looks for rows when no `NOTIFY` arrives (the fallback for lost notifications).
+    public var pollInterval: Duration
+    /// How long published rows are kept, so they can be published again if the broker loses its log.
+    public var retention: Duration
+    /// How often the relay compares the broker's log ends with the offsets it recorded.
+    public var logCheckInterval: Duration
+    /// The longest pause between attempts while the broker or database is down.
+    public var maxBackoff: Duration
+
+    public init(
+        batchSize: Int = 200, pollInterval: Duration = .seconds(1), retention: Duration = .seconds(24 * 3600),
+        logCheckInterval: Duration = .seconds(5), maxBackoff: Duration = .seconds(10)
+    ) {
+        self.batchSize = batchSize
+        self.pollInterval = pollInterval
+        self.retention = retention
+        self.logCheckInterval = logCheckInterval
+        self.maxBackoff = maxBackoff
+    }
+
+    /// Reads the settings with the defaults above.
+    public init(config: ConfigReader) {
+        self.init(
+            batchSize: config.int(forKey: "outbox.batch.size", default: 200),
+            pollInterval: .seconds(config.double(forKey: "outbox.poll.interval.seconds", default: 1)),
+            retention: .seconds(config.double(forKey: "outbox.retention.hours", default: 24) * 3600),
+            logCheckInterval: .seconds(config.double(forKey: "outbox.log.check.interval.seconds", default: 5)),
+            maxBackoff: .seconds(config.double(forKey: "outbox.max.backoff.seconds", default: 10)))
+    }
+}

@@ -1,0 +1,34 @@
+import PostgresNIO
+import ServiceDefaults
+
+/// Ready when the database answers `SELECT 1` within the timeout.
+public struct PostgresReadinessCheck: ReadinessCheck {
+    public let name = "postgres"
+    let client: PostgresClient
+    let timeout: Duration
+
+    public init(client: PostgresClient, timeout: Duration = .seconds(2)) {
+        self.client = client
+        self.timeout = timeout
+    }
+
+    public func isReady() async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                do {
+                    try await client.query("SELECT 1")
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}

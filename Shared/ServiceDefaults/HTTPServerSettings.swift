@@ -1,0 +1,20 @@
+import Configuration
+
+/// Where a service listens and how it stops; read from `http.*` keys (`HTTP_HOST`, `HTTP_PORT`, ...).
+public struct HTTPServerSettings: Sendable, Equatable {
+    /// Interface to bind; loopback by default.
+    public var host: String
+    public var port: Int
+    /// How long in-flight requests may take to finish after SIGTERM before the process stops anyway.
+    public var drainTimeout: Duration
+    /// Largest request body accepted, in bytes.
+    public var maxBodyBytes: Int
+
+    /// Reads the settings, with `defaultPort` for this service.
+    public init(config: ConfigReader, defaultPort: Int) {
+        self.host = config.string(forKey: "http.host", default: "127.0.0.1")
+        self.port = config.int(forKey: "http.port", default: defaultPort)
+        self.drainTimeout = .seconds(config.double(forKey: "http.drain.timeout.seconds", default: 10))
+        self.maxBodyBytes = config.int(forKey: "http.max.body.bytes", default: 1_048_576)
+    }
+}

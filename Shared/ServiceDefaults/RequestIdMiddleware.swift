@@ -1,0 +1,45 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+extension HTTPField.Name {
+    /// `X-Request-Id`, the correlation id carried across every hop.
+    public static let requestId = HTTPField.Name("X-Request-Id")!
+}
+
+/// Adopts the caller's `X-Request-Id` (when it is a sane token) or creates one, puts it on every log line
+/// of the request and on the response, and logs one line when the request completes.
+public struct RequestIdMiddleware<Context: ServiceRequestContext>: RouterMiddleware {
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let requestId = Self.acceptable(request.headers[.requestId]) ?? UUID().uuidString.lowercased()
+        context.requestId = requestId
+        context.logger[metadataKey: "request_id"] = .string(requestId)
+        let started = ContinuousClock.now
+        var response = try await next(request, context)
+        response.headers[.requestId] = requestId
+        let elapsed = ContinuousClock.now - started
+        context.logger.info(
+            "request completed",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                "path": .string(request.uri.path),
+                "status": .stringConvertible(response.status.code),
+                "duration_ms": .string(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
+            ])
+        return response
+    }
+
+    /// Accepts 1-128 characters of letters, digits, `-`, `_`, `.` and `:`; anything else is replaced.
+    static func acceptable(_ value: String?) -> String? {
+        guard let value, (1...128).contains(value.utf8.count) else { return nil }
+        let allowed = value.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F || byte == 0x2E || byte == 0x3A
+        }
+        return allowed ? value : nil
+    }
+}

@@ -1,0 +1,18 @@
+import Hummingbird
+
+/// A request context that carries the request id through handlers, logs and error bodies.
+public protocol ServiceRequestContext: RequestContext {
+    /// The `X-Request-Id` of this request, taken from the caller or created.
+    var requestId: String { get set }
+}
+
+/// The request context of every backend service.
+public struct AppRequestContext: ServiceRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var requestId: String
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.requestId = ""
+    }
+}

@@ -1,0 +1,34 @@
+import Configuration
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// Process-level set-up shared by every executable: JSON logs, and running services until a signal.
+public enum ServiceRuntime {
+    /// Points swift-log at JSON lines on stdout at `log.level` (`LOG_LEVEL`, default `info`); call once, from `main`.
+    public static func bootstrapLogging(config: ConfigReader) {
+        let level = Logger.Level(rawValue: config.string(forKey: "log.level", default: "info")) ?? .info
+        LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
+    }
+
+    /// Runs `services` until SIGTERM or SIGINT, then shuts them down in reverse order, giving in-flight
+    /// work at most `drainTimeout` before cancelling it.
+    public static func run(_ services: [any Service], drainTimeout: Duration, logger: Logger) async throws {
+        var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = drainTimeout
+        configuration.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: configuration).run()
+    }
+
+    /// A router with the platform's middleware (request id, metrics, error shape) and the health and metrics routes.
+    public static func makeRouter(service: String, checks: [any ReadinessCheck]) -> Router<AppRequestContext> {
+        let router = Router(context: AppRequestContext.self)
+        router.add(middleware: RequestIdMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: ErrorMiddleware())
+        HealthController(service: service, checks: checks).addRoutes(to: router)
+        PrometheusMetrics.addRoute(to: router)
+        _ = PrometheusMetrics.registry
+        return router
+    }
+}

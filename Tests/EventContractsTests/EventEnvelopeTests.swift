@@ -1,0 +1,54 @@
+import EventContracts
+import Foundation
+import Testing
+
+@Suite("CloudEvents envelope")
+struct EventEnvelopeTests {
+    let userId = UUID()
+
+    @Test("an envelope carries the CloudEvents 1.0 attributes and round-trips its payload")
+    func roundTrip() throws {
+        let payload = WeightLogged(
+            userId: userId, date: "2026-11-21", weightKg: 81.4, ketonesMmolPerLiter: 1.2,
+            loggedAt: Date(timeIntervalSince1970: 1_790_000_000.125), version: 3)
+        let envelope = EventEnvelope(source: "metrics", subject: userId.uuidString, data: payload)
+        let bytes = try EventCoding.encode(envelope)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+
+        #expect(json["specversion"] as? String == "1.0")
+        #expect(json["type"] as? String == "weight.logged")
+        #expect(json["source"] as? String == "metrics")
+        #expect(json["subject"] as? String == userId.uuidString)
+        #expect(json["dataschemaversion"] as? Int == 1)
+        #expect((json["time"] as? String)?.hasSuffix("Z") == true)
+        #expect(try EventCoding.decode(WeightLogged.self, from: bytes) == envelope)
+    }
+
+    @Test("the header of any event is readable without knowing its payload")
+    func headerFirst() throws {
+        let envelope = EventEnvelope(
+            source: "auth", subject: userId.uuidString, data: UserDeleted(userId: userId, deletedAt: Date()))
+        let header = try EventCoding.header(of: try EventCoding.encode(envelope))
+        #expect(header.id == envelope.id)
+        #expect(header.type == Topic.userDeleted.rawValue)
+    }
+
+    @Test("timestamps from other producers without fractional seconds still decode")
+    func plainTimestamps() throws {
+        let text = """
+            {"specversion":"1.0","id":"\(UUID().uuidString)","source":"x","type":"user.deleted","time":"2026-11-21T10:00:00Z",
+            "subject":"\(userId.uuidString)","datacontenttype":"application/json","dataschemaversion":1,
+            "data":{"userId":"\(userId.uuidString)","deletedAt":"2026-11-21T10:00:00Z"}}
+            """
+        let envelope = try EventCoding.decode(UserDeleted.self, from: Array(text.utf8))
+        #expect(envelope.data.deletedAt == Date(timeIntervalSince1970: 1_795_255_200))
+    }
+
+    @Test("every topic of the contract has a payload type bound to it")
+    func everyTopicHasAPayload() {
+        let payloads: [any EventPayload.Type] = [
+            MealAnalyzed.self, MealConsumed.self, MealDeleted.self, WeightLogged.self, UserProfileUpdated.self, UserDeleted.self,
+        ]
+        #expect(Set(payloads.map { $0.topic }) == Set(Topic.allCases))
+    }
+}

