@@ -88,8 +88,11 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "ServiceDefaults", hummingbird, configuration, logging,
+                "ServiceDefaults", hummingbird, httpTypes, configuration, logging, lifecycle,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "gateway"
         ),

@@ -62,7 +62,7 @@ public enum EventCoding {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
         }
         encoder.outputFormatting = [.sortedKeys]
         return encoder
@@ -72,7 +72,7 @@ public enum EventCoding {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) {
+            if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
                 return date
             }
             if let date = try? Date(text, strategy: .iso8601) { return date }

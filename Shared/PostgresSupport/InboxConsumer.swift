@@ -85,7 +85,7 @@ public final class InboxConsumer: Service {
             } catch {
                 logger.warning(
                     "event not applied yet; will retry",
-                    metadata: ["event_id": .string(header.id.uuidString), "error": "\(error)", "retry_in": "\(backoff)"])
+                    metadata: ["event_id": .string(header.id.uuidString), "error": .string(LogSafeError.describe(error)), "retry_in": "\(backoff)"])
                 try await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, maxBackoff)
             }
@@ -120,7 +120,7 @@ public final class InboxConsumer: Service {
             try await consumer.commit(message)
         } catch {
             // The effect is already recorded; a lost commit only means a harmless redelivery.
-            logger.debug("offset commit failed", metadata: ["error": "\(error)"])
+            logger.debug("offset commit failed", metadata: ["error": .string(LogSafeError.describe(error))])
         }
     }
 }

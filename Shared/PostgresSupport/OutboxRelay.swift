@@ -18,8 +18,14 @@ public final class OutboxRelay: Service {
     private let settings: OutboxRelaySettings
     private let logger: Logger
     private let wake = WakeSignal()
+    private let startAfter: StartupLatch?
 
-    public init(client: PostgresClient, producer: KafkaProducer, schema: String, settings: OutboxRelaySettings, logger: Logger) {
+    /// - Parameter startAfter: publishing begins once this opens (when the outbox table exists).
+    public init(
+        client: PostgresClient, producer: KafkaProducer, schema: String, settings: OutboxRelaySettings,
+        startAfter: StartupLatch? = nil, logger: Logger
+    ) {
+        self.startAfter = startAfter
         self.client = client
         self.producer = producer
         self.schema = schema
@@ -28,6 +34,10 @@ public final class OutboxRelay: Service {
     }
 
     public func run() async throws {
+        if let startAfter {
+            // A shutdown before the migrations ran must not leave the relay waiting forever.
+            await withGracefulShutdownHandler { await startAfter.wait() } onGracefulShutdown: { startAfter.open() }
+        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.listenForInserts() }
             await withGracefulShutdownHandler {
@@ -61,7 +71,7 @@ public final class OutboxRelay: Service {
                 await wake.wait(timeout: settings.pollInterval)
             } catch {
                 logger.warning(
-                    "outbox relay will retry", metadata: ["error": "\(error)", "retry_in": "\(backoff)"])
+                    "outbox relay will retry", metadata: ["error": .string(LogSafeError.describe(error)), "retry_in": "\(backoff)"])
                 await wake.wait(timeout: backoff)
                 backoff = min(backoff * 2, settings.maxBackoff)
             }
@@ -157,7 +167,7 @@ public final class OutboxRelay: Service {
                 }
             } catch {
                 if Task.isCancelled { return }
-                logger.debug("outbox listener reconnecting", metadata: ["error": "\(error)"])
+                logger.debug("outbox listener reconnecting", metadata: ["error": .string(LogSafeError.describe(error))])
                 try? await Task.sleep(for: .seconds(1))
             }
         }

@@ -20,8 +20,8 @@ public struct ErrorMiddleware<Context: ServiceRequestContext>: RouterMiddleware 
             return ErrorBody(code: Self.code(for: status), message: Self.message(for: status), requestId: context.requestId)
                 .response(status: status)
         } catch {
-            context.logger.error(
-                "unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))", "error": "\(error)"])
+            // Only the type: descriptions of database and library errors can carry SQL or user data.
+            context.logger.error("unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             return ErrorBody(code: "internal_error", message: "Something went wrong on our side.", requestId: context.requestId)
                 .response(status: .internalServerError)
         }

@@ -18,6 +18,7 @@ public struct RequestIdMiddleware<Context: ServiceRequestContext>: RouterMiddlew
         let requestId = Self.acceptable(request.headers[.requestId]) ?? UUID().uuidString.lowercased()
         context.requestId = requestId
         context.logger[metadataKey: "request_id"] = .string(requestId)
+        context.logger[metadataKey: "hb.request.id"] = nil
         let started = ContinuousClock.now
         var response = try await next(request, context)
         response.headers[.requestId] = requestId

@@ -1,4 +1,5 @@
 import Configuration
+import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -30,5 +31,35 @@ public enum ServiceRuntime {
         PrometheusMetrics.addRoute(to: router)
         _ = PrometheusMetrics.registry
         return router
+    }
+}
+
+/// What a composition root hands to `main`: the long-lived parts in start order, and how long to drain.
+public struct RunnableService: Sendable {
+    public var services: [any Service]
+    public var drainTimeout: Duration
+    public var logger: Logger
+
+    public init(services: [any Service], drainTimeout: Duration, logger: Logger) {
+        self.services = services
+        self.drainTimeout = drainTimeout
+        self.logger = logger
+    }
+}
+
+extension ServiceRuntime {
+    /// The whole body of an executable's `main`: environment configuration, JSON logs, build, run.
+    /// A configuration or start-up error ends the process with status 1 and one clear log line.
+    public static func main(service: String, build: @Sendable (ConfigReader, Logger) throws -> RunnableService) async {
+        let config = ConfigReader(provider: EnvironmentVariablesProvider())
+        bootstrapLogging(config: config)
+        let logger = Logger(label: service)
+        do {
+            let runnable = try build(config, logger)
+            try await run(runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
+        } catch {
+            logger.critical("\(service) stopped: \(error)")
+            exit(1)
+        }
     }
 }

@@ -1,0 +1,11 @@
+import ServiceDefaults
+
+/// Entry point of the auth service: accounts, sessions, profiles and goals.
+@main
+struct AuthServiceMain {
+    static func main() async {
+        await ServiceRuntime.main(service: "auth") { config, logger in
+            try buildApplication(config: config, logger: logger).runnable
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import ServiceDefaults
+
+/// Entry point of the meals service: meal analysis, the food table and the meal lifecycle.
+@main
+struct MealsServiceMain {
+    static func main() async {
+        await ServiceRuntime.main(service: "meals") { config, logger in
+            try buildApplication(config: config, logger: logger).runnable
+        }
+    }
+}

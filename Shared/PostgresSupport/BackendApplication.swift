@@ -1,0 +1,28 @@
+import Hummingbird
+import Logging
+import ServiceDefaults
+import ServiceLifecycle
+
+/// A backend service ready to run: its infrastructure and the HTTP application serving `router`,
+/// which applies the schema's migrations before it accepts requests.
+public struct BackendApplication: Sendable {
+    public let infrastructure: ServiceInfrastructure
+    public let application: Application<RouterResponder<AppRequestContext>>
+    public let http: HTTPServerSettings
+
+    public init(infrastructure: ServiceInfrastructure, router: Router<AppRequestContext>, http: HTTPServerSettings, logger: Logger) {
+        self.infrastructure = infrastructure
+        self.http = http
+        var application = Application(
+            router: router,
+            configuration: .init(address: .hostname(http.host, port: http.port), serverName: infrastructure.name),
+            logger: logger)
+        application.beforeServerStarts { [infrastructure] in try await infrastructure.migrate() }
+        self.application = application
+    }
+
+    /// Everything to run, infrastructure first so that the HTTP server stops first on shutdown.
+    public var runnable: RunnableService {
+        RunnableService(services: infrastructure.services + [application], drainTimeout: http.drainTimeout, logger: application.logger)
+    }
+}

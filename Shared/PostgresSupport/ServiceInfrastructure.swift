@@ -1,0 +1,86 @@
+import Configuration
+import Foundation
+import EventContracts
+import Kafka
+import Logging
+import PostgresNIO
+import ServiceDefaults
+import ServiceLifecycle
+
+/// The parts every backend service is built on: its Postgres client, its Kafka producer, the outbox relay
+/// when it publishes, topic creation, the readiness checks and the start-up migrations.
+/// Each service's composition root creates one and adds its own controllers and consumers.
+public struct ServiceInfrastructure: Sendable {
+    public let name: String
+    public let postgres: PostgresClient
+    public let postgresSettings: PostgresSettings
+    public let kafka: KafkaConfiguration
+    public let producer: KafkaProducer
+    /// Long-lived parts in start order; they stop in reverse.
+    public let services: [any Service]
+    public let readinessChecks: [any ReadinessCheck]
+    /// Opens once the migrations are applied; consumers and the relay wait for it.
+    public let migrated = StartupLatch()
+    let migrations: [Migration]
+    let startupTimeout: Duration
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - publishes: the topics this service writes through its outbox (empty: no outbox, no relay).
+    ///   - consumes: whether the schema needs an inbox.
+    public init(
+        name: String, config: ConfigReader, publishes: [Topic], uses: [Topic], consumes: Bool,
+        migrationsDirectory: URL?, logger: Logger
+    ) throws {
+        self.name = name
+        self.logger = logger
+        self.postgresSettings = try PostgresSettings(config: config, defaultSchema: name, defaultUser: "\(name)_service")
+        self.postgres = PostgresClientFactory.make(postgresSettings, logger: logger)
+        self.kafka = KafkaConfiguration(config: config, clientId: name)
+        self.producer = try KafkaProducer(configuration: kafka, logger: logger)
+        self.startupTimeout = .seconds(config.double(forKey: "startup.timeout.seconds", default: 120))
+
+        var migrations: [Migration] = []
+        if !publishes.isEmpty { migrations.append(.outbox) }
+        if consumes { migrations.append(.inbox) }
+        if let migrationsDirectory { migrations += try Migration.load(from: migrationsDirectory) }
+        self.migrations = migrations
+
+        let partitions = Int32(config.int(forKey: "kafka.topic.partitions", default: 3))
+        var services: [any Service] = [
+            postgres, producer,
+            TopicSetup(producer: producer, topics: Set(publishes + uses).map(\.rawValue).sorted(), partitions: partitions, logger: logger),
+        ]
+        if !publishes.isEmpty {
+            services.append(
+                OutboxRelay(
+                    client: postgres, producer: producer, schema: postgresSettings.schema,
+                    settings: OutboxRelaySettings(config: config), startAfter: migrated, logger: logger))
+        }
+        self.services = services
+        let producer = self.producer
+        self.readinessChecks = [
+            PostgresReadinessCheck(client: postgres),
+            ClosureReadinessCheck(name: "kafka") { await producer.isBrokerReachable() },
+        ]
+    }
+
+    /// Applies the schema's migrations, retrying while the database is unreachable, for at most the start-up timeout.
+    public func migrate() async throws {
+        let runner = MigrationRunner(client: postgres, schema: postgresSettings.schema, logger: logger)
+        let deadline = ContinuousClock.now + startupTimeout
+        var backoff = Duration.milliseconds(250)
+        while true {
+            do {
+                try await runner.apply(migrations)
+                migrated.open()
+                return
+            } catch {
+                guard ContinuousClock.now + backoff < deadline else { throw error }
+                logger.warning("database not ready for migrations; retrying", metadata: ["error": .string(LogSafeError.describe(error))])
+                try await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(5))
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ServiceDefaults
+
+/// Forwards requests whose path matches the route table to their upstream service, streaming the answer back.
+/// Strips hop-by-hop and client-supplied identity headers, and maps upstream failures to 502, 503 or 504
+/// in the one error shape. Requests that match no route fall through (to the gateway's own routes or 404).
+struct UpstreamProxy<Context: ServiceRequestContext>: RouterMiddleware {
+    let routes: RouteTable
+    let client: HTTPClient
+    let upstreamTimeout: Duration
+    let maxBodyBytes: Int
+
+    /// Headers that describe one connection, not the message (RFC 9110 section 7.6.1), plus `Host`.
+    static var hopByHop: Set<String> {
+        ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "host",
+         "proxy-authorization", "proxy-authenticate"]
+    }
+
+    /// Identity headers only the gateway may set; a client's copies are always removed.
+    static var identityHeaders: Set<String> { ["x-user-id", "x-session-id", "x-authenticated-user"] }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let route = routes.route(for: Substring(request.uri.path)), let base = routes.upstreams[route.upstream] else {
+            return try await next(request, context)
+        }
+        let upstreamRequest = try await makeUpstreamRequest(request, base: base, context: context)
+        let upstreamResponse: HTTPClientResponse
+        do {
+            upstreamResponse = try await client.execute(upstreamRequest, deadline: .now() + .init(upstreamTimeout), logger: context.logger)
+        } catch {
+            throw Self.gatewayError(for: error, upstream: route.upstream, context: context)
+        }
+        var headers = HTTPFields()
+        for header in upstreamResponse.headers where !Self.hopByHop.contains(header.name.lowercased()) {
+            if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }
+        }
+        return Response(
+            status: .init(code: Int(upstreamResponse.status.code), reasonPhrase: upstreamResponse.status.reasonPhrase),
+            headers: headers,
+            body: ResponseBody(asyncSequence: upstreamResponse.body))
+    }
+
+    private func makeUpstreamRequest(_ request: Request, base: URL, context: Context) async throws -> HTTPClientRequest {
+        var upstream = HTTPClientRequest(url: base.absoluteString + request.uri.description)
+        upstream.method = .init(rawValue: request.method.rawValue)
+        for field in request.headers {
+            let name = field.name.canonicalName
+            if Self.hopByHop.contains(name) || Self.identityHeaders.contains(name) || name == "x-request-id" { continue }
+            upstream.headers.add(name: field.name.rawName, value: field.value)
+        }
+        upstream.headers.replaceOrAdd(name: "X-Request-Id", value: context.requestId)
+        upstream.headers.replaceOrAdd(name: "X-Forwarded-Proto", value: request.uri.scheme?.rawValue ?? "http")
+        if request.method != .get && request.method != .head {
+            if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes {
+                throw APIError(.contentTooLarge, code: "payload_too_large", message: "The request body is larger than \(maxBodyBytes) bytes.")
+            }
+            let body = try await request.body.collect(upTo: maxBodyBytes)
+            upstream.body = .bytes(body)
+        }
+        return upstream
+    }
+
+    /// 504 when the upstream took too long, 503 when it could not be reached, 502 for anything else it did wrong.
+    static func gatewayError(for error: any Error, upstream: String, context: Context) -> APIError {
+        context.logger.warning("upstream request failed", metadata: ["upstream": .string(upstream), "error": "\(error)"])
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout:
+                return APIError(.gatewayTimeout, code: "upstream_timeout", message: "The \(upstream) service did not answer in time.")
+            case .connectTimeout, .getConnectionFromPoolTimeout:
+                return unavailable(upstream)
+            default: break
+            }
+        }
+        if error is NIOConnectionError || (error as? IOError)?.errnoCode == ECONNREFUSED {
+            return unavailable(upstream)
+        }
+        return APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
+    }
+
+    private static func unavailable(_ upstream: String) -> APIError {
+        APIError(
+            .serviceUnavailable, code: "upstream_unavailable", message: "The \(upstream) service is unavailable; try again shortly.",
+            headers: [.retryAfter: "2"])
+    }
+}
