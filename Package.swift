@@ -115,24 +115,18 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", postgres, logging],
+            dependencies: ["PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", postgres, logging, lifecycle, configuration],
             path: "Tests/IntegrationTests"
         ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceDefaults", hummingbird,
+                "Gateway", "ServiceDefaults", hummingbird, httpTypes, configuration,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/GatewayTests"
-        ),
-        .testTarget(
-            name: "ServicesTests",
-            dependencies: [
-                "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService",
-                hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ],
-            path: "Tests/ServicesTests"
         ),
     ]
 )

@@ -12,7 +12,10 @@ struct GatewaySettings: Sendable {
     var upstreamTimeout: Duration
     /// Time allowed for each upstream's readiness answer in `/health`.
     var healthTimeout: Duration
+}
 
+extension GatewaySettings {
+    /// Reads the settings; the routes file is required.
     init(config: ConfigReader) throws {
         self.http = HTTPServerSettings(config: config, defaultPort: 8080)
         let routesFile = config.string(forKey: "gateway.routes.file", default: "deploy/gateway-routes.json")

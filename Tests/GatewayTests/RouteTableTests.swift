@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import Gateway
+
+@Suite("Gateway route table")
+struct RouteTableTests {
+    let table = RouteTable(
+        upstreams: ["auth": URL(string: "http://127.0.0.1:1")!, "meals": URL(string: "http://127.0.0.1:2")!],
+        routes: [
+            .init(prefix: "/api/auth", upstream: "auth", isPublic: false),
+            .init(prefix: "/api/auth/login", upstream: "auth", isPublic: true),
+            .init(prefix: "/api/meals", upstream: "meals", isPublic: false),
+        ])
+
+    @Test("the longest matching prefix wins")
+    func longestPrefix() {
+        #expect(table.route(for: "/api/auth/login")?.isPublic == true)
+        #expect(table.route(for: "/api/auth/me")?.isPublic == false)
+    }
+
+    @Test("prefixes match whole path segments only")
+    func wholeSegments() {
+        #expect(table.route(for: "/api/meals/42")?.upstream == "meals")
+        #expect(table.route(for: "/api/meals")?.upstream == "meals")
+        #expect(table.route(for: "/api/mealsx") == nil)
+        #expect(table.route(for: "/api/auth/loginx")?.isPublic == false)
+    }
+
+    @Test("a route naming an unknown upstream is refused at load")
+    func unknownUpstream() {
+        let broken = RouteTable(upstreams: [:], routes: [.init(prefix: "/api/x", upstream: "nowhere", isPublic: false)])
+        #expect(throws: RouteTableError.self) { try broken.validate() }
+    }
+
+    @Test("the shipped routes file loads and covers every path the seeds name")
+    func shippedFile() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let shipped = try RouteTable.load(from: root.appendingPathComponent("deploy/gateway-routes.json").path)
+        let expectations: [(String, String, Bool)] = [
+            ("/api/auth/register", "auth", true), ("/api/auth/login", "auth", true), ("/api/users/profile", "auth", false),
+            ("/api/analyze", "meals", false), ("/api/meals/1/consume", "meals", false), ("/api/metrics/weight", "metrics", false),
+            ("/api/trends", "trends", false), ("/api/user/stats", "trends", false), ("/api/share/meal/1", "sharing", false),
+            ("/api/share/abc", "sharing", true),
+        ]
+        for (path, upstream, isPublic) in expectations {
+            let route = try #require(shipped.route(for: Substring(path)), "no route for \(path)")
+            #expect(route.upstream == upstream, "\(path)")
+            #expect(route.isPublic == isPublic, "\(path)")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import Configuration
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOPosix
+import ServiceDefaults
+import Testing
+
+@testable import Gateway
+
+@Suite("Gateway proxy against a live upstream")
+struct UpstreamProxyTests {
+    /// An upstream that answers with the headers it received.
+    func echoUpstream() -> some ApplicationProtocol {
+        let router = Router()
+        router.get("/api/meals/echo") { request, _ -> [String: String] in
+            var seen: [String: String] = [:]
+            for field in request.headers { seen[field.name.canonicalName] = field.value }
+            seen["query"] = request.uri.query ?? ""
+            return seen
+        }
+        router.post("/api/meals/echo") { request, _ -> String in
+            String(buffer: try await request.body.collect(upTo: 1 << 20))
+        }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    func settings(upstreamPort: Int) -> GatewaySettings {
+        let routes = RouteTable(
+            upstreams: ["meals": URL(string: "http://127.0.0.1:\(upstreamPort)")!, "down": URL(string: "http://127.0.0.1:1")!],
+            routes: [
+                .init(prefix: "/api/meals", upstream: "meals", isPublic: false),
+                .init(prefix: "/api/down", upstream: "down", isPublic: false),
+            ])
+        var http = HTTPServerSettings(config: .init(provider: InMemoryProvider(values: [:])), defaultPort: 0)
+        http.maxBodyBytes = 64
+        return GatewaySettings(
+            http: http, routes: routes, connectTimeout: .seconds(1), upstreamTimeout: .seconds(5), healthTimeout: .seconds(1))
+    }
+
+    func withGateway(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        try await echoUpstream().test(.live) { upstream in
+            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            do {
+                let router = makeRouter(settings: settings(upstreamPort: upstream.port!), client: client)
+                try await Application(router: router).test(.router) { gateway in try await body(gateway) }
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
+        }
+    }
+
+    @Test("client identity headers are stripped, the request id and query are passed on")
+    func headersAndQuery() async throws {
+        try await withGateway { gateway in
+            try await gateway.execute(
+                uri: "/api/meals/echo?limit=5", method: .get,
+                headers: [HTTPField.Name("X-User-Id")!: "someone-else", .requestId: "trace-1", .accept: "application/json"]
+            ) { response in
+                #expect(response.status == .ok)
+                let seen = try JSONDecoder().decode([String: String].self, from: Data(buffer: response.body))
+                #expect(seen["x-user-id"] == nil)
+                #expect(seen["x-request-id"] == "trace-1")
+                #expect(seen["accept"] == "application/json")
+                #expect(seen["query"] == "limit=5")
+                #expect(response.headers[.requestId] == "trace-1")
+            }
+        }
+    }
+
+    @Test("request bodies reach the upstream; bodies over the limit are refused with 413")
+    func bodies() async throws {
+        try await withGateway { gateway in
+            try await gateway.execute(uri: "/api/meals/echo", method: .post, body: ByteBuffer(string: "hello")) { response in
+                #expect(String(buffer: response.body) == "hello")
+            }
+            try await gateway.execute(uri: "/api/meals/echo", method: .post, body: ByteBuffer(repeating: 0x41, count: 65)) { response in
+                #expect(response.status == .contentTooLarge)
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
+                #expect(body.error.code == "payload_too_large")
+            }
+        }
+    }
+
+    @Test("an unreachable upstream is a 503 with Retry-After in the error shape")
+    func unreachableUpstream() async throws {
+        try await withGateway { gateway in
+            try await gateway.execute(uri: "/api/down/anything", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter] != nil)
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
+                #expect(body.error.code == "upstream_unavailable")
+            }
+        }
+    }
+
+    @Test("/health reports each upstream and is 503 while one is down")
+    func aggregatedHealth() async throws {
+        try await withGateway { gateway in
+            try await gateway.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                let report = try JSONDecoder().decode(GatewayHealthController.Report.self, from: Data(buffer: response.body))
+                #expect(report.services["down"] == "unreachable")
+                #expect(report.services["meals"] == "not_ready")  // the echo upstream has no /health/ready
+                #expect(report.status == "degraded")
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import EventContracts
+import Foundation
+import Kafka
+import Logging
+import PostgresNIO
+import PostgresSupport
+import ServiceLifecycle
+import Testing
+
+/// The consumer's effect for the test: one row per applied `user.deleted`, with no uniqueness of its own,
+/// so a double application would show as two rows.
+struct RecordDeletion: EventHandler {
+    func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let envelope = try event.decode(UserDeleted.self)
+        try await connection.query(
+            "INSERT INTO deletions (event_id, user_id) VALUES (\(envelope.id), \(envelope.data.userId))", logger: logger)
+    }
+}
+
+@Suite("Outbox to inbox across schemas, on the real broker", .enabled(if: TestEnvironment.isAvailable), .serialized)
+struct OutboxToInboxTests {
+    let logger = TestEnvironment.logger
+
+    /// Writes a `user.deleted` event through the producer schema's outbox, in one transaction with a state change.
+    func writeEvent(userId: UUID, client: PostgresClient) async throws -> UUID {
+        let envelope = EventEnvelope(source: "itest", subject: userId.uuidString, data: UserDeleted(userId: userId, deletedAt: Date()))
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("INSERT INTO accounts_closed (user_id) VALUES (\(userId))", logger: logger)
+            try await Outbox.append(envelope, on: connection, logger: logger)
+        }
+        return envelope.id
+    }
+
+    func appliedCount(of userId: UUID, client: PostgresClient) async throws -> Int64 {
+        try await client.query("SELECT count(*) FROM deletions WHERE user_id = \(userId)").decode(Int64.self).first { _ in true } ?? 0
+    }
+
+    func offset(of eventId: UUID, client: PostgresClient) async throws -> Int64? {
+        try await client.query("SELECT kafka_offset FROM outbox WHERE event_id = \(eventId) AND sent_at IS NOT NULL")
+            .decode(Int64?.self).first { _ in true } ?? nil
+    }
+
+    @Test("an event written while the broker is down is applied exactly once, and again exactly once after the broker loses its log")
+    func exactlyOnceAcrossBrokerRestarts() async throws {
+        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
+        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
+        let kafka = KafkaConfiguration(
+            bootstrapServers: TestEnvironment.brokers, clientId: "itest", deliveryTimeout: .seconds(3),
+            metadataRefreshInterval: .seconds(1))
+
+        try await withPostgres(producerSettings) { producerDB in
+            try await withPostgres(consumerSettings) { consumerDB in
+                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
+
+                // 1. The broker is down when the state change and its event commit.
+                try TestEnvironment.infra("stop-broker")
+                let userId = UUID()
+                let firstEvent = try await writeEvent(userId: userId, client: producerDB)
+
+                let producer = try KafkaProducer(configuration: kafka, logger: logger)
+                let relay = OutboxRelay(
+                    client: producerDB, producer: producer, schema: "itest_producer",
+                    settings: OutboxRelaySettings(pollInterval: .milliseconds(200), logCheckInterval: .seconds(1), maxBackoff: .seconds(1)),
+                    logger: logger)
+                let consumer = try KafkaConsumer(
+                    configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
+                let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
+
+                try await withRunning([producer, relay, inbox]) {
+                    try await Task.sleep(for: .seconds(2))
+                    #expect(try await offset(of: firstEvent, client: producerDB) == nil, "nothing can be sent while the broker is down")
+
+                    // 2. The broker comes back: the relay delivers, the consumer applies once.
+                    try TestEnvironment.infra("start-broker")
+                    let applied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                        try await appliedCount(of: userId, client: consumerDB) > 0
+                    }
+                    #expect(applied, "the event was never applied")
+
+                    // 3. The broker restarts and forgets everything: the relay notices and publishes the
+                    //    retained rows again; the consumer re-reads them and its inbox drops the repeat.
+                    try TestEnvironment.infra("restart-broker")
+                    let secondUser = UUID()
+                    let secondEvent = try await writeEvent(userId: secondUser, client: producerDB)
+                    let secondApplied = try await TestEnvironment.eventually(timeout: .seconds(90)) {
+                        try await appliedCount(of: secondUser, client: consumerDB) > 0
+                    }
+                    #expect(secondApplied, "the pipeline did not recover after the broker restart")
+
+                    // The first event was published again into the new log, ahead of the second one.
+                    let firstOffset = try #require(try await offset(of: firstEvent, client: producerDB))
+                    let secondOffset = try #require(try await offset(of: secondEvent, client: producerDB))
+                    #expect(firstOffset < secondOffset, "the retained event was not published again after the log was lost")
+                    #expect(try await appliedCount(of: userId, client: consumerDB) == 1, "the re-delivered event was applied twice")
+                    #expect(try await appliedCount(of: secondUser, client: consumerDB) == 1)
+                }
+            }
+        }
+    }
+
+    func resetSchemas(producerDB: PostgresClient, consumerDB: PostgresClient) async throws {
+        try await producerDB.query("DROP TABLE IF EXISTS notes, half, accounts_closed, outbox, schema_migrations CASCADE")
+        try await producerDB.query("DROP FUNCTION IF EXISTS outbox_notify")
+        try await MigrationRunner(client: producerDB, schema: "itest_producer", logger: logger).apply([
+            .outbox, Migration(name: "0001_accounts_closed.sql", sql: "CREATE TABLE accounts_closed (user_id uuid PRIMARY KEY);"),
+        ])
+        try await consumerDB.query("DROP TABLE IF EXISTS deletions, inbox, schema_migrations CASCADE")
+        try await MigrationRunner(client: consumerDB, schema: "itest_consumer", logger: logger).apply([
+            .inbox, Migration(name: "0001_deletions.sql", sql: "CREATE TABLE deletions (event_id uuid NOT NULL, user_id uuid NOT NULL);"),
+        ])
+    }
+}
+
+/// Runs `services` in a service group around `body`, then shuts them down gracefully.
+func withRunning(_ services: [any Service], _ body: () async throws -> Void) async throws {
+    let serviceGroup = ServiceGroup(services: services, gracefulShutdownSignals: [], cancellationSignals: [], logger: TestEnvironment.logger)
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await serviceGroup.run() }
+        do {
+            try await body()
+        } catch {
+            await serviceGroup.triggerGracefulShutdown()
+            throw error
+        }
+        await serviceGroup.triggerGracefulShutdown()
+        try await tasks.waitForAll()
+    }
+}

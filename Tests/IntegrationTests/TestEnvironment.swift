@@ -1,0 +1,76 @@
+import Foundation
+import Kafka
+import Logging
+import PostgresNIO
+import PostgresSupport
+
+/// The real PostgreSQL and broker that `deploy/test` started, and control over them for fault tests.
+enum TestEnvironment {
+    static let environment = ProcessInfo.processInfo.environment
+
+    /// Integration tests run only under `deploy/test`, which exports where the infrastructure is.
+    static var isAvailable: Bool { environment["NUTRITION_INFRA_SCRIPT"] != nil }
+
+    static let logger: Logger = {
+        var logger = Logger(label: "integration-tests")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    static var brokers: String { "127.0.0.1:\(environment["NUTRITION_BROKER_PORT"] ?? "19092")" }
+
+    /// Settings to reach a test schema as its own role (`itest_producer`, `itest_consumer`).
+    static func postgresSettings(schema: String) throws -> PostgresSettings {
+        let role = "\(schema)_service"
+        let passwordFile = "\(environment["NUTRITION_LOCAL_DIR"] ?? ".local")/secrets/\(role).password"
+        let password = try String(contentsOfFile: passwordFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let config = ConfigReaderFactory.make([
+            "postgres.port": environment["NUTRITION_PG_PORT"] ?? "15432",
+            "postgres.database": environment["NUTRITION_PG_DATABASE"] ?? "nutritionai",
+            "postgres.password": password,
+            "postgres.pool.min": "0",
+            "postgres.connect.timeout.seconds": "2",
+        ])
+        return try PostgresSettings(config: config, defaultSchema: schema, defaultUser: role)
+    }
+
+    /// Runs `deploy/infra.sh <command>` (e.g. `restart-broker`, `stop-postgres`) and fails if it fails.
+    static func infra(_ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [environment["NUTRITION_INFRA_SCRIPT"]!, command]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw InfraError(command: command, status: process.terminationStatus) }
+    }
+
+    /// Polls `condition` every 200 ms until it holds or `timeout` passes; returns whether it held.
+    static func eventually(timeout: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return try await condition()
+    }
+}
+
+/// `deploy/infra.sh` failed.
+struct InfraError: Error {
+    var command: String
+    var status: Int32
+}
+
+/// Runs `body` with a started `PostgresClient`, and shuts the client down afterwards.
+func withPostgres<T: Sendable>(_ settings: PostgresSettings, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
+    let client = PostgresClientFactory.make(settings, logger: TestEnvironment.logger)
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask {
+            await client.run()
+            return nil
+        }
+        defer { group.cancelAll() }
+        return try await body(client)
+    }
+}

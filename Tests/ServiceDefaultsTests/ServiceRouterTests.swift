@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import ServiceDefaults
+import Testing
+
+/// A readiness check whose answer the test sets.
+struct FixedCheck: ReadinessCheck {
+    let name: String
+    let up: Bool
+    func isReady() async -> Bool { up }
+}
+
+/// A failure that carries internals which must never reach a client.
+struct LeakyError: Error, CustomStringConvertible {
+    var description: String { "SELECT password_hash FROM users -- at /srv/secret.swift:42" }
+}
+
+@Suite("Service router: health, metrics, error shape, request ids")
+struct ServiceRouterTests {
+    func makeApp(checks: [any ReadinessCheck]) -> some ApplicationProtocol {
+        let router = ServiceRuntime.makeRouter(service: "demo", checks: checks)
+        router.get("/boom") { _, _ -> String in throw LeakyError() }
+        router.get("/invalid") { _, _ -> String in throw APIError.invalid(["email": "must be an email address"]) }
+        router.post("/echo") { request, context -> String in
+            struct Body: Decodable { var name: String }
+            return try await request.decode(as: Body.self, context: context).name
+        }
+        return Application(router: router)
+    }
+
+    func errorBody(_ response: TestResponse) throws -> ErrorBody {
+        try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
+    }
+
+    @Test("ready is 200 when every dependency is up and 503 naming the one that is down")
+    func readiness() async throws {
+        try await makeApp(checks: [FixedCheck(name: "postgres", up: true), FixedCheck(name: "kafka", up: true)]).test(.router) { client in
+            try await client.execute(uri: "/health/ready", method: .get) { response in
+                #expect(response.status == .ok)
+                let report = try JSONDecoder().decode(HealthController.Report.self, from: Data(buffer: response.body))
+                #expect(report.checks == ["postgres": "up", "kafka": "up"])
+            }
+        }
+        try await makeApp(checks: [FixedCheck(name: "postgres", up: false), FixedCheck(name: "kafka", up: true)]).test(.router) { client in
+            try await client.execute(uri: "/health/ready", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter] != nil)
+                let report = try JSONDecoder().decode(HealthController.Report.self, from: Data(buffer: response.body))
+                #expect(report.status == "not_ready")
+                #expect(report.checks["postgres"] == "down")
+            }
+            try await client.execute(uri: "/health/live", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test("an unexpected error is a 500 in the error shape that reveals nothing of its cause")
+    func unexpectedErrorLeaksNothing() async throws {
+        try await makeApp(checks: []).test(.router) { client in
+            try await client.execute(uri: "/boom", method: .get) { response in
+                #expect(response.status == .internalServerError)
+                let text = String(buffer: response.body)
+                #expect(!text.contains("SELECT"))
+                #expect(!text.contains("secret"))
+                let body = try errorBody(response)
+                #expect(body.error.code == "internal_error")
+                #expect(body.error.requestId == response.headers[.requestId])
+            }
+        }
+    }
+
+    @Test("validation errors are 422 and name each field")
+    func validationErrors() async throws {
+        try await makeApp(checks: []).test(.router) { client in
+            try await client.execute(uri: "/invalid", method: .get) { response in
+                #expect(response.status == .unprocessableContent)
+                let body = try errorBody(response)
+                #expect(body.error.details == ["email": "must be an email address"])
+            }
+        }
+    }
+
+    @Test("malformed JSON is a 400 and an unknown route a 404, both in the error shape")
+    func frameworkErrorsUseTheShape() async throws {
+        try await makeApp(checks: []).test(.router) { client in
+            try await client.execute(uri: "/echo", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{nope")) { response in
+                #expect(response.status == .badRequest)
+                let body = try errorBody(response)
+                #expect(body.error.code == "bad_request")
+            }
+            try await client.execute(uri: "/no/such/route", method: .get) { response in
+                #expect(response.status == .notFound)
+                let body = try errorBody(response)
+                #expect(body.error.code == "not_found")
+            }
+        }
+    }
+
+    @Test("a sane caller request id is kept; a hostile one is replaced")
+    func requestIds() async throws {
+        try await makeApp(checks: []).test(.router) { client in
+            try await client.execute(uri: "/health/live", method: .get, headers: [.requestId: "client-abc.123"]) { response in
+                #expect(response.headers[.requestId] == "client-abc.123")
+            }
+            try await client.execute(uri: "/health/live", method: .get, headers: [.requestId: "bad id\r\nX-Evil: 1"]) { response in
+                let id = try #require(response.headers[.requestId])
+                #expect(UUID(uuidString: id) != nil)
+            }
+        }
+    }
+
+    @Test("metrics are served in the Prometheus text format and count requests")
+    func metrics() async throws {
+        try await makeApp(checks: []).test(.router) { client in
+            try await client.execute(uri: "/health/live", method: .get) { _ in }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
+                #expect(String(buffer: response.body).contains("hb_requests"))
+            }
+        }
+    }
+}
