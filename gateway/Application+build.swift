@@ -36,6 +36,8 @@ private func upstreamClientConfiguration(_ settings: GatewaySettings) -> HTTPCli
     var configuration = HTTPClient.Configuration()
     configuration.timeout = .init(connect: .init(settings.connectTimeout), read: .init(settings.upstreamTimeout))
     configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)
+    // Fail fast on a refused connection (503 at once) instead of retrying until the request deadline.
+    configuration.connectionPool.retryConnectionEstablishment = false
     configuration.redirectConfiguration = .disallow
     configuration.decompression = .disabled
     return configuration

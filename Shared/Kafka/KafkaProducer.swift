@@ -8,12 +8,12 @@ import ServiceLifecycle
 /// Delivery reports arrive as events on librdkafka's main queue; `run()` polls that queue from
 /// `KafkaBlockingPool`, so no Swift code ever runs on a librdkafka thread. Run it as a `Service`.
 public final class KafkaProducer: Service, @unchecked Sendable {
-    // @unchecked: the queue and topic pointers are librdkafka handles, which are thread-safe; all else is locked.
-    private let client: KafkaClientHandle
-    private let mainQueue: OpaquePointer
-    private let pending = NIOLockedValueBox<[UInt: DeliveryPromise]>([:])
+    // @unchecked: every mutable member is locked; librdkafka handles are thread-safe.
+    private let properties: [String: String]
+    private let current: NIOLockedValueBox<ProducerHandle>
+    /// Undelivered messages by id, with the handle that carries them.
+    private let pending = NIOLockedValueBox<[UInt: (promise: DeliveryPromise, handle: ObjectIdentifier)]>([:])
     private let nextMessageId = NIOLockedValueBox<UInt>(1)
-    private let topics = NIOLockedValueBox<[String: OpaquePointer]>([:])
     private let drainTimeout: Duration
     private let logger: Logger
 
@@ -26,18 +26,13 @@ public final class KafkaProducer: Service, @unchecked Sendable {
         properties["message.timeout.ms"] = String(configuration.deliveryTimeout.milliseconds)
         properties["queue.buffering.max.messages"] = String(configuration.maxBufferedMessages)
         properties.merge(configuration.extraProperties) { _, extra in extra }
-        let events = RD_KAFKA_EVENT_DR | RD_KAFKA_EVENT_ERROR | RD_KAFKA_EVENT_LOG
-        self.client = try KafkaClientHandle(kind: RD_KAFKA_PRODUCER, properties: properties, events: events, logger: logger)
-        rd_kafka_set_log_queue(client.pointer, nil)
-        self.mainQueue = rd_kafka_queue_get_main(client.pointer)
+        self.properties = properties
+        self.current = NIOLockedValueBox(try ProducerHandle(properties: properties, logger: logger))
         self.drainTimeout = drainTimeout
         self.logger = logger
     }
 
-    deinit {
-        for (_, topic) in topics.withLockedValue({ $0 }) { rd_kafka_topic_destroy(topic) }
-        rd_kafka_queue_destroy(mainQueue)
-    }
+    private var handle: ProducerHandle { current.withLockedValue { $0 } }
 
     /// Publishes one message and returns once the broker has acknowledged it.
     public func send(_ message: OutgoingMessage) async throws -> DeliveryReport {
@@ -55,31 +50,57 @@ public final class KafkaProducer: Service, @unchecked Sendable {
 
     /// True when a broker answers a metadata request within `timeout`.
     public func isBrokerReachable(timeout: Duration = .seconds(2)) async -> Bool {
-        await client.isBrokerReachable(timeout: timeout)
+        await handle.client.isBrokerReachable(timeout: timeout)
     }
 
     /// The broker's end offset of a partition, `nil` when it does not exist (e.g. after the broker lost its log).
     public func highWatermark(topic: String, partition: Int32, timeout: Duration = .seconds(5)) async throws -> Int64? {
-        try await client.highWatermark(topic: topic, partition: partition, timeout: timeout)
+        try await handle.client.highWatermark(topic: topic, partition: partition, timeout: timeout)
     }
 
     /// Creates the topics that do not exist yet with `partitions` partitions; existing ones are left alone.
     public func createTopics(_ names: [String], partitions: Int32, timeout: Duration = .seconds(10)) async throws {
-        try await TopicCreator.create(names, partitions: partitions, on: client, timeout: timeout)
+        try await TopicCreator.create(names, partitions: partitions, on: handle.client, timeout: timeout)
+    }
+
+    /// Replaces the librdkafka instance with a fresh one, failing what the old one still held (the caller
+    /// retries it). For a broker that restarted without its state and no longer knows this producer's id:
+    /// librdkafka's epoch bump cannot recover from that on every broker, a new producer id always does.
+    public func renew() async throws {
+        let fresh = try ProducerHandle(properties: properties, logger: logger)
+        let old = current.withLockedValue { current in
+            defer { current = fresh }
+            return current
+        }
+        old.purge()
+        let deadline = ContinuousClock.now + .seconds(2)
+        while old.outstanding > 0 && ContinuousClock.now < deadline {
+            try await KafkaBlockingPool.run { self.serveEvents(of: old, timeoutMilliseconds: 100) }
+        }
+        let oldId = ObjectIdentifier(old)
+        let orphans = pending.withLockedValue { pending in
+            let orphans = pending.filter { $0.value.handle == oldId }
+            for id in orphans.keys { pending.removeValue(forKey: id) }
+            return orphans.values.map(\.promise)
+        }
+        for promise in orphans { promise.fulfil(.failure(.closed)) }
+        logger.notice("Kafka producer renewed with a new producer id")
     }
 
     public func run() async throws {
         logger.info("Kafka producer started", metadata: ["librdkafka": .string(LibrdkafkaVersion.loaded)])
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            try await KafkaBlockingPool.run { self.serveEvents(timeoutMilliseconds: 100) }
+            let handle = self.handle
+            try await KafkaBlockingPool.run { self.serveEvents(of: handle, timeoutMilliseconds: 100) }
         }
         let deadline = ContinuousClock.now + drainTimeout
-        while rd_kafka_outq_len(client.pointer) > 0 && ContinuousClock.now < deadline {
-            try await KafkaBlockingPool.run { self.serveEvents(timeoutMilliseconds: 100) }
+        while handle.outstanding > 0 && ContinuousClock.now < deadline {
+            let handle = self.handle
+            try await KafkaBlockingPool.run { self.serveEvents(of: handle, timeoutMilliseconds: 100) }
         }
         let abandoned = pending.withLockedValue { pending in
             defer { pending.removeAll() }
-            return Array(pending.values)
+            return pending.values.map(\.promise)
         }
         for promise in abandoned { promise.fulfil(.failure(.closed)) }
         logger.info("Kafka producer stopped", metadata: ["undelivered": "\(abandoned.count)"])
@@ -91,8 +112,9 @@ public final class KafkaProducer: Service, @unchecked Sendable {
             defer { next &+= 1; if next == 0 { next = 1 } }
             return next
         }
-        pending.withLockedValue { $0[id] = promise }
-        let topic = topicHandle(message.topic)
+        let handle = self.handle
+        pending.withLockedValue { $0[id] = (promise, ObjectIdentifier(handle)) }
+        let topic = handle.topic(message.topic)
         let result = message.value.withUnsafeBytes { value in
             message.key.utf8CString.withUnsafeBufferPointer { key in
                 rd_kafka_produce(
@@ -110,22 +132,13 @@ public final class KafkaProducer: Service, @unchecked Sendable {
         return promise
     }
 
-    private func topicHandle(_ name: String) -> OpaquePointer {
-        topics.withLockedValue { topics in
-            if let existing = topics[name] { return existing }
-            let created = rd_kafka_topic_new(client.pointer, name, nil)!
-            topics[name] = created
-            return created
-        }
-    }
-
     /// Serves the events that are ready (waiting up to the timeout for the first). Runs on the blocking pool.
-    private func serveEvents(timeoutMilliseconds: Int32) {
-        guard let event = rd_kafka_queue_poll(mainQueue, timeoutMilliseconds) else { return }
+    private func serveEvents(of handle: ProducerHandle, timeoutMilliseconds: Int32) {
+        guard let event = rd_kafka_queue_poll(handle.mainQueue, timeoutMilliseconds) else { return }
         defer { rd_kafka_event_destroy(event) }
         switch rd_kafka_event_type(event) {
         case RD_KAFKA_EVENT_DR: completeDeliveries(event)
-        case RD_KAFKA_EVENT_LOG: client.forwardLog(event)
+        case RD_KAFKA_EVENT_LOG: handle.client.forwardLog(event)
         case RD_KAFKA_EVENT_ERROR:
             let fatal = rd_kafka_event_error_is_fatal(event) != 0
             logger.log(
@@ -143,7 +156,7 @@ public final class KafkaProducer: Service, @unchecked Sendable {
             for message in batch[0..<count] {
                 guard let message = message?.pointee else { continue }
                 let id = UInt(bitPattern: message._private)
-                guard let promise = pending.withLockedValue({ $0.removeValue(forKey: id) }) else { continue }
+                guard let promise = pending.withLockedValue({ $0.removeValue(forKey: id)?.promise }) else { continue }
                 if message.err == RD_KAFKA_RESP_ERR_NO_ERROR {
                     let topic = String(cString: rd_kafka_topic_name(message.rkt))
                     promise.fulfil(.success(DeliveryReport(topic: topic, partition: message.partition, offset: message.offset)))

@@ -12,11 +12,14 @@ public struct OutboxRelaySettings: Sendable, Equatable {
     public var logCheckInterval: Duration
     /// The longest pause between attempts while the broker or database is down.
     public var maxBackoff: Duration
+    /// Partitions of a topic the relay has to (re)create because the broker does not have it.
+    public var topicPartitions: Int32
 
     public init(
         batchSize: Int = 200, pollInterval: Duration = .seconds(1), retention: Duration = .seconds(24 * 3600),
-        logCheckInterval: Duration = .seconds(5), maxBackoff: Duration = .seconds(10)
+        logCheckInterval: Duration = .seconds(5), maxBackoff: Duration = .seconds(10), topicPartitions: Int32 = 3
     ) {
+        self.topicPartitions = topicPartitions
         self.batchSize = batchSize
         self.pollInterval = pollInterval
         self.retention = retention
@@ -31,6 +34,7 @@ public struct OutboxRelaySettings: Sendable, Equatable {
             pollInterval: .seconds(config.double(forKey: "outbox.poll.interval.seconds", default: 1)),
             retention: .seconds(config.double(forKey: "outbox.retention.hours", default: 24) * 3600),
             logCheckInterval: .seconds(config.double(forKey: "outbox.log.check.interval.seconds", default: 5)),
-            maxBackoff: .seconds(config.double(forKey: "outbox.max.backoff.seconds", default: 10)))
+            maxBackoff: .seconds(config.double(forKey: "outbox.max.backoff.seconds", default: 10)),
+            topicPartitions: Int32(config.int(forKey: "kafka.topic.partitions", default: 3)))
     }
 }

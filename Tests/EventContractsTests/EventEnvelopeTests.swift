@@ -11,7 +11,9 @@ struct EventEnvelopeTests {
         let payload = WeightLogged(
             userId: userId, date: "2026-11-21", weightKg: 81.4, ketonesMmolPerLiter: 1.2,
             loggedAt: Date(timeIntervalSince1970: 1_790_000_000.125), version: 3)
-        let envelope = EventEnvelope(source: "metrics", subject: userId.uuidString, data: payload)
+        // Millisecond time: the wire format keeps milliseconds, which is what the round trip can promise.
+        let envelope = EventEnvelope(
+            source: "metrics", subject: userId.uuidString, data: payload, time: Date(timeIntervalSince1970: 1_790_000_001.5))
         let bytes = try EventCoding.encode(envelope)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
 

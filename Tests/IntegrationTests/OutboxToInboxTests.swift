@@ -31,8 +31,8 @@ struct OutboxToInboxTests {
         return envelope.id
     }
 
-    func appliedCount(of userId: UUID, client: PostgresClient) async throws -> Int64 {
-        try await client.query("SELECT count(*) FROM deletions WHERE user_id = \(userId)").decode(Int64.self).first { _ in true } ?? 0
+    func appliedCount(of eventId: UUID, client: PostgresClient) async throws -> Int64 {
+        try await client.query("SELECT count(*) FROM deletions WHERE event_id = \(eventId)").decode(Int64.self).first { _ in true } ?? 0
     }
 
     func offset(of eventId: UUID, client: PostgresClient) async throws -> Int64? {
@@ -58,6 +58,7 @@ struct OutboxToInboxTests {
                 let firstEvent = try await writeEvent(userId: userId, client: producerDB)
 
                 let producer = try KafkaProducer(configuration: kafka, logger: logger)
+                let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
                 let relay = OutboxRelay(
                     client: producerDB, producer: producer, schema: "itest_producer",
                     settings: OutboxRelaySettings(pollInterval: .milliseconds(200), logCheckInterval: .seconds(1), maxBackoff: .seconds(1)),
@@ -66,24 +67,25 @@ struct OutboxToInboxTests {
                     configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
                 let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
 
-                try await withRunning([producer, relay, inbox]) {
+                try await withRunning([producer, topicSetup, relay, inbox]) {
                     try await Task.sleep(for: .seconds(2))
                     #expect(try await offset(of: firstEvent, client: producerDB) == nil, "nothing can be sent while the broker is down")
 
                     // 2. The broker comes back: the relay delivers, the consumer applies once.
                     try TestEnvironment.infra("start-broker")
                     let applied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
-                        try await appliedCount(of: userId, client: consumerDB) > 0
+                        try await appliedCount(of: firstEvent, client: consumerDB) > 0
                     }
                     #expect(applied, "the event was never applied")
 
-                    // 3. The broker restarts and forgets everything: the relay notices and publishes the
-                    //    retained rows again; the consumer re-reads them and its inbox drops the repeat.
+                    // 3. The broker restarts and forgets everything. The user's next event lands on the same
+                    //    partition at an offset the broker had already given: the relay sees the log was lost
+                    //    and publishes the retained rows again; the consumer re-reads the first event and its
+                    //    inbox drops the repeat.
                     try TestEnvironment.infra("restart-broker")
-                    let secondUser = UUID()
-                    let secondEvent = try await writeEvent(userId: secondUser, client: producerDB)
+                    let secondEvent = try await writeEvent(userId: userId, client: producerDB)
                     let secondApplied = try await TestEnvironment.eventually(timeout: .seconds(90)) {
-                        try await appliedCount(of: secondUser, client: consumerDB) > 0
+                        try await appliedCount(of: secondEvent, client: consumerDB) > 0
                     }
                     #expect(secondApplied, "the pipeline did not recover after the broker restart")
 
@@ -91,18 +93,25 @@ struct OutboxToInboxTests {
                     let firstOffset = try #require(try await offset(of: firstEvent, client: producerDB))
                     let secondOffset = try #require(try await offset(of: secondEvent, client: producerDB))
                     #expect(firstOffset < secondOffset, "the retained event was not published again after the log was lost")
-                    #expect(try await appliedCount(of: userId, client: consumerDB) == 1, "the re-delivered event was applied twice")
-                    #expect(try await appliedCount(of: secondUser, client: consumerDB) == 1)
+                    #expect(try await appliedCount(of: firstEvent, client: consumerDB) == 1, "the re-delivered event was applied twice")
+                    #expect(try await appliedCount(of: secondEvent, client: consumerDB) == 1)
                 }
             }
         }
     }
 
     func resetSchemas(producerDB: PostgresClient, consumerDB: PostgresClient) async throws {
+        // A test run killed mid-way can leave a transaction open that would block the DROPs below.
+        let staleSessions: PostgresQuery = """
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE usename = current_user AND state = 'idle in transaction' AND state_change < now() - interval '5 seconds'
+            """
+        try await producerDB.query(staleSessions)
+        try await consumerDB.query(staleSessions)
         try await producerDB.query("DROP TABLE IF EXISTS notes, half, accounts_closed, outbox, schema_migrations CASCADE")
         try await producerDB.query("DROP FUNCTION IF EXISTS outbox_notify")
         try await MigrationRunner(client: producerDB, schema: "itest_producer", logger: logger).apply([
-            .outbox, Migration(name: "0001_accounts_closed.sql", sql: "CREATE TABLE accounts_closed (user_id uuid PRIMARY KEY);"),
+            .outbox, Migration(name: "0001_accounts_closed.sql", sql: "CREATE TABLE accounts_closed (user_id uuid NOT NULL);"),
         ])
         try await consumerDB.query("DROP TABLE IF EXISTS deletions, inbox, schema_migrations CASCADE")
         try await MigrationRunner(client: consumerDB, schema: "itest_consumer", logger: logger).apply([

@@ -35,14 +35,22 @@ enum TestEnvironment {
     }
 
     /// Runs `deploy/infra.sh <command>` (e.g. `restart-broker`, `stop-postgres`) and fails if it fails.
+    /// Spawned and reaped directly: Foundation's `Process.waitUntilExit` can hang under Swift concurrency.
     static func infra(_ command: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [environment["NUTRITION_INFRA_SCRIPT"]!, command]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw InfraError(command: command, status: process.terminationStatus) }
+        let arguments = ["/bin/bash", environment["NUTRITION_INFRA_SCRIPT"]!, command]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, environ)
+        guard spawned == 0 else { throw InfraError(command: command, status: spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exitCode = (status >> 8) & 0xff
+        guard exitCode == 0 else { throw InfraError(command: command, status: exitCode) }
     }
 
     /// Polls `condition` every 200 ms until it holds or `timeout` passes; returns whether it held.

@@ -35,6 +35,11 @@ unix_socket_directories = '$PG_SOCKET_DIR'
 max_connections = 300
 shared_buffers = 256MB
 fsync = on
+# A client that dies mid-transaction must not hold locks for long.
+idle_in_transaction_session_timeout = '60s'
+tcp_keepalives_idle = 10
+tcp_keepalives_interval = 5
+tcp_keepalives_count = 3
 CONF
   ok "cluster initialised"
 }
