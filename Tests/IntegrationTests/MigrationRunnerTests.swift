@@ -14,8 +14,7 @@ struct MigrationRunnerTests {
     func appliedTwiceChangesNothing() async throws {
         let settings = try TestEnvironment.postgresSettings(schema: "itest_producer")
         try await withPostgres(settings) { client in
-            try await client.query("DROP TABLE IF EXISTS notes, outbox, schema_migrations CASCADE")
-            try await client.query("DROP FUNCTION IF EXISTS outbox_notify")
+            try await emptySchema(client)
             let runner = MigrationRunner(client: client, schema: settings.schema, logger: TestEnvironment.logger)
 
             let first = try await runner.apply(migrations)
@@ -35,8 +34,7 @@ struct MigrationRunnerTests {
     func concurrentRunnersApplyOnce() async throws {
         let settings = try TestEnvironment.postgresSettings(schema: "itest_producer")
         try await withPostgres(settings) { client in
-            try await client.query("DROP TABLE IF EXISTS notes, outbox, schema_migrations CASCADE")
-            try await client.query("DROP FUNCTION IF EXISTS outbox_notify")
+            try await emptySchema(client)
             let runner = MigrationRunner(client: client, schema: settings.schema, logger: TestEnvironment.logger)
             let applied = try await withThrowingTaskGroup(of: [String].self) { group in
                 for _ in 0..<4 { group.addTask { try await runner.apply(migrations) } }
@@ -50,7 +48,7 @@ struct MigrationRunnerTests {
     func failingMigrationRollsBack() async throws {
         let settings = try TestEnvironment.postgresSettings(schema: "itest_producer")
         try await withPostgres(settings) { client in
-            try await client.query("DROP TABLE IF EXISTS half, schema_migrations CASCADE")
+            try await emptySchema(client)
             let runner = MigrationRunner(client: client, schema: settings.schema, logger: TestEnvironment.logger)
             let broken = Migration(name: "0009_broken.sql", sql: "CREATE TABLE half (id int);\nSELECT no_such_function();")
             await #expect(throws: (any Error).self) { try await runner.apply([broken]) }

@@ -64,6 +64,21 @@ enum TestEnvironment {
     }
 }
 
+/// Drops every table and function in the client's schema, so a test starts from nothing.
+func emptySchema(_ client: PostgresClient) async throws {
+    try await client.query(
+        """
+        DO $$ DECLARE item record; BEGIN
+            FOR item IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() LOOP
+                EXECUTE format('DROP TABLE %I CASCADE', item.tablename);
+            END LOOP;
+            FOR item IN SELECT oid::regprocedure AS signature FROM pg_proc WHERE pronamespace = current_schema()::regnamespace LOOP
+                EXECUTE format('DROP FUNCTION %s CASCADE', item.signature);
+            END LOOP;
+        END $$
+        """)
+}
+
 /// `deploy/infra.sh` failed.
 struct InfraError: Error {
     var command: String
