@@ -25,6 +25,9 @@ public final class KafkaProducer: Service, @unchecked Sendable {
         properties["linger.ms"] = "2"
         properties["message.timeout.ms"] = String(configuration.deliveryTimeout.milliseconds)
         properties["queue.buffering.max.messages"] = String(configuration.maxBufferedMessages)
+        // Topics are created only on purpose, with the configured partition count: a broker's own default
+        // count differs, and a partition count that changes under a consumer group unsettles it.
+        properties["allow.auto.create.topics"] = "false"
         properties.merge(configuration.extraProperties) { _, extra in extra }
         self.properties = properties
         self.current = NIOLockedValueBox(try ProducerHandle(properties: properties, logger: logger))

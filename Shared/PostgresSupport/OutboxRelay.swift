@@ -90,6 +90,8 @@ public final class OutboxRelay: Service {
     }
 
     /// Publishes up to one batch; returns how many rows were published and the first failure, if any.
+    /// The rows stay locked (`FOR UPDATE SKIP LOCKED`) until their offsets are recorded, so a second
+    /// replica's relay never publishes the same rows at the same time.
     func publishBatch() async throws -> (published: Int, failure: (any Error)?) {
         try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(

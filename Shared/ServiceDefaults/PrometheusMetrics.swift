@@ -11,6 +11,11 @@ public enum PrometheusMetrics {
         return registry
     }()
 
+    /// Bootstraps swift-metrics now, before any metric is created; call once at process start.
+    public static func bootstrap() {
+        _ = registry
+    }
+
     /// Adds `GET /metrics` in the Prometheus text format.
     public static func addRoute<Context: RequestContext>(to router: Router<Context>) {
         router.get("/metrics") { _, _ in

@@ -29,7 +29,6 @@ public enum ServiceRuntime {
         router.add(middleware: ErrorMiddleware())
         HealthController(service: service, checks: checks).addRoutes(to: router)
         PrometheusMetrics.addRoute(to: router)
-        _ = PrometheusMetrics.registry
         return router
     }
 }
@@ -53,6 +52,7 @@ extension ServiceRuntime {
     public static func main(service: String, build: @Sendable (ConfigReader, Logger) throws -> RunnableService) async {
         let config = ConfigReader(provider: EnvironmentVariablesProvider())
         bootstrapLogging(config: config)
+        PrometheusMetrics.bootstrap()
         let logger = Logger(label: service)
         do {
             let runnable = try build(config, logger)
