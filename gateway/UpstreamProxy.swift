@@ -16,14 +16,8 @@ struct UpstreamProxy<Context: ServiceRequestContext>: RouterMiddleware {
     let upstreamTimeout: Duration
     let maxBodyBytes: Int
 
-    /// Headers that describe one connection, not the message (RFC 9110 section 7.6.1), plus `Host`.
-    static var hopByHop: Set<String> {
-        ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "host",
-         "proxy-authorization", "proxy-authenticate"]
-    }
-
-    /// Identity headers only the gateway may set; a client's copies are always removed.
-    static var identityHeaders: Set<String> { ["x-user-id", "x-session-id", "x-authenticated-user"] }
+    /// Upstream answers up to this size are read whole and sent in one write; larger ones are streamed.
+    static var bufferedResponseLimit: Int { 256 * 1024 }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let route = routes.route(for: Substring(request.uri.path)), let base = routes.upstreams[route.upstream] else {
@@ -37,13 +31,22 @@ struct UpstreamProxy<Context: ServiceRequestContext>: RouterMiddleware {
             throw Self.gatewayError(for: error, upstream: route.upstream, context: context)
         }
         var headers = HTTPFields()
-        for header in upstreamResponse.headers where !Self.hopByHop.contains(header.name.lowercased()) {
+        for header in upstreamResponse.headers where !ProxyHeaders.hopByHop.contains(header.name.lowercased()) {
             if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }
+        }
+        let body: ResponseBody
+        if let length = upstreamResponse.headers.first(name: "content-length").flatMap(Int.init), length <= Self.bufferedResponseLimit {
+            do {
+                body = ResponseBody(byteBuffer: try await upstreamResponse.body.collect(upTo: length))
+            } catch {
+                throw Self.gatewayError(for: error, upstream: route.upstream, context: context)
+            }
+        } else {
+            body = ResponseBody(asyncSequence: upstreamResponse.body)
         }
         return Response(
             status: .init(code: Int(upstreamResponse.status.code), reasonPhrase: upstreamResponse.status.reasonPhrase),
-            headers: headers,
-            body: ResponseBody(asyncSequence: upstreamResponse.body))
+            headers: headers, body: body)
     }
 
     private func makeUpstreamRequest(_ request: Request, base: URL, context: Context) async throws -> HTTPClientRequest {
@@ -51,7 +54,7 @@ struct UpstreamProxy<Context: ServiceRequestContext>: RouterMiddleware {
         upstream.method = .init(rawValue: request.method.rawValue)
         for field in request.headers {
             let name = field.name.canonicalName
-            if Self.hopByHop.contains(name) || Self.identityHeaders.contains(name) || name == "x-request-id" { continue }
+            if ProxyHeaders.hopByHop.contains(name) || ProxyHeaders.identity.contains(name) || name == "x-request-id" { continue }
             upstream.headers.add(name: field.name.rawName, value: field.value)
         }
         upstream.headers.replaceOrAdd(name: "X-Request-Id", value: context.requestId)

@@ -27,7 +27,9 @@ public struct ServiceInfrastructure: Sendable {
 
     /// - Parameters:
     ///   - publishes: the topics this service writes through its outbox (empty: no outbox, no relay).
+    ///   - uses: the topics it reads; created at start along with `publishes`.
     ///   - consumes: whether the schema needs an inbox.
+    ///   - migrationsDirectory: the service's numbered SQL files, applied after the kit's tables.
     public init(
         name: String, config: ConfigReader, publishes: [Topic], uses: [Topic], consumes: Bool,
         migrationsDirectory: URL?, logger: Logger

@@ -29,7 +29,7 @@ public struct RequestIdMiddleware<Context: ServiceRequestContext>: RouterMiddlew
                 "method": .string(request.method.rawValue),
                 "path": .string(request.uri.path),
                 "status": .stringConvertible(response.status.code),
-                "duration_ms": .string(String(format: "%.2f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)),
+                "duration_us": .stringConvertible(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
             ])
         return response
     }
