@@ -33,19 +33,6 @@ public enum ServiceRuntime {
     }
 }
 
-/// What a composition root hands to `main`: the long-lived parts in start order, and how long to drain.
-public struct RunnableService: Sendable {
-    public var services: [any Service]
-    public var drainTimeout: Duration
-    public var logger: Logger
-
-    public init(services: [any Service], drainTimeout: Duration, logger: Logger) {
-        self.services = services
-        self.drainTimeout = drainTimeout
-        self.logger = logger
-    }
-}
-
 extension ServiceRuntime {
     /// The whole body of an executable's `main`: environment configuration, JSON logs, build, run.
     /// A configuration or start-up error ends the process with status 1 and one clear log line.

@@ -9,7 +9,11 @@ struct KafkaMockClusterTests {
     let logger = Logger(label: "kafka-tests")
 
     func configuration() -> KafkaConfiguration {
-        KafkaConfiguration(bootstrapServers: "", clientId: "kafka-tests", extraProperties: ["test.mock.num.brokers": "1"])
+        // The mock cluster answers no admin requests, so its topics come from auto-creation, which our
+        // producer otherwise turns off.
+        KafkaConfiguration(
+            bootstrapServers: "", clientId: "kafka-tests",
+            extraProperties: ["test.mock.num.brokers": "1", "allow.auto.create.topics": "true"])
     }
 
     @Test("send reports the partition and increasing offsets for each delivered message")

@@ -113,6 +113,7 @@ struct ServiceRouterTests {
 
     @Test("metrics are served in the Prometheus text format and count requests")
     func metrics() async throws {
+        PrometheusMetrics.bootstrap()  // as `ServiceRuntime.main` does at process start
         try await makeApp(checks: []).test(.router) { client in
             try await client.execute(uri: "/health/live", method: .get) { _ in }
             try await client.execute(uri: "/metrics", method: .get) { response in
