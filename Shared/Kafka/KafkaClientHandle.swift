@@ -33,44 +33,6 @@ final class KafkaClientHandle: @unchecked Sendable {
         return result ?? false
     }
 
-    /// The broker's current end offset of a partition; `nil` when the topic or partition does not exist.
-    /// Asks for the topic's metadata first: a watermark query for a missing topic only times out.
-    func highWatermark(topic: String, partition: Int32, timeout: Duration) async throws -> Int64? {
-        let milliseconds = Int32(timeout.milliseconds)
-        return try await KafkaBlockingPool.run { [self] in
-            guard try partitionCount(of: topic, timeoutMilliseconds: milliseconds).map({ partition < $0 }) == true else { return nil }
-            var low: Int64 = 0
-            var high: Int64 = 0
-            let error = rd_kafka_query_watermark_offsets(pointer, topic, partition, &low, &high, milliseconds)
-            switch error {
-            case RD_KAFKA_RESP_ERR_NO_ERROR: return high
-            case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART, RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC,
-                RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION:
-                return nil
-            default: throw KafkaError.from(error, operation: "watermark query")
-            }
-        }
-    }
-
-    /// The topic's partition count from the broker's metadata, `nil` when the broker does not know the topic.
-    /// Blocking: call on `KafkaBlockingPool`.
-    private func partitionCount(of topic: String, timeoutMilliseconds: Int32) throws -> Int32? {
-        guard let handle = rd_kafka_topic_new(pointer, topic, nil) else { throw KafkaError.from(rd_kafka_last_error(), operation: "topic handle") }
-        defer { rd_kafka_topic_destroy(handle) }
-        var metadata: UnsafePointer<rd_kafka_metadata>?
-        let error = rd_kafka_metadata(pointer, 0, handle, &metadata, timeoutMilliseconds)
-        defer { if let metadata { rd_kafka_metadata_destroy(metadata) } }
-        guard error == RD_KAFKA_RESP_ERR_NO_ERROR, let metadata, metadata.pointee.topic_cnt > 0 else {
-            throw KafkaError.from(error, operation: "metadata query")
-        }
-        let entry = metadata.pointee.topics[0]
-        switch entry.err {
-        case RD_KAFKA_RESP_ERR_NO_ERROR: return entry.partition_cnt
-        case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART, RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC: return nil
-        default: throw KafkaError.from(entry.err, operation: "metadata of \(topic)")
-        }
-    }
-
     /// Forwards one librdkafka log event to swift-log.
     func forwardLog(_ event: OpaquePointer) {
         var facility: UnsafePointer<CChar>?

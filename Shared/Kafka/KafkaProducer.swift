@@ -56,11 +56,6 @@ public final class KafkaProducer: Service, @unchecked Sendable {
         await handle.client.isBrokerReachable(timeout: timeout)
     }
 
-    /// The broker's end offset of a partition, `nil` when it does not exist (e.g. after the broker lost its log).
-    public func highWatermark(topic: String, partition: Int32, timeout: Duration = .seconds(5)) async throws -> Int64? {
-        try await handle.client.highWatermark(topic: topic, partition: partition, timeout: timeout)
-    }
-
     /// Creates the topics that do not exist yet with `partitions` partitions; existing ones are left alone.
     public func createTopics(_ names: [String], partitions: Int32, timeout: Duration = .seconds(10)) async throws {
         try await TopicCreator.create(names, partitions: partitions, on: handle.client, timeout: timeout)

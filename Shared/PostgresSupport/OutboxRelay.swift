@@ -8,9 +8,9 @@ import ServiceLifecycle
 /// the partition and offset the broker assigned, and retries with backoff while the broker is down.
 ///
 /// Wakes on the schema's `NOTIFY` channel, with polling as the fallback. Published rows are kept for
-/// `retention`; when the broker's log end falls below an offset it once acknowledged (its log was lost,
-/// as when an in-memory broker restarts), the retained rows are published again. Consumers' inboxes make
-/// the repeats harmless.
+/// `retention`; when the broker gives a new message an offset it had already given on that partition (its
+/// log was lost, as when an in-memory broker restarts), the retained rows are published again. Consumers'
+/// inboxes make the repeats harmless.
 public final class OutboxRelay: Service {
     private let client: PostgresClient
     private let producer: KafkaProducer
@@ -51,19 +51,8 @@ public final class OutboxRelay: Service {
 
     private func relayLoop() async {
         var backoff = Duration.milliseconds(100)
-        var nextLogCheck = ContinuousClock.now
         var nextPurge = ContinuousClock.now
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            // Checked on its own schedule, even while publishing fails: a broker that lost its log also
-            // lost its topics, and publishing into them keeps failing until they are created again.
-            if ContinuousClock.now >= nextLogCheck {
-                nextLogCheck = ContinuousClock.now + settings.logCheckInterval
-                do {
-                    if try await republishIfBrokerLostLog() { backoff = .milliseconds(100) }
-                } catch {
-                    logger.debug("broker log check skipped", metadata: ["error": .string(LogSafeError.describe(error))])
-                }
-            }
             do {
                 let outcome = try await publishBatch()
                 if let failure = outcome.failure { throw failure }
@@ -77,11 +66,13 @@ public final class OutboxRelay: Service {
             } catch {
                 logger.warning(
                     "outbox relay will retry", metadata: ["error": .string(LogSafeError.describe(error)), "retry_in": "\(backoff)"])
-                if case .deliveryFailed = error as? KafkaError, await producer.isBrokerReachable() {
+                if let kafkaError = error as? KafkaError, await producer.isBrokerReachable() {
                     // The broker answers but did not take the messages: it may have restarted empty, without
-                    // our topics and without our producer id. Recreate both; librdkafka alone keeps waiting.
+                    // our topics and without our producer id. Recreate the topics; and when the producer is
+                    // stuck or fatally failed, the producer too, since librdkafka's epoch bump cannot recover
+                    // a forgotten producer id on every broker.
                     try? await recreateTopicsOfUnsentRows()
-                    try? await producer.renew()
+                    if kafkaError.needsNewProducer { try? await producer.renew() }
                 }
                 await wake.wait(timeout: backoff)
                 backoff = min(backoff * 2, settings.maxBackoff)
@@ -137,36 +128,6 @@ public final class OutboxRelay: Service {
             }
             return (sentIds.count, failure)
         }
-    }
-
-    /// Compares each partition's log end with the highest offset we were given there; when the broker
-    /// no longer has it, marks every retained row unsent again and returns true.
-    func republishIfBrokerLostLog() async throws -> Bool {
-        let rows = try await client.query(
-            """
-            SELECT topic, kafka_partition, max(kafka_offset) FROM outbox
-            WHERE sent_at IS NOT NULL GROUP BY topic, kafka_partition
-            """, logger: logger)
-        var lost: [String] = []
-        for try await (topic, partition, highest) in rows.decode((String, Int32, Int64).self) {
-            // A partition the broker cannot answer for now (down, electing) is judged at the next check.
-            let end: Int64?
-            do {
-                end = try await producer.highWatermark(topic: topic, partition: partition)
-            } catch {
-                continue
-            }
-            // Strictly below: some brokers (Tansu) report the last offset rather than the next one as the end.
-            // A log lost after a single message is caught when the next message reuses its offset.
-            if end.map({ $0 < highest }) ?? true { lost.append("\(topic)[\(partition)]") }
-        }
-        guard !lost.isEmpty else { return false }
-        let topics = Set(lost.map { String($0.prefix { $0 != "[" }) }).sorted()
-        try await producer.createTopics(topics, partitions: settings.topicPartitions)
-        try await client.withConnection { connection in
-            try await requeueRetained(on: connection, reason: "the broker no longer has \(lost.joined(separator: ", "))")
-        }
-        return true
     }
 
     /// True when the broker gave a new message an offset at or below one it gave before on the same

@@ -8,8 +8,6 @@ public struct OutboxRelaySettings: Sendable, Equatable {
     public var pollInterval: Duration
     /// How long published rows are kept, so they can be published again if the broker loses its log.
     public var retention: Duration
-    /// How often the relay compares the broker's log ends with the offsets it recorded.
-    public var logCheckInterval: Duration
     /// The longest pause between attempts while the broker or database is down.
     public var maxBackoff: Duration
     /// Partitions of a topic the relay has to (re)create because the broker does not have it.
@@ -17,13 +15,12 @@ public struct OutboxRelaySettings: Sendable, Equatable {
 
     public init(
         batchSize: Int = 200, pollInterval: Duration = .seconds(1), retention: Duration = .seconds(24 * 3600),
-        logCheckInterval: Duration = .seconds(5), maxBackoff: Duration = .seconds(10), topicPartitions: Int32 = 3
+        maxBackoff: Duration = .seconds(10), topicPartitions: Int32 = 3
     ) {
         self.topicPartitions = topicPartitions
         self.batchSize = batchSize
         self.pollInterval = pollInterval
         self.retention = retention
-        self.logCheckInterval = logCheckInterval
         self.maxBackoff = maxBackoff
     }
 
@@ -33,7 +30,6 @@ public struct OutboxRelaySettings: Sendable, Equatable {
             batchSize: config.int(forKey: "outbox.batch.size", default: 200),
             pollInterval: .seconds(config.double(forKey: "outbox.poll.interval.seconds", default: 1)),
             retention: .seconds(config.double(forKey: "outbox.retention.hours", default: 24) * 3600),
-            logCheckInterval: .seconds(config.double(forKey: "outbox.log.check.interval.seconds", default: 5)),
             maxBackoff: .seconds(config.double(forKey: "outbox.max.backoff.seconds", default: 10)),
             topicPartitions: Int32(config.int(forKey: "kafka.topic.partitions", default: 3)))
     }

@@ -61,7 +61,7 @@ struct OutboxToInboxTests {
                 let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
                 let relay = OutboxRelay(
                     client: producerDB, producer: producer, schema: "itest_producer",
-                    settings: OutboxRelaySettings(pollInterval: .milliseconds(200), logCheckInterval: .seconds(1), maxBackoff: .seconds(1)),
+                    settings: OutboxRelaySettings(pollInterval: .milliseconds(200), maxBackoff: .seconds(1)),
                     logger: logger)
                 let consumer = try KafkaConsumer(
                     configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
