@@ -68,11 +68,6 @@ public final class KafkaConsumer: @unchecked Sendable {
         }
     }
 
-    /// True when a broker answers a metadata request within `timeout`.
-    public func isBrokerReachable(timeout: Duration = .seconds(2)) async -> Bool {
-        await client.isBrokerReachable(timeout: timeout)
-    }
-
     /// Leaves the group cleanly so partitions move to other members at once. Idempotent.
     public func close() async {
         let wasClosed = isClosed.withLockedValue { closed in

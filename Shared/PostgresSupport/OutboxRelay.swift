@@ -124,7 +124,7 @@ public final class OutboxRelay: Service {
                     FROM unnest(\(sentIds)::bigint[], \(partitions)::integer[], \(offsets)::bigint[]) AS d(id, p, o)
                     WHERE outbox.id = d.id
                     """, logger: logger)
-                if logWasLost { try await requeueRetained(on: connection, reason: "a new message got an offset the broker had already given") }
+                if logWasLost { try await requeueRetained(on: connection) }
             }
             return (sentIds.count, failure)
         }
@@ -146,7 +146,7 @@ public final class OutboxRelay: Service {
     }
 
     /// Marks every retained published row unsent, so the relay publishes the window again in id order.
-    private func requeueRetained(on connection: PostgresConnection, reason: String) async throws {
+    private func requeueRetained(on connection: PostgresConnection) async throws {
         let requeued = try await connection.query(
             """
             WITH requeued AS (
@@ -156,7 +156,8 @@ public final class OutboxRelay: Service {
             """, logger: logger
         ).decode(Int64.self).first { _ in true } ?? 0
         logger.warning(
-            "broker lost its log; publishing the retained outbox again", metadata: ["reason": .string(reason), "rows": "\(requeued)"])
+            "broker lost its log (a new message got an offset it had already given); publishing the retained outbox again",
+            metadata: ["rows": "\(requeued)"])
     }
 
     /// Creates the topics of the rows waiting to be published (already existing ones are left alone).
