@@ -8,11 +8,11 @@ let configuration: Target.Dependency = .product(name: "Configuration", package: 
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let postgres: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
 
-/// Every backend service has the same dependencies: the shared kit and nothing else.
-func service(_ name: String, path: String) -> Target {
+/// Every backend service depends on the shared kit, plus what its own domain needs (`extra`).
+func service(_ name: String, path: String, extra: [Target.Dependency] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, configuration],
+        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, configuration] + extra,
         path: path,
         exclude: ["Migrations"],
         resources: [.copy("Migrations")]
@@ -42,6 +42,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
         // MARK: Shared kit
@@ -62,6 +65,11 @@ let package = Package(
         ),
         .target(name: "EventContracts", path: "Shared/EventContracts"),
         .target(
+            name: "AccessTokens",
+            dependencies: [.product(name: "JWTKit", package: "jwt-kit"), configuration],
+            path: "Shared/AccessTokens"
+        ),
+        .target(
             name: "ServiceDefaults",
             dependencies: [
                 "Kafka", hummingbird, httpTypes, configuration, logging, lifecycle,
@@ -80,7 +88,15 @@ let package = Package(
         ),
 
         // MARK: Services
-        service("AuthService", path: "Services/Auth"),
+        service(
+            "AuthService", path: "Services/Auth",
+            extra: [
+                "AccessTokens", postgres,
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         service("MealsService", path: "Services/Meals"),
         service("MetricsService", path: "Services/Metrics"),
         service("TrendsService", path: "Services/Trends"),
@@ -88,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "ServiceDefaults", hummingbird, httpTypes, configuration, logging, lifecycle,
+                "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, logging, lifecycle,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -121,7 +137,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceDefaults", hummingbird, httpTypes, configuration,
+                "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration,
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),

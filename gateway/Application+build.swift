@@ -1,3 +1,4 @@
+import AccessTokens
 import AsyncHTTPClient
 import Configuration
 import Hummingbird
@@ -5,29 +6,47 @@ import Logging
 import NIOPosix
 import ServiceDefaults
 
-/// The composition root of the gateway: the upstream client, the proxy and the aggregated health route.
-/// JWT verification and rate limits slot in as middleware before `UpstreamProxy`.
+/// The composition root of the gateway: the upstream client, the token verifier and its key refresher,
+/// the rate limiter, the proxy and the gateway's own routes.
 func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableService {
     let settings = try GatewaySettings(config: config)
+    guard let jwksURL = settings.jwksURL else {
+        throw ConfigurationError.invalid("GATEWAY_JWKS_URL", reason: "required when the routes file has no auth upstream")
+    }
     let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: upstreamClientConfiguration(settings))
-    let router = makeRouter(settings: settings, client: client)
+    let verifier = AccessTokenVerifier(policy: settings.tokenPolicy)
+    let refresher = JWKSRefresher(
+        url: jwksURL, client: client, verifier: verifier, interval: settings.jwksRefreshInterval, minimumGap: .seconds(30), logger: logger)
+    let router = makeRouter(settings: settings, client: client, verifier: verifier)
     let application = Application(
         router: router,
         configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
         logger: logger)
-    return RunnableService(services: [HTTPClientService(client: client), application], drainTimeout: settings.http.drainTimeout, logger: logger)
+    return RunnableService(
+        services: [HTTPClientService(client: client), refresher, application], drainTimeout: settings.http.drainTimeout, logger: logger)
 }
 
-/// The gateway's router: platform middleware, the proxy, and the gateway's own routes.
-func makeRouter(settings: GatewaySettings, client: HTTPClient) -> Router<AppRequestContext> {
-    let router = Router(context: AppRequestContext.self)
+/// The gateway's router: platform middleware, then route matching, token verification, rate limits and the
+/// proxy, then the gateway's own routes for paths no upstream serves.
+func makeRouter(
+    settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, limiter: RateLimiter = RateLimiter(),
+    clock: GatewayClock = .system
+) -> Router<GatewayRequestContext> {
+    let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: RequestIdMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: RouteMatchMiddleware(routes: settings.routes))
+    router.add(middleware: AuthenticationMiddleware(verifier: verifier, now: clock.date))
+    router.add(
+        middleware: RateLimitMiddleware(
+            routes: settings.routes, limiter: limiter, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies),
+            now: clock.instant))
     router.add(
         middleware: UpstreamProxy(
             routes: settings.routes, client: client, upstreamTimeout: settings.upstreamTimeout, maxBodyBytes: settings.http.maxBodyBytes))
-    GatewayHealthController(upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout).addRoutes(to: router)
+    GatewayHealthController(upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier)
+        .addRoutes(to: router)
     PrometheusMetrics.addRoute(to: router)
     return router
 }

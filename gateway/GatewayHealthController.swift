@@ -1,9 +1,11 @@
+import AccessTokens
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import NIOCore
 
-/// `GET /health`: the readiness of every upstream service, asked concurrently, plus the gateway's own.
+/// `GET /health`: the readiness of every upstream service, asked concurrently, plus the gateway's own
+/// (ready once it holds the token verification keys).
 struct GatewayHealthController: Sendable {
     /// The aggregated report.
     struct Report: Codable, Sendable, Equatable {
@@ -16,11 +18,12 @@ struct GatewayHealthController: Sendable {
     let upstreams: [String: URL]
     let client: HTTPClient
     let timeout: Duration
+    let verifier: AccessTokenVerifier
 
     func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get("/health") { _, _ in try await report() }
         router.get("/health/live") { _, _ in Response(status: .ok) }
-        router.get("/health/ready") { _, _ in Response(status: .ok) }
+        router.get("/health/ready") { _, _ in Response(status: verifier.hasKeys ? .ok : .serviceUnavailable) }
     }
 
     func report() async throws -> Response {
@@ -28,7 +31,7 @@ struct GatewayHealthController: Sendable {
             for (name, url) in upstreams {
                 group.addTask { (name, await readiness(of: url)) }
             }
-            var states: [String: String] = ["gateway": "ready"]
+            var states: [String: String] = ["gateway": verifier.hasKeys ? "ready" : "not_ready"]
             for await (name, state) in group { states[name] = state }
             return states
         }

@@ -1,3 +1,4 @@
+import AccessTokens
 import Configuration
 import Foundation
 import ServiceDefaults
@@ -12,6 +13,14 @@ struct GatewaySettings: Sendable {
     var upstreamTimeout: Duration
     /// Time allowed for each upstream's readiness answer in `/health`.
     var healthTimeout: Duration
+    /// What access tokens must say (`JWT_ISSUER`, `JWT_AUDIENCE`; defaults match the auth service's).
+    var tokenPolicy: AccessTokenPolicy
+    /// Where the auth service publishes its keys; default the `auth` upstream's `/.well-known/jwks.json`.
+    var jwksURL: URL?
+    /// How often the keys are fetched again (`GATEWAY_JWKS_REFRESH_SECONDS`, default 300).
+    var jwksRefreshInterval: Duration
+    /// Proxies whose `X-Forwarded-For` is believed (`GATEWAY_TRUSTED_PROXIES`, comma-separated CIDRs; default none).
+    var trustedProxies: [IPNetwork]
 }
 
 extension GatewaySettings {
@@ -32,5 +41,21 @@ extension GatewaySettings {
         self.connectTimeout = .seconds(config.double(forKey: "gateway.connect.timeout.seconds", default: 2))
         self.upstreamTimeout = .seconds(config.double(forKey: "gateway.upstream.timeout.seconds", default: 30))
         self.healthTimeout = .seconds(config.double(forKey: "gateway.health.timeout.seconds", default: 2))
+        self.tokenPolicy = AccessTokenPolicy(config: config)
+        if let jwks = config.string(forKey: "gateway.jwks.url") {
+            guard let url = URL(string: jwks) else { throw ConfigurationError.invalid("GATEWAY_JWKS_URL", reason: "not a URL") }
+            self.jwksURL = url
+        } else {
+            self.jwksURL = routes.upstreams["auth"].map { $0.appendingPathComponent(".well-known/jwks.json") }
+        }
+        self.jwksRefreshInterval = .seconds(config.double(forKey: "gateway.jwks.refresh.seconds", default: 300))
+        self.trustedProxies = try config.string(forKey: "gateway.trusted.proxies", default: "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { text in
+                guard let network = IPNetwork(text) else {
+                    throw ConfigurationError.invalid("GATEWAY_TRUSTED_PROXIES", reason: "\(text) is not an address or CIDR network")
+                }
+                return network
+            }
     }
 }

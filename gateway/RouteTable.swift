@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which upstream serves which path prefix, and whether the route needs a signed-in user.
+/// Which upstream serves which path prefix, whether the route needs a signed-in user, and its rate limit.
 /// Loaded from a JSON file (`GATEWAY_ROUTES_FILE`); upstream addresses may be overridden per environment.
 public struct RouteTable: Sendable, Decodable, Equatable {
     /// One routing rule.
@@ -11,27 +11,53 @@ public struct RouteTable: Sendable, Decodable, Equatable {
         public var upstream: String
         /// Public routes pass without a token (registration, login, shared links, health).
         public var isPublic: Bool
+        /// Name of the rate-limit policy; the table's `defaultRateLimit` when absent. Each route counts separately.
+        public var rateLimit: String?
 
         enum CodingKeys: String, CodingKey {
-            case prefix, upstream
+            case prefix, upstream, rateLimit
             case isPublic = "public"
+        }
+
+        public init(prefix: String, upstream: String, isPublic: Bool, rateLimit: String? = nil) {
+            self.prefix = prefix
+            self.upstream = upstream
+            self.isPublic = isPublic
+            self.rateLimit = rateLimit
         }
     }
 
     public var upstreams: [String: URL]
     public var routes: [Route]
+    /// Named rate-limit policies.
+    var rateLimits: [String: RateLimitPolicy]
+    /// The policy of routes that name none; nil for no limit.
+    var defaultRateLimit: String?
 
-    public init(upstreams: [String: URL], routes: [Route]) {
+    init(upstreams: [String: URL], routes: [Route], rateLimits: [String: RateLimitPolicy] = [:], defaultRateLimit: String? = nil) {
         self.upstreams = upstreams
         self.routes = routes.sorted { $0.prefix.count > $1.prefix.count }
+        self.rateLimits = Dictionary(uniqueKeysWithValues: rateLimits.map { name, policy in
+            var named = policy
+            named.name = name
+            return (name, named)
+        })
+        self.defaultRateLimit = defaultRateLimit
     }
 
     public init(from decoder: any Decoder) throws {
-        enum Keys: String, CodingKey { case upstreams, routes }
+        enum Keys: String, CodingKey { case upstreams, routes, rateLimits, defaultRateLimit }
         let container = try decoder.container(keyedBy: Keys.self)
         self.init(
             upstreams: try container.decode([String: URL].self, forKey: .upstreams),
-            routes: try container.decode([Route].self, forKey: .routes))
+            routes: try container.decode([Route].self, forKey: .routes),
+            rateLimits: try container.decodeIfPresent([String: RateLimitPolicy].self, forKey: .rateLimits) ?? [:],
+            defaultRateLimit: try container.decodeIfPresent(String.self, forKey: .defaultRateLimit))
+    }
+
+    /// The rate-limit policy that applies to `route`, if any.
+    func rateLimitPolicy(for route: Route) -> RateLimitPolicy? {
+        (route.rateLimit ?? defaultRateLimit).flatMap { rateLimits[$0] }
     }
 
     /// Reads the table from a JSON file and checks that every route names a known upstream.
@@ -41,10 +67,17 @@ public struct RouteTable: Sendable, Decodable, Equatable {
         return table
     }
 
-    /// Throws when a route names an upstream that has no address.
+    /// Throws when a route names an upstream that has no address or a rate limit that is not defined,
+    /// or when a policy could never admit a request.
     public func validate() throws {
         for route in routes where upstreams[route.upstream] == nil {
             throw RouteTableError.unknownUpstream(route: route.prefix, upstream: route.upstream)
+        }
+        for name in routes.compactMap(\.rateLimit) + [defaultRateLimit].compactMap({ $0 }) where rateLimits[name] == nil {
+            throw RouteTableError.unknownRateLimit(name)
+        }
+        for policy in rateLimits.values where policy.limit < 1 || policy.windowSeconds < 1 {
+            throw RouteTableError.invalidRateLimit(policy.name)
         }
     }
 
@@ -60,10 +93,14 @@ public struct RouteTable: Sendable, Decodable, Equatable {
 /// A route table that cannot serve.
 public enum RouteTableError: Error, CustomStringConvertible {
     case unknownUpstream(route: String, upstream: String)
+    case unknownRateLimit(String)
+    case invalidRateLimit(String)
 
     public var description: String {
         switch self {
         case .unknownUpstream(let route, let upstream): "route \(route) names upstream \(upstream), which has no address"
+        case .unknownRateLimit(let name): "rate limit \(name) is used but not defined in rateLimits"
+        case .invalidRateLimit(let name): "rate limit \(name) needs a limit and windowSeconds of at least 1"
         }
     }
 }

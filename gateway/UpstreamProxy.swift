@@ -1,3 +1,4 @@
+import AccessTokens
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
@@ -7,10 +8,12 @@ import NIOHTTP1
 import NIOPosix
 import ServiceDefaults
 
-/// Forwards requests whose path matches the route table to their upstream service, streaming the answer back.
-/// Strips hop-by-hop and client-supplied identity headers, and maps upstream failures to 502, 503 or 504
-/// in the one error shape. Requests that match no route fall through (to the gateway's own routes or 404).
-struct UpstreamProxy<Context: ServiceRequestContext>: RouterMiddleware {
+/// Forwards requests whose path matched a route to their upstream service, streaming the answer back.
+/// Strips hop-by-hop and client-supplied identity headers, passes the verified caller in `X-User-Id` and
+/// `X-Session-Id`, and maps upstream failures to 502, 503 or 504 in the one error shape.
+/// Requests that match no route fall through (to the gateway's own routes or 404).
+struct UpstreamProxy: RouterMiddleware {
+    typealias Context = GatewayRequestContext
     let routes: RouteTable
     let client: HTTPClient
     let upstreamTimeout: Duration
@@ -20,7 +23,7 @@ struct UpstreamProxy<Context: ServiceRequestContext>: RouterMiddleware {
     static var bufferedResponseLimit: Int { 256 * 1024 }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let route = routes.route(for: Substring(request.uri.path)), let base = routes.upstreams[route.upstream] else {
+        guard let route = context.route, let base = routes.upstreams[route.upstream] else {
             return try await next(request, context)
         }
         let upstreamRequest = try await makeUpstreamRequest(request, base: base, context: context)
@@ -58,6 +61,10 @@ struct UpstreamProxy<Context: ServiceRequestContext>: RouterMiddleware {
             upstream.headers.add(name: field.name.rawName, value: field.value)
         }
         upstream.headers.replaceOrAdd(name: "X-Request-Id", value: context.requestId)
+        if let caller = context.caller {
+            upstream.headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
+            upstream.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
+        }
         upstream.headers.replaceOrAdd(name: "X-Forwarded-Proto", value: request.uri.scheme?.rawValue ?? "http")
         if request.method != .get && request.method != .head {
             if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes {

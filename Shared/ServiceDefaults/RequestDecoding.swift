@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+
+extension Request {
+    /// Decodes a JSON body, answering 415 for another content type and 400 `malformed_body` naming the first
+    /// field that could not be read; the decoder's own text never reaches the client.
+    public func decodeJSON<Value: Decodable>(as type: Value.Type, context: some RequestContext) async throws -> Value {
+        if let contentType = headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
+        }
+        let body = try await self.body.collect(upTo: context.maxUploadSize)
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(buffer: body))
+        } catch let error as DecodingError {
+            throw APIError(.badRequest, code: "malformed_body", message: "The request body could not be read.", details: Self.details(of: error))
+        }
+    }
+
+    /// The field path and what is wrong with it, in words a client developer understands.
+    static func details(of error: DecodingError) -> [String: String] {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return [path(context.codingPath + [key]): "is required"]
+        case .typeMismatch(let type, let context):
+            return [path(context.codingPath).isEmpty ? "body" : path(context.codingPath): "must be \(Self.name(of: type))"]
+        case .valueNotFound(let type, let context):
+            return [path(context.codingPath): "must be \(Self.name(of: type)), not null"]
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? ["body": "is not valid JSON"] : [path(context.codingPath): "has an invalid value"]
+        @unknown default:
+            return ["body": "could not be read"]
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int32.Type, is Int64.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import AccessTokens
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ServiceDefaults
+
+/// Requires a valid bearer access token on every private route and records the caller in the context.
+/// Public routes pass without one. Refusals are 401 in the one error shape with an RFC 6750 `WWW-Authenticate`;
+/// an expired token says `token_expired` so clients know to refresh. Before the first key fetch: 503.
+struct AuthenticationMiddleware: RouterMiddleware {
+    let verifier: AccessTokenVerifier
+    let now: @Sendable () -> Date
+
+    func handle(
+        _ request: Request, context: GatewayRequestContext, next: (Request, GatewayRequestContext) async throws -> Response
+    ) async throws -> Response {
+        guard let route = context.route, !route.isPublic else { return try await next(request, context) }
+        guard let authorization = request.headers[.authorization] else {
+            throw APIError(
+                .unauthorized, code: "unauthenticated", message: "Sign in to use this route.",
+                headers: [.wwwAuthenticate: #"Bearer realm="nutritionai""#])
+        }
+        guard let token = Self.bearerToken(authorization) else { throw Self.refusal(.malformed) }
+        var context = context
+        do {
+            context.caller = try await verifier.verify(token, now: now())
+        } catch .keysUnavailable {
+            throw APIError.unavailable("Sign-in checks are starting up; try again shortly.", retryAfterSeconds: 2)
+        } catch {
+            throw Self.refusal(error)
+        }
+        return try await next(request, context)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110 section 11.1).
+    static func bearerToken(_ authorization: String) -> String? {
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    static func refusal(_ error: AccessTokenError) -> APIError {
+        let code = error == .expired ? "token_expired" : "invalid_token"
+        return APIError(
+            .unauthorized, code: code, message: error.reason,
+            headers: [.wwwAuthenticate: #"Bearer realm="nutritionai", error="invalid_token", error_description="\#(error.reason)""#])
+    }
+}

@@ -1,0 +1,23 @@
+import AccessTokens
+import Hummingbird
+import NIOCore
+import ServiceDefaults
+
+/// The gateway's request context: the request id, the peer's address, the matched route and, once the token
+/// is verified, the caller.
+struct GatewayRequestContext: ServiceRequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    var requestId: String
+    /// The direct peer (a client or a trusted proxy); nil in router-level tests.
+    let remoteAddress: SocketAddress?
+    /// The route table entry for this path, set by `RouteMatchMiddleware`.
+    var route: RouteTable.Route?
+    /// The verified caller, set by `AuthenticationMiddleware` on private routes.
+    var caller: VerifiedAccessToken?
+
+    init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.requestId = ""
+        self.remoteAddress = source.channel.remoteAddress
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ServiceDefaults
+
+/// Applies the matched route's rate-limit policy, counted per route and per client IP or user.
+/// Every limited answer carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers);
+/// a refusal is 429 `rate_limited` with `Retry-After`.
+struct RateLimitMiddleware: RouterMiddleware {
+    let routes: RouteTable
+    let limiter: RateLimiter
+    let addresses: ClientAddressResolver
+    let now: @Sendable () -> ContinuousClock.Instant
+
+    func handle(
+        _ request: Request, context: GatewayRequestContext, next: (Request, GatewayRequestContext) async throws -> Response
+    ) async throws -> Response {
+        guard let route = context.route, let policy = routes.rateLimitPolicy(for: route) else { return try await next(request, context) }
+        let key = "\(policy.name)|\(route.prefix)|\(clientKey(policy: policy, request: request, context: context))"
+        let decision = limiter.admit(key: key, policy: policy, now: now())
+        let headers: HTTPFields = [
+            .rateLimitPolicy: policy.policyHeader,
+            .rateLimit: "\"\(policy.name)\";r=\(decision.remaining);t=\(decision.resetSeconds)",
+        ]
+        guard decision.allowed else {
+            var refusal = headers
+            refusal[.retryAfter] = String(decision.resetSeconds)
+            throw APIError(
+                .tooManyRequests, code: "rate_limited",
+                message: "Too many requests; try again in \(decision.resetSeconds) seconds.",
+                details: ["policy": policy.name, "limit": String(policy.limit), "windowSeconds": String(policy.windowSeconds)],
+                headers: refusal)
+        }
+        var response = try await next(request, context)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+
+    /// Who is counted: the verified user for per-user policies on private routes, the client address otherwise.
+    private func clientKey(policy: RateLimitPolicy, request: Request, context: GatewayRequestContext) -> String {
+        if policy.per == .user, let caller = context.caller { return "user:\(caller.userId)" }
+        let address = addresses.clientAddress(
+            peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor])
+        return "ip:\(address)"
+    }
+}
+
+extension HTTPField.Name {
+    static let rateLimitPolicy = HTTPField.Name("RateLimit-Policy")!
+    static let rateLimit = HTTPField.Name("RateLimit")!
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+}
