@@ -12,7 +12,7 @@ let postgres: Target.Dependency = .product(name: "PostgresNIO", package: "postgr
 func service(_ name: String, path: String, extra: [Target.Dependency] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, configuration] + extra,
+        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration] + extra,
         path: path,
         exclude: ["Migrations"],
         resources: [.copy("Migrations")]
@@ -96,6 +96,7 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         service("MealsService", path: "Services/Meals"),
         service("MetricsService", path: "Services/Metrics"),

@@ -36,12 +36,10 @@ func makeRouter(
     router.add(middleware: RequestIdMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: RouteMatchMiddleware(routes: settings.routes))
-    router.add(middleware: AuthenticationMiddleware(verifier: verifier, now: clock.date))
     router.add(
-        middleware: RateLimitMiddleware(
-            routes: settings.routes, limiter: limiter, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies),
-            now: clock.instant))
+        middleware: RouteMatchMiddleware(routes: settings.routes, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies)))
+    router.add(middleware: AuthenticationMiddleware(verifier: verifier, now: clock.date))
+    router.add(middleware: RateLimitMiddleware(routes: settings.routes, limiter: limiter, now: clock.instant))
     router.add(
         middleware: UpstreamProxy(
             routes: settings.routes, client: client, upstreamTimeout: settings.upstreamTimeout, maxBodyBytes: settings.http.maxBodyBytes))

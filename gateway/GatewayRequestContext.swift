@@ -12,6 +12,8 @@ struct GatewayRequestContext: ServiceRequestContext, RemoteAddressRequestContext
     let remoteAddress: SocketAddress?
     /// The route table entry for this path, set by `RouteMatchMiddleware`.
     var route: RouteTable.Route?
+    /// The client's address (see `ClientAddressResolver`), set with the route.
+    var clientAddress = "unknown"
     /// The verified caller, set by `AuthenticationMiddleware` on private routes.
     var caller: VerifiedAccessToken?
 

@@ -7,5 +7,8 @@ enum ProxyHeaders {
     ]
 
     /// Identity headers only the gateway may set; a client's copies are always removed.
-    static let identity: Set<String> = ["x-user-id", "x-session-id", "x-authenticated-user"]
+    static let identity: Set<String> = ["x-user-id", "x-session-id", "x-authenticated-user", "x-real-ip"]
+
+    /// The client's address as the gateway decided it (trusted proxies considered), for the services' records.
+    static let clientAddress = "X-Real-IP"
 }

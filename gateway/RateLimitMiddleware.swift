@@ -9,14 +9,13 @@ import ServiceDefaults
 struct RateLimitMiddleware: RouterMiddleware {
     let routes: RouteTable
     let limiter: RateLimiter
-    let addresses: ClientAddressResolver
     let now: @Sendable () -> ContinuousClock.Instant
 
     func handle(
         _ request: Request, context: GatewayRequestContext, next: (Request, GatewayRequestContext) async throws -> Response
     ) async throws -> Response {
         guard let route = context.route, let policy = routes.rateLimitPolicy(for: route) else { return try await next(request, context) }
-        let key = "\(policy.name)|\(route.prefix)|\(clientKey(policy: policy, request: request, context: context))"
+        let key = "\(policy.name)|\(route.prefix)|\(clientKey(policy: policy, context: context))"
         let decision = limiter.admit(key: key, policy: policy, now: now())
         let headers: HTTPFields = [
             .rateLimitPolicy: policy.policyHeader,
@@ -37,11 +36,9 @@ struct RateLimitMiddleware: RouterMiddleware {
     }
 
     /// Who is counted: the verified user for per-user policies on private routes, the client address otherwise.
-    private func clientKey(policy: RateLimitPolicy, request: Request, context: GatewayRequestContext) -> String {
+    private func clientKey(policy: RateLimitPolicy, context: GatewayRequestContext) -> String {
         if policy.per == .user, let caller = context.caller { return "user:\(caller.userId)" }
-        let address = addresses.clientAddress(
-            peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor])
-        return "ip:\(address)"
+        return "ip:\(context.clientAddress)"
     }
 }
 

@@ -6,12 +6,49 @@ import PostgresSupport
 import ServiceDefaults
 
 /// The composition root of the auth service: creates every concrete client and wires the routes.
-/// Owns schema `auth`; publishes userProfileUpdated, userDeleted; consumes nothing.
-func buildApplication(config: ConfigReader, logger: Logger) throws -> BackendApplication {
+/// Owns schema `auth`; publishes `user.profile_updated` and `user.deleted`; consumes nothing.
+/// `now` is the clock every expiry is computed from; tests pass their own.
+func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) async throws
+    -> BackendApplication
+{
+    let settings = try AuthSettings(config: config)
     let infrastructure = try ServiceInfrastructure(
         name: "auth", config: config, publishes: [.userProfileUpdated, .userDeleted], uses: [], consumes: false,
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
+    let client = infrastructure.postgres
+
+    let hasher = PasswordHasher(settings: settings.passwords)
+    let accounts = AccountRepository(logger: logger)
+    let sessions = SessionRepository(logger: logger)
+    let throttle = LoginThrottle(client: client, settings: settings.throttle, logger: logger)
+    let accessTokens = await AccessTokenIssuer(
+        policy: settings.tokenPolicy, lifetime: settings.accessTokenLifetime, signingKeys: settings.signingKeys)
+    let issuer = SessionIssuer(sessions: sessions, accounts: accounts, accessTokens: accessTokens, sessionLifetime: settings.sessionLifetime)
+    let mailWake = WakeSignal()
+    let mailSender: any MailSender =
+        if let smtp = settings.mail.smtp {
+            SMTPMailSender(settings: smtp, logger: logger)
+        } else {
+            FileMailSender(directory: URL(fileURLWithPath: settings.mail.directory), logger: logger)
+        }
+    let mailRelay = MailRelay(
+        client: client, sender: mailSender, from: settings.mail.from, wake: mailWake, startAfter: infrastructure.migrated,
+        pollInterval: .seconds(5), maxAttempts: 10, logger: logger)
+
     let router = ServiceRuntime.makeRouter(service: "auth", checks: infrastructure.readinessChecks)
+    try KeysController(keys: settings.signingKeys).addRoutes(to: router)
+    SessionController(
+        client: client, accounts: accounts, sessions: sessions, issuer: issuer, hasher: hasher, throttle: throttle,
+        refreshReuseGrace: settings.refreshReuseGrace, sessionLifetime: settings.sessionLifetime, now: now, logger: logger
+    ).addRoutes(to: router)
+    PasswordController(
+        client: client, accounts: accounts, sessions: sessions, resets: PasswordResetRepository(logger: logger), issuer: issuer,
+        hasher: hasher, throttle: throttle, resetLifetime: settings.passwordResetLifetime, resetURL: settings.passwordResetURL,
+        mailFrom: settings.mail.from, mailWake: mailWake, now: now, logger: logger
+    ).addRoutes(to: router)
+    UserController(client: client, accounts: accounts, issuer: issuer, hasher: hasher, now: now, logger: logger).addRoutes(to: router)
+
     return BackendApplication(
-        infrastructure: infrastructure, router: router, http: HTTPServerSettings(config: config, defaultPort: 8081), logger: logger)
+        infrastructure: infrastructure, services: [hasher, mailRelay], router: router,
+        http: HTTPServerSettings(config: config, defaultPort: 8081), logger: logger)
 }

@@ -5,7 +5,7 @@ import ServiceDefaults
 struct AuthServiceMain {
     static func main() async {
         await ServiceRuntime.main(service: "auth") { config, logger in
-            try buildApplication(config: config, logger: logger).runnable
+            try await buildApplication(config: config, logger: logger).runnable
         }
     }
 }

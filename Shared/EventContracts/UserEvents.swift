@@ -20,6 +20,14 @@ public struct UserProfileUpdated: EventPayload {
     public var weightUnit: String
     /// IANA time zone name used to turn timestamps into the user's calendar dates.
     public var timeZone: String
+    /// Optional body data for energy estimates.
+    public var heightCm: Double?
+    /// `YYYY-MM-DD`.
+    public var birthDate: String?
+    /// female, male, other or unspecified.
+    public var sex: String?
+    /// sedentary, light, moderate, active or very_active.
+    public var activityLevel: String?
     /// Increases with every change, so consumers can ignore stale copies.
     public var version: Int
 

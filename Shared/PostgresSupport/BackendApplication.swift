@@ -3,15 +3,20 @@ import Logging
 import ServiceDefaults
 import ServiceLifecycle
 
-/// A backend service ready to run: its infrastructure and the HTTP application serving `router`,
-/// which applies the schema's migrations before it accepts requests.
+/// A backend service ready to run: its infrastructure, its own long-lived parts (`services`), and the HTTP
+/// application serving `router`, which applies the schema's migrations before it accepts requests.
 public struct BackendApplication: Sendable {
     public let infrastructure: ServiceInfrastructure
     public let application: Application<RouterResponder<AppRequestContext>>
     public let http: HTTPServerSettings
+    public let services: [any Service]
 
-    public init(infrastructure: ServiceInfrastructure, router: Router<AppRequestContext>, http: HTTPServerSettings, logger: Logger) {
+    public init(
+        infrastructure: ServiceInfrastructure, services: [any Service] = [], router: Router<AppRequestContext>, http: HTTPServerSettings,
+        logger: Logger
+    ) {
         self.infrastructure = infrastructure
+        self.services = services
         self.http = http
         var application = Application(
             router: router,
@@ -23,6 +28,7 @@ public struct BackendApplication: Sendable {
 
     /// Everything to run, infrastructure first so that the HTTP server stops first on shutdown.
     public var runnable: RunnableService {
-        RunnableService(services: infrastructure.services + [application], drainTimeout: http.drainTimeout, logger: application.logger)
+        RunnableService(
+            services: infrastructure.services + services + [application], drainTimeout: http.drainTimeout, logger: application.logger)
     }
 }

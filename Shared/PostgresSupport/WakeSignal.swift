@@ -1,7 +1,9 @@
 import NIOConcurrencyHelpers
 
 /// Lets one waiter sleep until it is signalled or a timeout passes; a signal sent while nobody waits is kept.
-final class WakeSignal: Sendable {
+public final class WakeSignal: Sendable {
+    public init() {}
+
     private struct State {
         var pending = false
         var waiter: CheckedContinuation<Void, Never>?
@@ -10,7 +12,7 @@ final class WakeSignal: Sendable {
     private let state = NIOLockedValueBox(State())
 
     /// Wakes the waiter, or the next one if none waits now.
-    func signal() {
+    public func signal() {
         let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -23,7 +25,7 @@ final class WakeSignal: Sendable {
     }
 
     /// Returns at the first signal or after `timeout`, whichever comes first.
-    func wait(timeout: Duration) async {
+    public func wait(timeout: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 try? await Task.sleep(for: timeout)

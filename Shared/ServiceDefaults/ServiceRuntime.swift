@@ -36,13 +36,13 @@ public enum ServiceRuntime {
 extension ServiceRuntime {
     /// The whole body of an executable's `main`: environment configuration, JSON logs, build, run.
     /// A configuration or start-up error ends the process with status 1 and one clear log line.
-    public static func main(service: String, build: @Sendable (ConfigReader, Logger) throws -> RunnableService) async {
+    public static func main(service: String, build: @Sendable (ConfigReader, Logger) async throws -> RunnableService) async {
         let config = ConfigReader(provider: EnvironmentVariablesProvider())
         bootstrapLogging(config: config)
         PrometheusMetrics.bootstrap()
         let logger = Logger(label: service)
         do {
-            let runnable = try build(config, logger)
+            let runnable = try await build(config, logger)
             try await run(runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
         } catch {
             logger.critical("\(service) stopped: \(error)")

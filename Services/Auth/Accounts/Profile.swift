@@ -1,0 +1,45 @@
+import EventContracts
+import Foundation
+
+/// A user's profile and goals, as stored. Weights are kept in kilograms whatever the display unit.
+struct Profile: Sendable, Equatable {
+    static let diets: Set<String> = ["keto", "paleo", "vegan", "vegetarian", "mediterranean", "low_carb", "balanced", "custom"]
+    static let sexes: Set<String> = ["female", "male", "other", "unspecified"]
+    static let activityLevels: Set<String> = ["sedentary", "light", "moderate", "active", "very_active"]
+    static let kilogramsPerPound = 0.45359237
+
+    var userId: UUID
+    var displayName: String
+    var dietPreference: String = "balanced"
+    var customMacros: MacroSplit?
+    var dailyCalorieGoal: Int?
+    var proteinGoalGrams: Int?
+    var carbsGoalGrams: Int?
+    var fatGoalGrams: Int?
+    /// Negative: a daily deficit; positive: a surplus (kcal).
+    var calorieBalanceGoal: Int?
+    var targetWeightKg: Double?
+    var weightUnit: String = "kg"
+    var timeZone: String = "UTC"
+    var heightCm: Double?
+    /// `YYYY-MM-DD`.
+    var birthDate: String?
+    var sex: String?
+    var activityLevel: String?
+    var version: Int = 1
+    var updatedAt: Date
+
+    /// The event every consumer keeps a copy of.
+    var event: UserProfileUpdated {
+        var event = UserProfileUpdated(
+            userId: userId, displayName: displayName, dietPreference: dietPreference, customMacros: customMacros,
+            dailyCalorieGoal: dailyCalorieGoal, proteinGoalGrams: proteinGoalGrams, carbsGoalGrams: carbsGoalGrams,
+            fatGoalGrams: fatGoalGrams, calorieBalanceGoal: calorieBalanceGoal, targetWeightKg: targetWeightKg,
+            weightUnit: weightUnit, timeZone: timeZone, version: version)
+        event.heightCm = heightCm
+        event.birthDate = birthDate
+        event.sex = sex
+        event.activityLevel = activityLevel
+        return event
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Hummingbird
+import PostgresNIO
+import ServiceDefaults
+
+/// Registration, sign-in, token refresh, sign-out and the session list: `/api/auth/*`.
+struct SessionController: Sendable {
+    let client: PostgresClient
+    let accounts: AccountRepository
+    let sessions: SessionRepository
+    let issuer: SessionIssuer
+    let hasher: PasswordHasher
+    let throttle: LoginThrottle
+    let refreshReuseGrace: Duration
+    let sessionLifetime: Duration
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        let auth = router.group("/api/auth")
+        auth.post("/register", use: register)
+        auth.post("/login", use: login)
+        auth.post("/refresh", use: refresh)
+        auth.post("/logout", use: logout)
+        auth.post("/logout-all", use: logoutAll)
+        auth.get("/sessions", use: list)
+        auth.delete("/sessions/:id", use: endOne)
+        auth.get("/me", use: me)
+    }
+
+    /// `POST /api/auth/register`: 201 with tokens, account and profile; 400 `email_taken`; 422 naming each bad field.
+    @Sendable func register(request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionBody> {
+        let body = try await request.decodeJSON(as: RegisterRequest.self, context: context)
+        var problems: [String: String] = [:]
+        let email = EmailAddress(body.email)
+        if email == nil { problems["email"] = "must be a valid email address" }
+        if let problem = PasswordPolicy.problem(with: body.password) { problems["password"] = problem }
+        if let problem = DisplayName.problem(with: body.displayName) { problems["displayName"] = problem }
+        guard let email, problems.isEmpty else { throw APIError.invalid(problems) }
+
+        let passwordHash = try await hasher.hash(body.password)
+        let now = now()
+        let userId = UUID()
+        let profile = Profile(userId: userId, displayName: body.displayName.trimmingCharacters(in: .whitespacesAndNewlines), updatedAt: now)
+        let answer = try await client.withTransaction(logger: logger) { connection in
+            do {
+                try await accounts.insertUser(id: userId, email: email, passwordHash: passwordHash, now: now, on: connection)
+            } catch is AccountRepository.EmailTaken {
+                throw APIError(.badRequest, code: "email_taken", message: "An account with this email already exists.")
+            }
+            try await accounts.insertProfile(profile, on: connection)
+            try await AccountEvents.profileUpdated(profile, now: now, on: connection, logger: logger)
+            let (sessionId, refresh) = try await issuer.open(userId: userId, request: request, now: now, on: connection)
+            return try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: refresh, now: now, on: connection)
+        }
+        return EditedResponse(status: .created, response: answer)
+    }
+
+    /// `POST /api/auth/login`: 200 with tokens; 401 `invalid_credentials` for a wrong password or unknown address
+    /// alike (same hashing work); 429 `too_many_attempts` while the address is locked.
+    @Sendable func login(request: Request, context: AppRequestContext) async throws -> SessionBody {
+        let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
+        let emailKey = EmailAddress(body.email)?.key ?? body.email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let now = now()
+        try await throttle.checkAllowed(emailKey, now: now)
+        let credentials = try await client.withConnection { try await accounts.credentials(emailKey: emailKey, on: $0) }
+        guard try await hasher.verify(body.password, against: credentials?.passwordHash), let userId = credentials?.userId else {
+            try await throttle.recordFailure(emailKey, now: now)
+            throw APIError(.unauthorized, code: "invalid_credentials", message: "The email or password is incorrect.")
+        }
+        try await throttle.recordSuccess(emailKey)
+        return try await client.withTransaction(logger: logger) { connection in
+            let (sessionId, refresh) = try await issuer.open(userId: userId, request: request, now: now, on: connection)
+            return try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: refresh, now: now, on: connection)
+        }
+    }
+
+    /// `POST /api/auth/refresh`: rotates the refresh token. A token used before (outside a few seconds' grace for a
+    /// concurrent retry) ends the session: 401 `refresh_token_reused`.
+    @Sendable func refresh(request: Request, context: AppRequestContext) async throws -> SessionBody {
+        let body = try await request.decodeJSON(as: RefreshRequest.self, context: context)
+        let next = OpaqueToken.generate()
+        let now = now()
+        let (outcome, answer) = try await client.withTransaction(logger: logger) { connection -> (SessionRepository.RefreshOutcome, SessionBody?) in
+            let outcome = try await sessions.rotate(
+                presentedHash: OpaqueToken.hash(body.refreshToken), nextHash: next.hash, now: now, grace: refreshReuseGrace,
+                sessionLifetime: sessionLifetime, on: connection)
+            guard case .rotated(let userId, let sessionId) = outcome else { return (outcome, nil) }
+            return (outcome, try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: next, now: now, on: connection))
+        }
+        switch outcome {
+        case .rotated:
+            guard let answer else { throw APIError.unavailable("Could not refresh the session.") }
+            return answer
+        case .reused(let userId, let sessionId):
+            logger.warning("refresh token reused; session ended", metadata: ["user_id": "\(userId)", "session_id": "\(sessionId)"])
+            throw APIError(.unauthorized, code: "refresh_token_reused", message: "This refresh token was already used; sign in again.")
+        case .invalid:
+            throw APIError(.unauthorized, code: "invalid_refresh_token", message: "The refresh token is unknown, expired or ended; sign in again.")
+        }
+    }
+
+    /// `POST /api/auth/logout`: ends the caller's session. 204.
+    @Sendable func logout(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let caller = try CallerIdentity(request)
+        let now = now()
+        _ = try await client.withConnection { connection in
+            try await sessions.end(sessionId: caller.sessionId, userId: caller.userId, reason: "logout", now: now, on: connection)
+        }
+        return .noContent
+    }
+
+    /// `POST /api/auth/logout-all`: ends every session of the caller, this one included. 204.
+    @Sendable func logoutAll(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let caller = try CallerIdentity(request)
+        let now = now()
+        _ = try await client.withConnection { connection in
+            try await sessions.endAll(userId: caller.userId, keeping: nil, reason: "logout_all", now: now, on: connection)
+        }
+        return .noContent
+    }
+
+    /// `GET /api/auth/sessions`: the caller's active sessions, marking the current one.
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> SessionListBody {
+        let caller = try CallerIdentity(request)
+        let now = now()
+        let active = try await client.withConnection { connection in
+            try await issuer.requireActive(caller, now: now, on: connection)
+            return try await sessions.active(userId: caller.userId, now: now, on: connection)
+        }
+        return SessionListBody(
+            sessions: active.map {
+                SessionListItem(
+                    id: $0.id, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, expiresAt: $0.expiresAt, userAgent: $0.userAgent,
+                    clientAddress: $0.clientAddress, current: $0.id == caller.sessionId)
+            })
+    }
+
+    /// `DELETE /api/auth/sessions/:id`: ends one of the caller's sessions (a lost device). 204, or 404.
+    @Sendable func endOne(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let caller = try CallerIdentity(request)
+        guard let sessionId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("No such session.") }
+        let now = now()
+        let ended = try await client.withConnection { connection in
+            try await issuer.requireActive(caller, now: now, on: connection)
+            return try await sessions.end(sessionId: sessionId, userId: caller.userId, reason: "logout", now: now, on: connection)
+        }
+        guard ended else { throw APIError.notFound("No such session.") }
+        return .noContent
+    }
+
+    /// `GET /api/auth/me`: the caller's account and profile; 401 `session_ended` after a logout.
+    @Sendable func me(request: Request, context: AppRequestContext) async throws -> MeBody {
+        let caller = try CallerIdentity(request)
+        let now = now()
+        return try await client.withConnection { connection in
+            try await issuer.requireActive(caller, now: now, on: connection)
+            guard let user = try await accounts.user(id: caller.userId, on: connection),
+                let profile = try await accounts.profile(userId: caller.userId, on: connection)
+            else { throw APIError(.unauthorized, code: "session_ended", message: "This account no longer exists.") }
+            return MeBody(
+                user: UserBody(id: user.id, email: user.email, displayName: profile.displayName, createdAt: user.createdAt),
+                profile: ProfileBody(profile))
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import EventContracts
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// Users and their profiles in schema `auth`.
+struct AccountRepository: Sendable {
+    /// An account's identity as shown to its owner.
+    struct User: Sendable, Equatable {
+        var id: UUID
+        var email: String
+        var createdAt: Date
+    }
+
+    /// Thrown by `insertUser` when the address is already registered.
+    struct EmailTaken: Error {}
+
+    let logger: Logger
+
+    func insertUser(id: UUID, email: EmailAddress, passwordHash: String, now: Date, on connection: PostgresConnection) async throws {
+        do {
+            try await connection.query(
+                """
+                INSERT INTO users (id, email, email_key, password_hash, created_at, password_changed_at)
+                VALUES (\(id), \(email.value), \(email.key), \(passwordHash), \(now), \(now))
+                """, logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw EmailTaken()
+        }
+    }
+
+    /// The account id and password hash for a sign-in address.
+    func credentials(emailKey: String, on connection: PostgresConnection) async throws -> (userId: UUID, passwordHash: String)? {
+        let rows = try await connection.query("SELECT id, password_hash FROM users WHERE email_key = \(emailKey)", logger: logger)
+        for try await (id, hash) in rows.decode((UUID, String).self) { return (id, hash) }
+        return nil
+    }
+
+    func passwordHash(userId: UUID, on connection: PostgresConnection) async throws -> String? {
+        let rows = try await connection.query("SELECT password_hash FROM users WHERE id = \(userId)", logger: logger)
+        for try await hash in rows.decode(String.self) { return hash }
+        return nil
+    }
+
+    func user(id: UUID, on connection: PostgresConnection) async throws -> User? {
+        let rows = try await connection.query("SELECT id, email, created_at FROM users WHERE id = \(id)", logger: logger)
+        for try await (id, email, createdAt) in rows.decode((UUID, String, Date).self) { return User(id: id, email: email, createdAt: createdAt) }
+        return nil
+    }
+
+    func setPassword(userId: UUID, passwordHash: String, now: Date, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            "UPDATE users SET password_hash = \(passwordHash), password_changed_at = \(now) WHERE id = \(userId)", logger: logger)
+    }
+
+    /// Deletes the account; every row that references it goes with it. False when it was already gone.
+    func delete(userId: UUID, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query("DELETE FROM users WHERE id = \(userId) RETURNING id", logger: logger)
+        var deleted = false
+        for try await _ in rows.decode(UUID.self) { deleted = true }
+        return deleted
+    }
+
+    func insertProfile(_ profile: Profile, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO profiles (user_id, display_name, diet_preference, weight_unit, time_zone, version, updated_at)
+            VALUES (\(profile.userId), \(profile.displayName), \(profile.dietPreference), \(profile.weightUnit),
+                    \(profile.timeZone), \(profile.version), \(profile.updatedAt))
+            """, logger: logger)
+        try await updateProfile(profile, on: connection)
+    }
+
+    /// The profile, locked for update when `forUpdate` (inside a transaction).
+    func profile(userId: UUID, forUpdate: Bool = false, on connection: PostgresConnection) async throws -> Profile? {
+        let query: PostgresQuery =
+            forUpdate
+            ? "SELECT \(unescaped: Self.profileColumns) FROM profiles WHERE user_id = \(userId) FOR UPDATE"
+            : "SELECT \(unescaped: Self.profileColumns) FROM profiles WHERE user_id = \(userId)"
+        let rows = try await connection.query(query, logger: logger)
+        for try await row in rows {
+            return try Self.decodeProfile(row)
+        }
+        return nil
+    }
+
+    /// Writes every field of `profile`.
+    func updateProfile(_ profile: Profile, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            UPDATE profiles SET
+                display_name = \(profile.displayName), diet_preference = \(profile.dietPreference),
+                custom_protein_pct = \(profile.customMacros?.proteinPercent), custom_carbs_pct = \(profile.customMacros?.carbsPercent),
+                custom_fat_pct = \(profile.customMacros?.fatPercent), daily_calorie_goal = \(profile.dailyCalorieGoal),
+                protein_goal_grams = \(profile.proteinGoalGrams), carbs_goal_grams = \(profile.carbsGoalGrams),
+                fat_goal_grams = \(profile.fatGoalGrams), calorie_balance_goal = \(profile.calorieBalanceGoal),
+                target_weight_kg = \(profile.targetWeightKg), weight_unit = \(profile.weightUnit), time_zone = \(profile.timeZone),
+                height_cm = \(profile.heightCm), birth_date = \(profile.birthDate)::date, sex = \(profile.sex),
+                activity_level = \(profile.activityLevel), version = \(profile.version), updated_at = \(profile.updatedAt)
+            WHERE user_id = \(profile.userId)
+            """, logger: logger)
+    }
+
+    private static let profileColumns = """
+        user_id, display_name, diet_preference, custom_protein_pct, custom_carbs_pct, custom_fat_pct, daily_calorie_goal,
+        protein_goal_grams, carbs_goal_grams, fat_goal_grams, calorie_balance_goal, target_weight_kg, weight_unit, time_zone,
+        height_cm, to_char(birth_date, 'YYYY-MM-DD'), sex, activity_level, version, updated_at
+        """
+
+    private static func decodeProfile(_ row: PostgresRow) throws -> Profile {
+        let (
+            userId, displayName, diet, proteinPercent, carbsPercent, fatPercent, calories, proteinGoal, carbsGoal, fatGoal,
+            balance, targetWeight, unit, zone, height, birthDate, sex, activity, version, updatedAt
+        ) = try row.decode(
+            (
+                UUID, String, String, Double?, Double?, Double?, Int?, Int?, Int?, Int?,
+                Int?, Double?, String, String, Double?, String?, String?, String?, Int, Date
+            ).self)
+        var macros: MacroSplit?
+        if let proteinPercent, let carbsPercent, let fatPercent {
+            macros = MacroSplit(proteinPercent: proteinPercent, carbsPercent: carbsPercent, fatPercent: fatPercent)
+        }
+        return Profile(
+            userId: userId, displayName: displayName, dietPreference: diet, customMacros: macros, dailyCalorieGoal: calories,
+            proteinGoalGrams: proteinGoal, carbsGoalGrams: carbsGoal, fatGoalGrams: fatGoal, calorieBalanceGoal: balance,
+            targetWeightKg: targetWeight, weightUnit: unit, timeZone: zone, heightCm: height, birthDate: birthDate, sex: sex,
+            activityLevel: activity, version: version, updatedAt: updatedAt)
+    }
+}
