@@ -5,7 +5,8 @@ import Hummingbird
 import ServiceDefaults
 
 /// Requires a valid bearer access token on every private route and records the caller in the context.
-/// Public routes pass without one. Refusals are 401 in the one error shape with an RFC 6750 `WWW-Authenticate`;
+/// Public routes pass without one; a valid token there still identifies the caller (so a public prefix can hold
+/// owner-only methods), and an invalid one is ignored rather than blocking sign-in. Refusals are 401 in the one error shape with an RFC 6750 `WWW-Authenticate`;
 /// an expired token says `token_expired` so clients know to refresh. Before the first key fetch: 503.
 struct AuthenticationMiddleware: RouterMiddleware {
     let verifier: AccessTokenVerifier
@@ -14,7 +15,14 @@ struct AuthenticationMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: GatewayRequestContext, next: (Request, GatewayRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard let route = context.route, !route.isPublic else { return try await next(request, context) }
+        guard let route = context.route else { return try await next(request, context) }
+        if route.isPublic {
+            var context = context
+            if let token = request.headers[.authorization].flatMap(Self.bearerToken) {
+                context.caller = try? await verifier.verify(token, now: now())
+            }
+            return try await next(request, context)
+        }
         guard let authorization = request.headers[.authorization] else {
             throw APIError(
                 .unauthorized, code: "unauthenticated", message: "Sign in to use this route.",

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import ServiceDefaults
 
-/// Applies the matched route's rate-limit policy, counted per route and per client IP or user.
+/// Applies the matched route's rate-limit policy, counted per policy and per client IP or user: routes that
+/// name the same policy share its counter (the seeds' "5 per 15 minutes on the auth endpoints").
 /// Every limited answer carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers);
 /// a refusal is 429 `rate_limited` with `Retry-After`.
 struct RateLimitMiddleware: RouterMiddleware {
@@ -15,7 +16,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         _ request: Request, context: GatewayRequestContext, next: (Request, GatewayRequestContext) async throws -> Response
     ) async throws -> Response {
         guard let route = context.route, let policy = routes.rateLimitPolicy(for: route) else { return try await next(request, context) }
-        let key = "\(policy.name)|\(route.prefix)|\(clientKey(policy: policy, context: context))"
+        let key = "\(policy.name)|\(clientKey(policy: policy, context: context))"
         let decision = limiter.admit(key: key, policy: policy, now: now())
         let headers: HTTPFields = [
             .rateLimitPolicy: policy.policyHeader,

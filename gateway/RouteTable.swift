@@ -11,7 +11,7 @@ public struct RouteTable: Sendable, Decodable, Equatable {
         public var upstream: String
         /// Public routes pass without a token (registration, login, shared links, health).
         public var isPublic: Bool
-        /// Name of the rate-limit policy; the table's `defaultRateLimit` when absent. Each route counts separately.
+        /// Name of the rate-limit policy; the table's `defaultRateLimit` when absent. Routes sharing a policy share its counters.
         public var rateLimit: String?
 
         enum CodingKeys: String, CodingKey {

@@ -67,6 +67,19 @@ role_password() { # role_password ROLE
   cat "$file"
 }
 
+# The auth service's development signing key ("kid:base64url-seed" of an Ed25519 key), created once.
+dev_signing_key() {
+  mkdir -p "$SECRETS_DIR" && chmod 700 "$SECRETS_DIR"
+  local file="$SECRETS_DIR/auth-signing.key"
+  if [ ! -s "$file" ]; then
+    local seed
+    seed=$(openssl genpkey -algorithm ed25519 -outform DER | tail -c 32 | base64 | tr '+/' '-_' | tr -d '=\n')
+    (umask 077 && echo "dev-$(date +%Y%m%d%H%M%S):$seed" >"$file")
+    say "created a development signing key in $file" >&2
+  fi
+  cat "$file"
+}
+
 # One database; per service a login role that owns its schema and can use nothing else.
 pg_bootstrap() {
   step "database $PG_DATABASE, one role and schema per service"
