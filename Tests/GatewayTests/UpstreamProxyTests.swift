@@ -1,3 +1,4 @@
+import AccessTokens
 import AsyncHTTPClient
 import Configuration
 import Foundation
@@ -12,14 +13,18 @@ import Testing
 
 @Suite("Gateway proxy against a live upstream")
 struct UpstreamProxyTests {
+    let tokens = TokenFactory()
+
     /// An upstream that answers with the headers it received.
     func echoUpstream() -> some ApplicationProtocol {
         let router = Router()
-        router.get("/api/meals/echo") { request, _ -> [String: String] in
-            var seen: [String: String] = [:]
-            for field in request.headers { seen[field.name.canonicalName] = field.value }
-            seen["query"] = request.uri.query ?? ""
-            return seen
+        for path in ["/api/meals/echo", "/api/private/echo", "/api/limited/echo"] {
+            router.get(RouterPath(path)) { request, _ -> [String: String] in
+                var seen: [String: String] = [:]
+                for field in request.headers { seen[field.name.canonicalName] = field.value }
+                seen["query"] = request.uri.query ?? ""
+                return seen
+            }
         }
         router.post("/api/meals/echo") { request, _ -> String in
             String(buffer: try await request.body.collect(upTo: 1 << 20))
@@ -31,20 +36,26 @@ struct UpstreamProxyTests {
         let routes = RouteTable(
             upstreams: ["meals": URL(string: "http://127.0.0.1:\(upstreamPort)")!, "down": URL(string: "http://127.0.0.1:1")!],
             routes: [
-                .init(prefix: "/api/meals", upstream: "meals", isPublic: false),
-                .init(prefix: "/api/down", upstream: "down", isPublic: false),
-            ])
+                .init(prefix: "/api/meals", upstream: "meals", isPublic: true),
+                .init(prefix: "/api/private", upstream: "meals", isPublic: false),
+                .init(prefix: "/api/limited", upstream: "meals", isPublic: true, rateLimit: "tight"),
+                .init(prefix: "/api/down", upstream: "down", isPublic: true),
+            ],
+            rateLimits: ["tight": RateLimitPolicy(name: "tight", limit: 2, windowSeconds: 60, per: .ip)])
         var http = HTTPServerSettings(config: .init(provider: InMemoryProvider(values: [:])), defaultPort: 0)
         http.maxBodyBytes = 64
         return GatewaySettings(
-            http: http, routes: routes, connectTimeout: .seconds(1), upstreamTimeout: .seconds(5), healthTimeout: .seconds(1))
+            http: http, routes: routes, connectTimeout: .seconds(1), upstreamTimeout: .seconds(5), healthTimeout: .seconds(1),
+            tokenPolicy: tokens.policy, jwksURL: nil, jwksRefreshInterval: .seconds(300), trustedProxies: [])
     }
 
     func withGateway(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
         try await echoUpstream().test(.live) { upstream in
             let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
             do {
-                let router = makeRouter(settings: settings(upstreamPort: upstream.port!), client: client)
+                let verifier = AccessTokenVerifier(policy: tokens.policy)
+                try await verifier.replaceKeys(jwksJSON: tokens.jwks)
+                let router = makeRouter(settings: settings(upstreamPort: upstream.port!), client: client, verifier: verifier)
                 try await Application(router: router).test(.router) { gateway in try await body(gateway) }
             } catch {
                 try await client.shutdown()

@@ -1,25 +1,61 @@
 #!/usr/bin/env bash
-# Benchmark, not a test: the gateway's pass-through cost, side by side with nginx and the direct call.
+# Benchmark, not a test: the gateway's pass-through cost, side by side with nginx and the direct call, and the
+# extra cost of verifying an access token on a private route. Prints figures beside their goals; asserts nothing.
 #   deploy/bench/gateway.sh [runs=3] [seconds=10] [connections=50]
-# Upstream: nginx answering a static 200. Targets: the upstream directly, nginx proxying to it (keepalive),
-# and our gateway (release build) proxying to it. wrk on loopback; medians of the runs are printed.
+# Upstream: nginx answering a static 200 (and serving a static JWKS for the gateway). Targets: the upstream
+# directly, nginx proxying to it (keepalive), our gateway (release build) on a public route, and our gateway on a
+# private route with a valid EdDSA token signed here. wrk on loopback; medians of the runs are printed.
+# Every request of the token target carries the same token, so after the first one the gateway answers from its
+# verified-token cache: this measures the steady state of a signed-in client, not one signature check per request.
+# BENCH_BIN_DIR=/path/to/bin uses the Gateway binary found there instead of building a release one.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 RUNS=${1:-3}; DURATION=${2:-10}; CONNECTIONS=${3:-50}
 UPSTREAM_PORT=18181; NGINX_PROXY_PORT=18182; GATEWAY_PORT=18183
 WORK="$LOCAL_DIR/bench"; mkdir -p "$WORK"
+TARGETS="direct nginx gateway verified"
 
-step "tools (wrk, nginx from Debian)"
+step "tools (wrk, nginx from Debian; openssl)"
 for pkg in wrk nginx-light; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
     || { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null; }
 done
-ok "wrk and nginx present"
+command -v openssl >/dev/null || fail "openssl is needed to make the signing key"
+ok "wrk, nginx and openssl present"
 
-step "building the gateway (release)"
-(cd "$REPO_ROOT" && swift build -c release --product Gateway 2>&1 | tail -n 1)
-GATEWAY_BIN="$(cd "$REPO_ROOT" && swift build -c release --show-bin-path)/Gateway"
+if [ -n "${BENCH_BIN_DIR:-}" ]; then
+  step "gateway binary from BENCH_BIN_DIR"
+  GATEWAY_BIN="$BENCH_BIN_DIR/Gateway"
+  [ -x "$GATEWAY_BIN" ] || fail "no Gateway executable in $BENCH_BIN_DIR"
+  case "$BENCH_BIN_DIR" in *release*) ;; *) say "note: $GATEWAY_BIN may not be a release build; figures are not comparable" ;; esac
+  ok "$GATEWAY_BIN"
+else
+  step "building the gateway (release)"
+  (cd "$REPO_ROOT" && swift build -c release --product Gateway 2>&1 | tail -n 1)
+  GATEWAY_BIN="$(cd "$REPO_ROOT" && swift build -c release --show-bin-path)/Gateway"
+fi
+
+step "signing key, JWKS and an access token"
+b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
+uuid() { cat /proc/sys/kernel/random/uuid; }
+KID="bench-$(date +%s)"
+(umask 077 && openssl genpkey -algorithm ed25519 -out "$WORK/jwt-key.pem")
+# The raw public key is the last 32 bytes of the SubjectPublicKeyInfo DER.
+JWK_X=$(openssl pkey -in "$WORK/jwt-key.pem" -pubout -outform DER | tail -c 32 | b64url)
+JWKS="{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"alg\":\"EdDSA\",\"use\":\"sig\",\"kid\":\"$KID\",\"x\":\"$JWK_X\"}]}"
+sign_token() { # sign_token LIFETIME_SECONDS: a compact JWT the gateway accepts
+  local now header payload
+  now=$(date +%s)
+  header=$(printf '{"alg":"EdDSA","typ":"JWT","kid":"%s"}' "$KID" | b64url)
+  payload=$(printf '{"iss":"%s","aud":"%s","sub":"%s","sid":"%s","iat":%d,"exp":%d,"jti":"%s"}' \
+    "${JWT_ISSUER:-nutritionai-auth}" "${JWT_AUDIENCE:-nutritionai-api}" "$(uuid)" "$(uuid)" "$now" $((now + $1)) "$(uuid)" | b64url)
+  printf '%s.%s' "$header" "$payload" >"$WORK/jwt-signing-input"
+  printf '%s.%s.%s' "$header" "$payload" \
+    "$(openssl pkeyutl -sign -rawin -inkey "$WORK/jwt-key.pem" -in "$WORK/jwt-signing-input" | b64url)"
+}
+TOKEN=$(sign_token 3600)
+ok "key $KID; token of ${#TOKEN} bytes, valid one hour"
 
 for port in $UPSTREAM_PORT $NGINX_PROXY_PORT $GATEWAY_PORT; do require_port_free "$port" benchmark; done
 cat >"$WORK/nginx.conf" <<CONF
@@ -30,7 +66,11 @@ events { worker_connections 4096; }
 http {
   access_log off;
   upstream backend { server 127.0.0.1:$UPSTREAM_PORT; keepalive 64; }
-  server { listen 127.0.0.1:$UPSTREAM_PORT; location / { return 200 "ok\n"; } }
+  server {
+    listen 127.0.0.1:$UPSTREAM_PORT;
+    location = /.well-known/jwks.json { default_type application/json; return 200 '$JWKS'; }
+    location / { return 200 "ok\n"; }
+  }
   server {
     listen 127.0.0.1:$NGINX_PROXY_PORT;
     location / { proxy_pass http://backend; proxy_http_version 1.1; proxy_set_header Connection ""; }
@@ -39,7 +79,8 @@ http {
 CONF
 cat >"$WORK/routes.json" <<JSON
 { "upstreams": { "bench": "http://127.0.0.1:$UPSTREAM_PORT" },
-  "routes": [ { "prefix": "/api/bench", "upstream": "bench", "public": true } ] }
+  "routes": [ { "prefix": "/api/bench", "upstream": "bench", "public": true },
+              { "prefix": "/api/private", "upstream": "bench", "public": false } ] }
 JSON
 
 cleanup() {
@@ -47,45 +88,67 @@ cleanup() {
   [ -n "${GATEWAY_PID:-}" ] && kill "$GATEWAY_PID" 2>/dev/null || true
 }
 trap cleanup EXIT
+
+step "starting nginx and the gateway"
 nginx -c "$WORK/nginx.conf"
-HTTP_PORT=$GATEWAY_PORT GATEWAY_ROUTES_FILE="$WORK/routes.json" LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" \
+HTTP_PORT=$GATEWAY_PORT GATEWAY_ROUTES_FILE="$WORK/routes.json" \
+  GATEWAY_JWKS_URL="http://127.0.0.1:$UPSTREAM_PORT/.well-known/jwks.json" LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" \
   "$GATEWAY_BIN" >"$WORK/gateway.log" 2>&1 &
 GATEWAY_PID=$!
 wait_for 20 gateway port_open "$GATEWAY_PORT" || fail "the gateway did not start; see $WORK/gateway.log"
+gateway_ready() { curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$GATEWAY_PORT/health/ready"; }
+wait_for 20 "gateway keys" gateway_ready || fail "the gateway did not load the JWKS; see $WORK/gateway.log"
+status_of() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@"; }
+code=$(status_of -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$GATEWAY_PORT/api/private")
+[ "$code" = 200 ] || fail "the gateway refused the bench token ($code); see $WORK/gateway.log"
+code=$(status_of "http://127.0.0.1:$GATEWAY_PORT/api/private")
+[ "$code" = 401 ] || fail "the private route answered $code without a token; expected 401"
+ok "gateway ready (pid $GATEWAY_PID); private route: 200 with the token, 401 without"
 
-# One wrk run: prints "requests_per_second p50_us p99_us".
+# One wrk run: prints "requests_per_second p50_us p99_us non_2xx". measure URL [wrk options...]
 measure() {
-  wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$1" | awk '
+  wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "${@:2}" "$1" | awk '
     function us(v) { if (v ~ /us$/) return v+0; if (v ~ /ms$/) return (v+0)*1000; if (v ~ /s$/) return (v+0)*1000000; return v }
     /Requests\/sec/ { rps = $2 }
     /^ +50%/ { p50 = us($2) }
     /^ +99%/ { p99 = us($2) }
-    END { printf "%.0f %.0f %.0f\n", rps, p50, p99 }'
+    /Non-2xx or 3xx responses/ { bad = $NF }
+    END { printf "%.0f %.0f %.0f %d\n", rps, p50, p99, bad }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 declare -A RPS P50 P99
-for target in direct nginx gateway; do
+for target in $TARGETS; do
+  options=()
   case $target in
     direct) url="http://127.0.0.1:$UPSTREAM_PORT/api/bench" ;;
     nginx) url="http://127.0.0.1:$NGINX_PROXY_PORT/api/bench" ;;
     gateway) url="http://127.0.0.1:$GATEWAY_PORT/api/bench" ;;
+    verified) url="http://127.0.0.1:$GATEWAY_PORT/api/private"; options=(-H "Authorization: Bearer $TOKEN") ;;
   esac
-  step "$target: $RUNS runs of ${DURATION}s, $CONNECTIONS connections ($url)"
-  wrk -t1 -c10 -d2s "$url" >/dev/null  # warm-up
+  step "$target: $RUNS runs of ${DURATION}s, $CONNECTIONS connections ($url${options:+ with a bearer token})"
+  wrk -t1 -c10 -d2s "${options[@]}" "$url" >/dev/null  # warm-up
   : >"$WORK/$target.runs"
-  for _ in $(seq "$RUNS"); do measure "$url" | tee -a "$WORK/$target.runs" | sed 's/^/    req\/s p50_us p99_us: /'; done
+  for _ in $(seq "$RUNS"); do measure "$url" "${options[@]}" | tee -a "$WORK/$target.runs" | sed 's/^/    req\/s p50_us p99_us non-2xx: /'; done
+  awk '$4 > 0 { n += $4 } END { if (n) printf "    warning: %d answers were not 2xx; the figures above are not of the intended path\n", n }' "$WORK/$target.runs"
   RPS[$target]=$(cut -d' ' -f1 "$WORK/$target.runs" | median)
   P50[$target]=$(cut -d' ' -f2 "$WORK/$target.runs" | median)
   P99[$target]=$(cut -d' ' -f3 "$WORK/$target.runs" | median)
 done
 
 echo
-printf '%-28s %12s %10s %10s\n' "target (medians)" "req/s" "p50 (us)" "p99 (us)"
-for target in direct nginx gateway; do
-  printf '%-28s %12s %10s %10s\n' "$target" "${RPS[$target]}" "${P50[$target]}" "${P99[$target]}"
+printf '%-36s %12s %10s %10s\n' "target (medians)" "req/s" "p50 (us)" "p99 (us)"
+for target in $TARGETS; do
+  case $target in
+    direct) label="direct nginx" ;; nginx) label="nginx proxy" ;;
+    gateway) label="gateway, public route" ;; verified) label="gateway, token verification" ;;
+  esac
+  printf '%-36s %12s %10s %10s\n' "$label" "${RPS[$target]}" "${P50[$target]}" "${P99[$target]}"
 done
 echo
-awk -v g="${RPS[gateway]}" -v n="${RPS[nginx]}" -v gp="${P50[gateway]}" -v dp="${P50[direct]}" 'BEGIN {
+awk -v g="${RPS[gateway]}" -v n="${RPS[nginx]}" -v v="${RPS[verified]}" -v gp="${P50[gateway]}" -v dp="${P50[direct]}" \
+  -v vp="${P50[verified]}" 'BEGIN {
   printf "gateway / nginx throughput: %.2f   (goal: at least 0.50)\n", g / n
-  printf "gateway p50 added over direct: %d us   (goal: at most 150 us)\n", gp - dp }'
+  printf "verified / public throughput: %.2f   (goal: at least 0.90)\n", v / g
+  printf "gateway p50 added over direct: %d us   (goal: at most 150 us)\n", gp - dp
+  printf "token verification p50 added over public: %d us\n", vp - gp }'
