@@ -132,7 +132,13 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", postgres, logging, lifecycle, configuration],
+            dependencies: [
+                "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "Gateway",
+                postgres, logging, lifecycle, configuration, hummingbird, httpTypes,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/IntegrationTests"
         ),
         .testTarget(

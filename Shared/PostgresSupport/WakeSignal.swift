@@ -24,25 +24,34 @@ public final class WakeSignal: Sendable {
         waiter?.resume()
     }
 
-    /// Returns at the first signal or after `timeout`, whichever comes first.
+    /// Returns at the first signal, after `timeout`, or when the waiting task is cancelled, whichever comes first.
     public func wait(timeout: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 if !Task.isCancelled { self.signal() }
             }
-            await withCheckedContinuation { continuation in
-                let ready = state.withLockedValue { state -> Bool in
-                    if state.pending {
-                        state.pending = false
-                        return true
-                    }
-                    state.waiter = continuation
-                    return false
-                }
-                if ready { continuation.resume() }
+            // Cancelling the waiter cancels the timer too, which then stays silent: wake the waiter here instead.
+            await withTaskCancellationHandler {
+                await waitForSignal()
+            } onCancel: {
+                self.signal()
             }
             group.cancelAll()
+        }
+    }
+
+    private func waitForSignal() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLockedValue { state -> Bool in
+                if state.pending {
+                    state.pending = false
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
         }
     }
 }

@@ -10,7 +10,7 @@
 # Needs PostgreSQL and the broker: `bash deploy/infra.sh start`. Starts its own AuthService (port 18281) and
 # Gateway (18283, a routes file without rate limits); registers a few users and deletes them again at the end.
 # Environment: BENCH_BIN_DIR (use the AuthService and Gateway there instead of building release ones),
-# BENCH_USERS (8), BENCH_READ_RATE (reads/s offered, 50), BENCH_READ_CONNECTIONS (2), BCRYPT_HASHES (hashes per
+# BENCH_USERS (8), BENCH_READ_RATE (most reads/s offered, 50), BENCH_READ_CONNECTIONS (2), BCRYPT_HASHES (hashes per
 # process when timing bcrypt, 16), BENCH_KEEP_USERS=1 (keep the bench accounts), BENCH_LOG_LEVEL (info).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -22,6 +22,7 @@ AUTH_PORT=18281; BENCH_GATEWAY_PORT=18283
 USERS=${BENCH_USERS:-8}; READ_RATE=${BENCH_READ_RATE:-50}; READ_CONNECTIONS=${BENCH_READ_CONNECTIONS:-2}
 BCRYPT_HASHES=${BCRYPT_HASHES:-16}
 CORES=$(nproc)
+LOGIN_THREADS=$(( CONNECTIONS < 2 ? 1 : 2 ))
 WORK="$LOCAL_DIR/bench/auth"; mkdir -p "$WORK"
 GATEWAY_URL="http://127.0.0.1:$BENCH_GATEWAY_PORT"
 
@@ -116,14 +117,15 @@ cleanup() {
     say "deleted $deleted of ${#TOKENS[@]} bench accounts"
   fi
   for pid in ${LOGIN_WRK_PID:-} ${GATEWAY_PID:-} ${AUTH_PID:-}; do kill "$pid" 2>/dev/null || true; done
+  # AuthService may need its whole drain and cancellation time (10 + 5 s) to stop.
   for pid in ${GATEWAY_PID:-} ${AUTH_PID:-}; do
-    wait_for 15 "exit of $pid" bash -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null || true
+    wait_for 20 "exit of $pid" bash -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null || true
   done
 }
 trap cleanup EXIT
 
 step "starting AuthService on $AUTH_PORT and the gateway on $BENCH_GATEWAY_PORT"
-http_ok() { curl -fsS -o /dev/null --max-time 2 "$1"; }
+http_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
 # shellcheck disable=SC2046  # pg_env_for prints KEY=VALUE words
 (cd "$REPO_ROOT" && exec env $(pg_env_for auth) AUTH_SIGNING_KEY="$(dev_signing_key)" AUTH_MAIL_DIRECTORY="$WORK/mail" \
   AUTH_ACCESS_TOKEN_TTL_SECONDS=3600 KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT=$AUTH_PORT \
@@ -151,7 +153,8 @@ code=$(curl -s -o "$WORK/me.json" -w '%{http_code}' --max-time 10 -H "Authorizat
 ok "$USERS users registered; /api/auth/me answers 200 for ${EMAILS[0]}"
 
 # wrk scripts: logins cycle through the users; reads carry one token and pause between requests so that
-# READ_CONNECTIONS connections offer about READ_RATE requests per second.
+# READ_CONNECTIONS connections offer at most READ_RATE requests per second (less by the answer time): a steady
+# light read load, not a second saturating one.
 {
   echo 'local users = {'
   for email in "${EMAILS[@]}"; do printf '  "{\\"email\\":\\"%s\\",\\"password\\":\\"%s\\"}",\n' "$email" "$PASSWORD"; done
@@ -178,7 +181,7 @@ ok "a login answers 200"
 
 LOGIN_URL="$GATEWAY_URL/api/auth/login"; ME_URL="$GATEWAY_URL/api/auth/me"
 login_wrk() { # login_wrk SECONDS: raw wrk output
-  wrk -t2 -c"$CONNECTIONS" -d"${1}s" --timeout 10s --latency -s "$WORK/login.lua" "$LOGIN_URL"
+  wrk -t"$LOGIN_THREADS" -c"$CONNECTIONS" -d"${1}s" --timeout 10s --latency -s "$WORK/login.lua" "$LOGIN_URL"
 }
 read_wrk() { # read_wrk SECONDS: raw wrk output
   wrk -t1 -c"$READ_CONNECTIONS" -d"${1}s" --timeout 10s --latency -s "$WORK/me.lua" "$ME_URL"
@@ -206,14 +209,14 @@ step "logins alone: $RUNS runs of ${DURATION}s, $CONNECTIONS connections"
 : >"$WORK/login.runs"
 for _ in $(seq "$RUNS"); do login_wrk "$DURATION" | summarize | tee -a "$WORK/login.runs" | show; done
 
-step "reads alone: $RUNS runs of ${DURATION}s, about $READ_RATE/s on $READ_CONNECTIONS connections"
+step "reads alone: $RUNS runs of ${DURATION}s, $READ_CONNECTIONS connections pausing ${READ_DELAY_MS} ms between requests (under $READ_RATE/s)"
 : >"$WORK/read.runs"
 for _ in $(seq "$RUNS"); do read_wrk "$DURATION" | summarize | tee -a "$WORK/read.runs" | show; done
 
 step "reads during logins: $RUNS runs of ${DURATION}s (logins start 1 s before and end 1 s after)"
 : >"$WORK/mixed-read.runs"; : >"$WORK/mixed-login.runs"
 for _ in $(seq "$RUNS"); do
-  wrk -t2 -c"$CONNECTIONS" -d"$((DURATION + 2))s" --timeout 10s --latency -s "$WORK/login.lua" "$LOGIN_URL" >"$WORK/mixed-login.out" &
+  wrk -t"$LOGIN_THREADS" -c"$CONNECTIONS" -d"$((DURATION + 2))s" --timeout 10s --latency -s "$WORK/login.lua" "$LOGIN_URL" >"$WORK/mixed-login.out" &
   LOGIN_WRK_PID=$!
   sleep 1
   read_wrk "$DURATION" | summarize | tee -a "$WORK/mixed-read.runs" | sed 's/^/    reads:  /'

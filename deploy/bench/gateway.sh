@@ -96,7 +96,7 @@ HTTP_PORT=$GATEWAY_PORT GATEWAY_ROUTES_FILE="$WORK/routes.json" \
   "$GATEWAY_BIN" >"$WORK/gateway.log" 2>&1 &
 GATEWAY_PID=$!
 wait_for 20 gateway port_open "$GATEWAY_PORT" || fail "the gateway did not start; see $WORK/gateway.log"
-gateway_ready() { curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$GATEWAY_PORT/health/ready"; }
+gateway_ready() { curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$GATEWAY_PORT/health/ready"; }
 wait_for 20 "gateway keys" gateway_ready || fail "the gateway did not load the JWKS; see $WORK/gateway.log"
 status_of() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@"; }
 code=$(status_of -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$GATEWAY_PORT/api/private")

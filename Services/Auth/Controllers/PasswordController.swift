@@ -48,7 +48,7 @@ struct PasswordController: Sendable {
             throw APIError(.forbidden, code: "wrong_password", message: "The current password is incorrect.")
         }
         let newHash = try await hasher.hash(body.newPassword)
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             try await accounts.setPassword(userId: caller.userId, passwordHash: newHash, now: now, on: connection)
             try await sessions.endAll(userId: caller.userId, keeping: caller.sessionId, reason: "password_changed", now: now, on: connection)
         }
@@ -62,7 +62,7 @@ struct PasswordController: Sendable {
         guard let email = EmailAddress(body.email) else { throw APIError.invalid(["email": "must be a valid email address"]) }
         let now = now()
         let token = OpaqueToken.generate()
-        let queued = try await client.withTransaction(logger: logger) { connection -> Bool in
+        let queued = try await client.transaction(logger: logger) { connection -> Bool in
             guard let account = try await accounts.credentials(emailKey: email.key, on: connection),
                 let user = try await accounts.user(id: account.userId, on: connection)
             else { return false }
@@ -82,7 +82,7 @@ struct PasswordController: Sendable {
         if let problem = PasswordPolicy.problem(with: body.newPassword) { throw APIError.invalid(["newPassword": problem]) }
         let newHash = try await hasher.hash(body.newPassword)
         let now = now()
-        let reset = try await client.withTransaction(logger: logger) { connection -> (UUID, String)? in
+        let reset = try await client.transaction(logger: logger) { connection -> (UUID, String)? in
             guard let userId = try await resets.consume(tokenHash: OpaqueToken.hash(body.token), now: now, on: connection),
                 let user = try await accounts.user(id: userId, on: connection)
             else { return nil }

@@ -42,7 +42,7 @@ struct SessionController: Sendable {
         let now = now()
         let userId = UUID()
         let profile = Profile(userId: userId, displayName: body.displayName.trimmingCharacters(in: .whitespacesAndNewlines), updatedAt: now)
-        let answer = try await client.withTransaction(logger: logger) { connection in
+        let answer = try await client.transaction(logger: logger) { connection in
             do {
                 try await accounts.insertUser(id: userId, email: email, passwordHash: passwordHash, now: now, on: connection)
             } catch is AccountRepository.EmailTaken {
@@ -69,7 +69,7 @@ struct SessionController: Sendable {
             throw APIError(.unauthorized, code: "invalid_credentials", message: "The email or password is incorrect.")
         }
         try await throttle.recordSuccess(emailKey)
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.transaction(logger: logger) { connection in
             let (sessionId, refresh) = try await issuer.open(userId: userId, request: request, now: now, on: connection)
             return try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: refresh, now: now, on: connection)
         }
@@ -81,7 +81,7 @@ struct SessionController: Sendable {
         let body = try await request.decodeJSON(as: RefreshRequest.self, context: context)
         let next = OpaqueToken.generate()
         let now = now()
-        let (outcome, answer) = try await client.withTransaction(logger: logger) { connection -> (SessionRepository.RefreshOutcome, SessionBody?) in
+        let (outcome, answer) = try await client.transaction(logger: logger) { connection -> (SessionRepository.RefreshOutcome, SessionBody?) in
             let outcome = try await sessions.rotate(
                 presentedHash: OpaqueToken.hash(body.refreshToken), nextHash: next.hash, now: now, grace: refreshReuseGrace,
                 sessionLifetime: sessionLifetime, on: connection)

@@ -35,7 +35,7 @@ struct UserController: Sendable {
         let caller = try CallerIdentity(request)
         let update = try await request.decodeJSON(as: ProfileUpdate.self, context: context)
         let now = now()
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.transaction(logger: logger) { connection in
             try await issuer.requireActive(caller, now: now, on: connection)
             guard let current = try await accounts.profile(userId: caller.userId, forUpdate: true, on: connection) else {
                 throw APIError.notFound()
@@ -67,7 +67,7 @@ struct UserController: Sendable {
         guard try await hasher.verify(body.password, against: hash) else {
             throw APIError(.forbidden, code: "wrong_password", message: "The password is incorrect.")
         }
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             // A concurrent second request finds nothing to delete and emits nothing.
             if try await accounts.delete(userId: caller.userId, on: connection) {
                 try await AccountEvents.userDeleted(caller.userId, now: now, on: connection, logger: logger)

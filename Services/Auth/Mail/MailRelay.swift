@@ -29,7 +29,7 @@ struct MailRelay: Service {
 
     /// Sends up to ten due messages; the number handled.
     func sendDue() async throws -> Int {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 SELECT id, recipient, subject, body, attempts FROM mail_outbox

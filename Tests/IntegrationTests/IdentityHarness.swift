@@ -1,0 +1,170 @@
+import AccessTokens
+import AsyncHTTPClient
+import Configuration
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOPosix
+import PostgresNIO
+import PostgresSupport
+import ServiceDefaults
+import Synchronization
+import Testing
+
+@testable import AuthService
+@testable import Gateway
+
+/// A wall clock tests can move forward (reset-link expiry, refresh grace, sign-in lockouts).
+final class TestClock: Sendable {
+    private let current = Mutex(Date())
+
+    func now() -> Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
+
+/// The real auth service (on the itest_auth schema, the real broker) behind the real gateway, both live on loopback.
+struct IdentityStack: Sendable {
+    let gateway: any TestClientProtocol
+    let clock: TestClock
+    let mailDirectory: URL
+    let database: PostgresClient
+
+    /// Rate limits for these tests: generous, except the `auth` policy the rate-limit test exercises.
+    static let routesJSON = """
+        {
+          "upstreams": { "auth": "http://127.0.0.1:1" },
+          "rateLimits": {
+            "auth": { "limit": 5, "windowSeconds": 900, "per": "ip" },
+            "user": { "limit": 3, "windowSeconds": 3600, "per": "user" },
+            "open": { "limit": 100000, "windowSeconds": 60, "per": "ip" }
+          },
+          "defaultRateLimit": "open",
+          "routes": [
+            { "prefix": "/api/auth/login", "upstream": "auth", "public": true, "rateLimit": "auth" },
+            { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
+            { "prefix": "/api/auth/refresh", "upstream": "auth", "public": true },
+            { "prefix": "/api/auth/password-reset", "upstream": "auth", "public": true },
+            { "prefix": "/api/auth/sessions", "upstream": "auth", "public": false, "rateLimit": "user" },
+            { "prefix": "/api/auth", "upstream": "auth", "public": false },
+            { "prefix": "/api/users", "upstream": "auth", "public": false }
+          ]
+        }
+        """
+
+    /// Starts both on an emptied schema and runs `body` against the gateway.
+    static func run(_ body: @Sendable (IdentityStack) async throws -> Void) async throws {
+        let settings = try TestEnvironment.postgresSettings(schema: "itest_auth")
+        try await withPostgres(settings) { try await emptySchema($0) }
+        let clock = TestClock()
+        let mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
+        let seed = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        let config = ConfigReaderFactory.make([
+            "postgres.port": String(settings.port), "postgres.database": settings.database, "postgres.user": settings.username,
+            "postgres.password": settings.password, "postgres.schema": "itest_auth", "postgres.pool.min": "0",
+            "kafka.brokers": TestEnvironment.brokers, "outbox.poll.interval.seconds": "1",
+            "auth.signing.key": "itest:\(Base64URL.encode(seed))", "auth.mail.directory": mailDirectory.path,
+            "auth.refresh.reuse.grace.seconds": "5",
+        ])
+        let auth = try await AuthService.buildApplication(config: config, logger: TestEnvironment.logger, now: { clock.now() })
+        try await withRunning(auth.infrastructure.services + auth.services) {
+            try await auth.application.test(.live) { authClient in
+                try await withGateway(authPort: authClient.port!, clock: clock) { gateway in
+                    try await body(IdentityStack(gateway: gateway, clock: clock, mailDirectory: mailDirectory, database: auth.infrastructure.postgres))
+                }
+            }
+        }
+    }
+
+    private static func withGateway(authPort: Int, clock: TestClock, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        var routes = try JSONDecoder().decode(RouteTable.self, from: Data(routesJSON.utf8))
+        routes.upstreams["auth"] = URL(string: "http://127.0.0.1:\(authPort)")!
+        try routes.validate()
+        let policy = AccessTokenPolicy(issuer: AccessTokenPolicy.defaultIssuer, audience: AccessTokenPolicy.defaultAudience)
+        let settings = GatewaySettings(
+            http: HTTPServerSettings(config: ConfigReaderFactory.make([:]), defaultPort: 0), routes: routes,
+            connectTimeout: .seconds(2), upstreamTimeout: .seconds(20), healthTimeout: .seconds(2), tokenPolicy: policy,
+            jwksURL: URL(string: "http://127.0.0.1:\(authPort)/.well-known/jwks.json")!, jwksRefreshInterval: .seconds(300),
+            trustedProxies: [IPNetwork("127.0.0.1")!, IPNetwork("::1")!])
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        do {
+            let verifier = AccessTokenVerifier(policy: policy)
+            let refresher = JWKSRefresher(
+                url: settings.jwksURL!, client: client, verifier: verifier, interval: .seconds(300), minimumGap: .seconds(30),
+                logger: TestEnvironment.logger)
+            #expect(await refresher.refresh(), "the gateway could not load the auth service's JWKS")
+            let router = Gateway.makeRouter(
+                settings: settings, client: client, verifier: verifier, clock: GatewayClock(date: { clock.now() }, instant: { .now }))
+            try await Application(router: router).test(.live) { gateway in try await body(gateway) }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+}
+
+/// JSON requests and answers through the gateway.
+extension TestClientProtocol {
+    /// Sends `json` (if any) with an optional bearer token and extra headers; returns status, headers and body.
+    @discardableResult
+    func call(
+        _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, token: String? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = extra
+        if json != nil { headers[.contentType] = "application/json" }
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+    }
+
+    /// Registers a user and returns the session answer.
+    func register(email: String, password: String = "correct horse battery", name: String = "Test User") async throws -> SessionAnswer {
+        let response = try await call(
+            .post, "/api/auth/register", json: #"{"email":"\#(email)","password":"\#(password)","displayName":"\#(name)"}"#)
+        #expect(response.status == .created, "registration of \(email) answered \(response.status)")
+        return try response.decoded(SessionAnswer.self)
+    }
+
+    func login(email: String, password: String = "correct horse battery", headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await call(.post, "/api/auth/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#, headers: headers)
+    }
+}
+
+extension TestResponse {
+    func decoded<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(Value.self, from: Data(buffer: body))
+    }
+
+    /// The `error.code` of an error answer.
+    var errorCode: String? { (try? decoded(ErrorBody.self))?.error.code }
+}
+
+/// The parts of a session answer the tests read.
+struct SessionAnswer: Decodable {
+    struct User: Decodable {
+        var id: UUID
+        var email: String
+        var displayName: String
+    }
+
+    struct Profile: Decodable {
+        var displayName: String
+        var dietPreference: String
+        var weightUnit: String
+        var timeZone: String
+        var version: Int
+    }
+
+    var token: String
+    var accessToken: String
+    var refreshToken: String
+    var expiresAt: Date
+    var sessionId: UUID
+    var user: User
+    var profile: Profile
+}
