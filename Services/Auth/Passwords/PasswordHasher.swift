@@ -1,6 +1,9 @@
 import Configuration
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HummingbirdBcrypt
 import Logging
 import NIOPosix
@@ -78,7 +81,19 @@ final class PasswordHasher: Service {
                 headers: [.retryAfter: "1"])
         }
         defer { inFlight.subtract(1, ordering: .relaxed) }
-        return try await pool.runIfActive { work() }
+        return try await pool.runIfActive {
+            Self.yieldToRequests()
+            return work()
+        }
+    }
+
+    /// Lowers the calling pool thread's scheduling priority (Linux: nice 10 for this thread only), so that under a
+    /// login storm the CPU goes first to serving other requests and bcrypt takes what is left.
+    private static func yieldToRequests() {
+        #if os(Linux)
+        // On Linux the nice value is per thread, and `who == 0` names the calling thread.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
     }
 
     /// SHA-256 of the UTF-8 password, base64: fixed length, no zero bytes, every input byte counts.
