@@ -1,3 +1,5 @@
+import ServiceDefaults
+
 /// Header names the proxy treats specially, lower-cased.
 enum ProxyHeaders {
     /// Headers that describe one connection, not the message (RFC 9110 section 7.6.1), plus `Host`.
@@ -7,8 +9,5 @@ enum ProxyHeaders {
     ]
 
     /// Identity headers only the gateway may set; a client's copies are always removed.
-    static let identity: Set<String> = ["x-user-id", "x-session-id", "x-authenticated-user", "x-real-ip"]
-
-    /// The client's address as the gateway decided it (trusted proxies considered), for the services' records.
-    static let clientAddress = "X-Real-IP"
+    static let identity: Set<String> = Set(CallerIdentity.gatewayOnlyHeaders.map(\.canonicalName)).union(["x-authenticated-user"])
 }

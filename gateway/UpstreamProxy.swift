@@ -61,7 +61,7 @@ struct UpstreamProxy: RouterMiddleware {
             upstream.headers.add(name: field.name.rawName, value: field.value)
         }
         upstream.headers.replaceOrAdd(name: "X-Request-Id", value: context.requestId)
-        upstream.headers.replaceOrAdd(name: ProxyHeaders.clientAddress, value: context.clientAddress)
+        upstream.headers.replaceOrAdd(name: CallerIdentity.clientAddressHeader.rawName, value: context.clientAddress)
         if let caller = context.caller {
             upstream.headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
             upstream.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())

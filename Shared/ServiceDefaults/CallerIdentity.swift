@@ -7,6 +7,10 @@ import Hummingbird
 public struct CallerIdentity: Sendable, Equatable {
     public static let userIdHeader = HTTPField.Name("X-User-Id")!
     public static let sessionIdHeader = HTTPField.Name("X-Session-Id")!
+    /// The client's address as the gateway decided it (trusted proxies considered), for the services' records.
+    public static let clientAddressHeader = HTTPField.Name("X-Real-IP")!
+    /// Every header only the gateway may set; it removes clients' copies.
+    public static let gatewayOnlyHeaders = [userIdHeader, sessionIdHeader, clientAddressHeader]
 
     public var userId: UUID
     public var sessionId: UUID

@@ -20,7 +20,7 @@ struct SessionIssuer: Sendable {
             id: sessionId, userId: userId, refreshHash: refresh.hash, now: now,
             expiresAt: now.addingTimeInterval(TimeInterval(sessionLifetime.components.seconds)),
             userAgent: request.headers[.userAgent].map { String($0.prefix(256)) },
-            clientAddress: request.headers[.realIP].map { String($0.prefix(64)) }, on: connection)
+            clientAddress: request.headers[CallerIdentity.clientAddressHeader].map { String($0.prefix(64)) }, on: connection)
         return (sessionId, refresh)
     }
 
@@ -45,9 +45,4 @@ struct SessionIssuer: Sendable {
             throw APIError(.unauthorized, code: "session_ended", message: "This session has ended; sign in again.")
         }
     }
-}
-
-extension HTTPField.Name {
-    /// The client address the gateway decided on.
-    static let realIP = HTTPField.Name("X-Real-IP")!
 }
