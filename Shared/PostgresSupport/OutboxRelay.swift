@@ -2,6 +2,7 @@ import Kafka
 import Logging
 import NIOCore
 import PostgresNIO
+import ServiceDefaults
 import ServiceLifecycle
 
 /// Publishes the outbox's unsent rows to Kafka in id order (so per key in order), marks them sent with
@@ -168,7 +169,7 @@ public final class OutboxRelay: Service {
     }
 
     private func purgeExpired() async throws {
-        let cutoffSeconds = Double(settings.retention.components.seconds)
+        let cutoffSeconds = settings.retention.timeInterval
         try await client.query(
             "DELETE FROM outbox WHERE sent_at < now() - make_interval(secs => \(cutoffSeconds))", logger: logger)
     }

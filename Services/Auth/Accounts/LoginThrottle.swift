@@ -33,7 +33,7 @@ struct LoginThrottle: Sendable {
 
     /// Records a failed attempt and sets the lock the streak has earned.
     func recordFailure(_ emailKey: String, now: Date) async throws {
-        let forgetBefore = now.addingTimeInterval(-Self.seconds(settings.forgetAfter))
+        let forgetBefore = now.addingTimeInterval(-settings.forgetAfter.timeInterval)
         let rows = try await client.query(
             """
             INSERT INTO login_failures AS f (email_key, failures, last_failure_at) VALUES (\(emailKey), 1, \(now))
@@ -46,7 +46,7 @@ struct LoginThrottle: Sendable {
         for try await count in rows.decode(Int.self) { failures = count }
         if let lockout = lockout(afterFailures: failures) {
             try await client.query(
-                "UPDATE login_failures SET locked_until = \(now.addingTimeInterval(Self.seconds(lockout))) WHERE email_key = \(emailKey)",
+                "UPDATE login_failures SET locked_until = \(now.addingTimeInterval(lockout.timeInterval)) WHERE email_key = \(emailKey)",
                 logger: logger)
         }
     }
@@ -61,9 +61,5 @@ struct LoginThrottle: Sendable {
         guard failures >= settings.freeFailures else { return nil }
         let doublings = min(failures - settings.freeFailures, 20)
         return min(settings.firstLockout * (1 << doublings), settings.maximumLockout)
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        TimeInterval(duration.components.seconds)
     }
 }

@@ -66,7 +66,7 @@ struct PasswordController: Sendable {
             guard let account = try await accounts.credentials(emailKey: email.key, on: connection),
                 let user = try await accounts.user(id: account.userId, on: connection)
             else { return false }
-            let expiresAt = now.addingTimeInterval(TimeInterval(resetLifetime.components.seconds))
+            let expiresAt = now.addingTimeInterval(resetLifetime.timeInterval)
             try await resets.create(tokenHash: token.hash, userId: user.id, now: now, expiresAt: expiresAt, on: connection)
             try await MailOutbox.enqueue(resetMail(to: user.email, token: token), userId: user.id, now: now, on: connection, logger: logger)
             return true

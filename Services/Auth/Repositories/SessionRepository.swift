@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import PostgresNIO
+import ServiceDefaults
 
 /// Sessions and their rotating refresh tokens in schema `auth`.
 struct SessionRepository: Sendable {
@@ -56,7 +57,7 @@ struct SessionRepository: Sendable {
         var found: (UUID, UUID, Date?)?
         for try await row in rows.decode((UUID, UUID, Date?).self) { found = row }
         guard let (sessionId, userId, usedAt) = found else { return .invalid }
-        if let usedAt, now.timeIntervalSince(usedAt) > Self.seconds(grace) {
+        if let usedAt, now.timeIntervalSince(usedAt) > grace.timeInterval {
             try await end(sessionId: sessionId, userId: userId, reason: "refresh_token_reused", now: now, on: connection)
             return .reused(userId: userId, sessionId: sessionId)
         }
@@ -67,7 +68,7 @@ struct SessionRepository: Sendable {
         try await connection.query(
             "INSERT INTO refresh_tokens (token_hash, session_id, issued_at) VALUES (\(ByteBuffer(bytes: nextHash)), \(sessionId), \(now))",
             logger: logger)
-        let expiresAt = now.addingTimeInterval(Self.seconds(sessionLifetime))
+        let expiresAt = now.addingTimeInterval(sessionLifetime.timeInterval)
         try await connection.query(
             "UPDATE sessions SET last_used_at = \(now), expires_at = \(expiresAt) WHERE id = \(sessionId)", logger: logger)
         return .rotated(userId: userId, sessionId: sessionId)
@@ -122,9 +123,5 @@ struct SessionRepository: Sendable {
             sessions.append(Session(id: id, createdAt: created, lastUsedAt: used, expiresAt: expires, userAgent: agent, clientAddress: address))
         }
         return sessions
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        TimeInterval(duration.components.seconds)
     }
 }

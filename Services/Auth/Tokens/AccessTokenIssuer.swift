@@ -1,6 +1,7 @@
 import AccessTokens
 import Foundation
 import JWTKit
+import ServiceDefaults
 
 /// Signs access tokens with the current key, naming it in `kid`.
 struct AccessTokenIssuer: Sendable {
@@ -18,7 +19,7 @@ struct AccessTokenIssuer: Sendable {
 
     /// A signed token for `userId` in `sessionId`, and when it expires.
     func issue(userId: UUID, sessionId: UUID, now: Date) async throws -> (token: String, expiresAt: Date) {
-        let expiresAt = now.addingTimeInterval(TimeInterval(lifetime.components.seconds))
+        let expiresAt = now.addingTimeInterval(lifetime.timeInterval)
         let claims = AccessTokenClaims(
             issuer: policy.issuer, audience: policy.audience, userId: userId, sessionId: sessionId,
             issuedAt: now, expiresAt: expiresAt)

@@ -18,7 +18,7 @@ struct SessionIssuer: Sendable {
         let refresh = OpaqueToken.generate()
         try await sessions.create(
             id: sessionId, userId: userId, refreshHash: refresh.hash, now: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(sessionLifetime.components.seconds)),
+            expiresAt: now.addingTimeInterval(sessionLifetime.timeInterval),
             userAgent: request.headers[.userAgent].map { String($0.prefix(256)) },
             clientAddress: request.headers[CallerIdentity.clientAddressHeader].map { String($0.prefix(64)) }, on: connection)
         return (sessionId, refresh)
