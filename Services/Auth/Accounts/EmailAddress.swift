@@ -5,7 +5,12 @@ struct EmailAddress: Sendable, Equatable {
     /// As the user typed it, minus surrounding whitespace.
     let value: String
     /// Lower-cased, for uniqueness and look-up.
-    var key: String { value.lowercased() }
+    var key: String { Self.key(value) }
+
+    /// The look-up key of any text, valid address or not (sign-in throttling counts malformed ones too).
+    static func key(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
 
     /// Nil unless `text` looks like `local@domain.tld` within RFC 5321's lengths and without spaces or controls.
     init?(_ text: String) {

@@ -41,7 +41,7 @@ struct PasswordController: Sendable {
             return (try await accounts.user(id: caller.userId, on: connection), try await accounts.passwordHash(userId: caller.userId, on: connection))
         }
         guard let user else { throw APIError(.unauthorized, code: "session_ended", message: "This account no longer exists.") }
-        let throttleKey = user.email.lowercased()
+        let throttleKey = EmailAddress.key(user.email)
         try await throttle.checkAllowed(throttleKey, now: now)
         guard try await hasher.verify(body.currentPassword, against: currentHash) else {
             try await throttle.recordFailure(throttleKey, now: now)
@@ -88,7 +88,7 @@ struct PasswordController: Sendable {
             else { return nil }
             try await accounts.setPassword(userId: userId, passwordHash: newHash, now: now, on: connection)
             try await sessions.endAll(userId: userId, keeping: nil, reason: "password_reset", now: now, on: connection)
-            return (userId, user.email.lowercased())
+            return (userId, EmailAddress.key(user.email))
         }
         guard let (_, emailKey) = reset else {
             throw APIError(.badRequest, code: "invalid_reset_token", message: "This reset link is invalid, used or expired; ask for a new one.")

@@ -48,7 +48,7 @@ struct SessionController: Sendable {
             } catch is AccountRepository.EmailTaken {
                 throw APIError(.badRequest, code: "email_taken", message: "An account with this email already exists.")
             }
-            try await accounts.insertProfile(profile, on: connection)
+            try await accounts.saveProfile(profile, on: connection)
             try await AccountEvents.profileUpdated(profile, now: now, on: connection, logger: logger)
             let (sessionId, refresh) = try await issuer.open(userId: userId, request: request, now: now, on: connection)
             return try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: refresh, now: now, on: connection)
@@ -60,7 +60,7 @@ struct SessionController: Sendable {
     /// alike (same hashing work); 429 `too_many_attempts` while the address is locked.
     @Sendable func login(request: Request, context: AppRequestContext) async throws -> SessionBody {
         let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
-        let emailKey = EmailAddress(body.email)?.key ?? body.email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let emailKey = EmailAddress.key(body.email)
         let now = now()
         try await throttle.checkAllowed(emailKey, now: now)
         let credentials = try await client.withConnection { try await accounts.credentials(emailKey: emailKey, on: $0) }
@@ -81,23 +81,25 @@ struct SessionController: Sendable {
         let body = try await request.decodeJSON(as: RefreshRequest.self, context: context)
         let next = OpaqueToken.generate()
         let now = now()
-        let (outcome, answer) = try await client.transaction(logger: logger) { connection -> (SessionRepository.RefreshOutcome, SessionBody?) in
-            let outcome = try await sessions.rotate(
+        // A refusal is returned, not thrown, so that ending a session on reuse commits.
+        let answer = try await client.transaction(logger: logger) { connection -> Result<SessionBody, APIError> in
+            switch try await sessions.rotate(
                 presentedHash: OpaqueToken.hash(body.refreshToken), nextHash: next.hash, now: now, grace: refreshReuseGrace,
                 sessionLifetime: sessionLifetime, on: connection)
-            guard case .rotated(let userId, let sessionId) = outcome else { return (outcome, nil) }
-            return (outcome, try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: next, now: now, on: connection))
+            {
+            case .rotated(let userId, let sessionId):
+                return .success(try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: next, now: now, on: connection))
+            case .reused(let userId, let sessionId):
+                logger.warning("refresh token reused; session ended", metadata: ["user_id": "\(userId)", "session_id": "\(sessionId)"])
+                return .failure(
+                    APIError(.unauthorized, code: "refresh_token_reused", message: "This refresh token was already used; sign in again."))
+            case .invalid:
+                return .failure(
+                    APIError(
+                        .unauthorized, code: "invalid_refresh_token", message: "The refresh token is unknown, expired or ended; sign in again."))
+            }
         }
-        switch outcome {
-        case .rotated:
-            guard let answer else { throw APIError.unavailable("Could not refresh the session.") }
-            return answer
-        case .reused(let userId, let sessionId):
-            logger.warning("refresh token reused; session ended", metadata: ["user_id": "\(userId)", "session_id": "\(sessionId)"])
-            throw APIError(.unauthorized, code: "refresh_token_reused", message: "This refresh token was already used; sign in again.")
-        case .invalid:
-            throw APIError(.unauthorized, code: "invalid_refresh_token", message: "The refresh token is unknown, expired or ended; sign in again.")
-        }
+        return try answer.get()
     }
 
     /// `POST /api/auth/logout`: ends the caller's session. 204.
@@ -155,12 +157,7 @@ struct SessionController: Sendable {
         let now = now()
         return try await client.withConnection { connection in
             try await issuer.requireActive(caller, now: now, on: connection)
-            guard let user = try await accounts.user(id: caller.userId, on: connection),
-                let profile = try await accounts.profile(userId: caller.userId, on: connection)
-            else { throw APIError(.unauthorized, code: "session_ended", message: "This account no longer exists.") }
-            return MeBody(
-                user: UserBody(id: user.id, email: user.email, displayName: profile.displayName, createdAt: user.createdAt),
-                profile: ProfileBody(profile))
+            return try await issuer.account(userId: caller.userId, on: connection)
         }
     }
 }

@@ -48,7 +48,7 @@ struct UserController: Sendable {
             guard updated != current else { return ProfileBody(current) }
             updated.version = current.version + 1
             updated.updatedAt = now
-            try await accounts.updateProfile(updated, on: connection)
+            try await accounts.saveProfile(updated, on: connection)
             try await AccountEvents.profileUpdated(updated, now: now, on: connection, logger: logger)
             return ProfileBody(updated)
         }

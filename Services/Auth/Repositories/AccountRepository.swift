@@ -61,16 +61,6 @@ struct AccountRepository: Sendable {
         return deleted
     }
 
-    func insertProfile(_ profile: Profile, on connection: PostgresConnection) async throws {
-        try await connection.query(
-            """
-            INSERT INTO profiles (user_id, display_name, diet_preference, weight_unit, time_zone, version, updated_at)
-            VALUES (\(profile.userId), \(profile.displayName), \(profile.dietPreference), \(profile.weightUnit),
-                    \(profile.timeZone), \(profile.version), \(profile.updatedAt))
-            """, logger: logger)
-        try await updateProfile(profile, on: connection)
-    }
-
     /// The profile, locked for update when `forUpdate` (inside a transaction).
     func profile(userId: UUID, forUpdate: Bool = false, on connection: PostgresConnection) async throws -> Profile? {
         let query: PostgresQuery =
@@ -84,20 +74,29 @@ struct AccountRepository: Sendable {
         return nil
     }
 
-    /// Writes every field of `profile`.
-    func updateProfile(_ profile: Profile, on connection: PostgresConnection) async throws {
+    /// Writes every field of `profile`, creating the row at registration and replacing it on every change.
+    func saveProfile(_ profile: Profile, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            UPDATE profiles SET
-                display_name = \(profile.displayName), diet_preference = \(profile.dietPreference),
-                custom_protein_pct = \(profile.customMacros?.proteinPercent), custom_carbs_pct = \(profile.customMacros?.carbsPercent),
-                custom_fat_pct = \(profile.customMacros?.fatPercent), daily_calorie_goal = \(profile.dailyCalorieGoal),
-                protein_goal_grams = \(profile.proteinGoalGrams), carbs_goal_grams = \(profile.carbsGoalGrams),
-                fat_goal_grams = \(profile.fatGoalGrams), calorie_balance_goal = \(profile.calorieBalanceGoal),
-                target_weight_kg = \(profile.targetWeightKg), weight_unit = \(profile.weightUnit), time_zone = \(profile.timeZone),
-                height_cm = \(profile.heightCm), birth_date = \(profile.birthDate)::date, sex = \(profile.sex),
-                activity_level = \(profile.activityLevel), version = \(profile.version), updated_at = \(profile.updatedAt)
-            WHERE user_id = \(profile.userId)
+            INSERT INTO profiles (
+                user_id, display_name, diet_preference, custom_protein_pct, custom_carbs_pct, custom_fat_pct, daily_calorie_goal,
+                protein_goal_grams, carbs_goal_grams, fat_goal_grams, calorie_balance_goal, target_weight_kg, weight_unit,
+                time_zone, height_cm, birth_date, sex, activity_level, version, updated_at)
+            VALUES (
+                \(profile.userId), \(profile.displayName), \(profile.dietPreference), \(profile.customMacros?.proteinPercent),
+                \(profile.customMacros?.carbsPercent), \(profile.customMacros?.fatPercent), \(profile.dailyCalorieGoal),
+                \(profile.proteinGoalGrams), \(profile.carbsGoalGrams), \(profile.fatGoalGrams), \(profile.calorieBalanceGoal),
+                \(profile.targetWeightKg), \(profile.weightUnit), \(profile.timeZone), \(profile.heightCm), \(profile.birthDate)::date,
+                \(profile.sex), \(profile.activityLevel), \(profile.version), \(profile.updatedAt))
+            ON CONFLICT (user_id) DO UPDATE SET
+                display_name = EXCLUDED.display_name, diet_preference = EXCLUDED.diet_preference,
+                custom_protein_pct = EXCLUDED.custom_protein_pct, custom_carbs_pct = EXCLUDED.custom_carbs_pct,
+                custom_fat_pct = EXCLUDED.custom_fat_pct, daily_calorie_goal = EXCLUDED.daily_calorie_goal,
+                protein_goal_grams = EXCLUDED.protein_goal_grams, carbs_goal_grams = EXCLUDED.carbs_goal_grams,
+                fat_goal_grams = EXCLUDED.fat_goal_grams, calorie_balance_goal = EXCLUDED.calorie_balance_goal,
+                target_weight_kg = EXCLUDED.target_weight_kg, weight_unit = EXCLUDED.weight_unit, time_zone = EXCLUDED.time_zone,
+                height_cm = EXCLUDED.height_cm, birth_date = EXCLUDED.birth_date, sex = EXCLUDED.sex,
+                activity_level = EXCLUDED.activity_level, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
             """, logger: logger)
     }
 

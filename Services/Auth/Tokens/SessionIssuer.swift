@@ -26,15 +26,21 @@ struct SessionIssuer: Sendable {
 
     /// The session answer: a fresh access token plus the account and profile.
     func body(userId: UUID, sessionId: UUID, refreshToken: OpaqueToken, now: Date, on connection: PostgresConnection) async throws -> SessionBody {
+        let account = try await account(userId: userId, on: connection)
+        let (token, expiresAt) = try await accessTokens.issue(userId: userId, sessionId: sessionId, now: now)
+        return SessionBody(
+            token: token, accessToken: token, expiresAt: expiresAt, expiresIn: Int(expiresAt.timeIntervalSince(now)),
+            refreshToken: refreshToken.value, sessionId: sessionId, user: account.user, profile: account.profile)
+    }
+
+    /// The account and profile as shown to their owner; 401 `session_ended` when the account is gone.
+    func account(userId: UUID, on connection: PostgresConnection) async throws -> MeBody {
         guard let user = try await accounts.user(id: userId, on: connection),
             let profile = try await accounts.profile(userId: userId, on: connection)
         else {
             throw APIError(.unauthorized, code: "session_ended", message: "This account no longer exists.")
         }
-        let (token, expiresAt) = try await accessTokens.issue(userId: userId, sessionId: sessionId, now: now)
-        return SessionBody(
-            token: token, accessToken: token, expiresAt: expiresAt, expiresIn: Int(expiresAt.timeIntervalSince(now)),
-            refreshToken: refreshToken.value, sessionId: sessionId,
+        return MeBody(
             user: UserBody(id: user.id, email: user.email, displayName: profile.displayName, createdAt: user.createdAt),
             profile: ProfileBody(profile))
     }
