@@ -45,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         // MARK: Shared kit
@@ -98,7 +99,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
-        service("MealsService", path: "Services/Meals"),
+        service(
+            "MealsService", path: "Services/Meals",
+            extra: [
+                postgres,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]),
         service("MetricsService", path: "Services/Metrics"),
         service("TrendsService", path: "Services/Trends"),
         service("SharingService", path: "Services/Sharing"),
@@ -133,13 +142,23 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "Gateway",
+                "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "Gateway",
                 postgres, logging, lifecycle, configuration, hummingbird, httpTypes,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/IntegrationTests"
+        ),
+        .testTarget(
+            name: "MealsTests",
+            dependencies: [
+                "MealsService", "ServiceDefaults", hummingbird, httpTypes, configuration, logging,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/MealsTests"
         ),
         .testTarget(
             name: "GatewayTests",

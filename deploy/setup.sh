@@ -99,6 +99,30 @@ step_broker() {
   ok "broker installed at $TANSU_BIN"
 }
 
+step_food_data() {
+  step "food composition table (USDA SR24 from Debian's cronometer package)"
+  local out="$FOOD_DATA_FILE"
+  if [ -s "$out" ] && [ "$(wc -l <"$out")" -ge 8000 ]; then
+    ok "$(wc -l <"$out") foods in $out"
+    return 0
+  fi
+  local work
+  work=$(mktemp -d)
+  say "downloading the cronometer package (public-domain USDA data inside) into $work"
+  if ! (cd "$work" && apt-get download -qq cronometer >/dev/null 2>&1); then
+    apt_update_once
+    (cd "$work" && apt-get download -qq cronometer >/dev/null) || fail "apt-get download cronometer failed"
+  fi
+  dpkg -x "$work"/cronometer_*.deb "$work/pkg"
+  mkdir -p "$(dirname "$out")"
+  say "converting usda_sr24.jar into one JSON line per food"
+  local count
+  count=$(python3 "$REPO_ROOT/deploy/lib/usda_sr24_to_jsonl.py" "$work/pkg/usr/share/cronometer/usda_sr24.jar" "$out") \
+    || fail "could not convert the USDA table"
+  rm -rf "$work"
+  ok "$count foods written to $out (the meals service imports them at start)"
+}
+
 step_swift() {
   step "Swift toolchain"
   command -v swift >/dev/null || fail "swift is not on PATH; install Swift 6 (this machine kind ships it in /opt/swift)"
@@ -110,6 +134,7 @@ main() {
   step_system_packages
   step_librdkafka
   step_broker
+  step_food_data
   step_swift
   say "setup complete"
 }

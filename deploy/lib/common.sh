@@ -22,6 +22,8 @@ PG_SOCKET_DIR="${NUTRITION_PG_SOCKET_DIR:-$LOCAL_DIR/postgres/run}"
 PG_DATABASE="${NUTRITION_PG_DATABASE:-nutritionai}"
 BROKER_PORT="${NUTRITION_BROKER_PORT:-19092}"
 SECRETS_DIR="$LOCAL_DIR/secrets"
+# The USDA food table as JSON lines, made by the setup step and imported by the meals service.
+FOOD_DATA_FILE="${NUTRITION_FOOD_DATA_FILE:-$LOCAL_DIR/foods/usda_sr24.jsonl}"
 LOG_DIR="$LOCAL_DIR/logs"
 RUN_DIR="$LOCAL_DIR/run"
 # service name | schema | port (the gateway owns no schema)

@@ -1,0 +1,32 @@
+/// The whole food table in memory (about 8,800 foods, a few megabytes): look-up by id and ranked search.
+/// Built once at start from the `meals.foods` table (or, in unit tests, from the data file) and never changed.
+struct FoodCatalog: Sendable {
+    let foods: [FoodRecord]
+    private let positionsById: [String: Int]
+    private let index: FoodSearchIndex
+
+    init(foods: [FoodRecord]) {
+        self.foods = foods
+        self.positionsById = Dictionary(foods.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.index = FoodSearchIndex(names: foods.map(\.name), groups: foods.map(\.group))
+    }
+
+    /// The food with USDA id `id`.
+    func food(id: String) -> FoodRecord? {
+        positionsById[id].map { foods[$0] }
+    }
+
+    /// Foods matching `query`, best first, with their relevance (1 or more is a full match).
+    func search(_ query: String, limit: Int) -> [(food: FoodRecord, relevance: Double)] {
+        index.search(query, limit: limit).map { (foods[$0.index], $0.score) }
+    }
+
+    /// The food a person most likely means by `phrase`, if any covers at least most of its words.
+    func bestMatch(for phrase: String) -> (food: FoodRecord, relevance: Double)? {
+        guard let best = search(phrase, limit: 1).first, best.relevance >= Self.minimumMatchRelevance else { return nil }
+        return best
+    }
+
+    /// Below this a match is a guess; the analyser keeps the model's own estimate instead.
+    static let minimumMatchRelevance = 0.55
+}

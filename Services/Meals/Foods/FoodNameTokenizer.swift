@@ -1,0 +1,43 @@
+import Foundation
+
+/// Splits food names and queries into comparable words: lower-case, letters and digits only, plurals made singular.
+enum FoodNameTokenizer {
+    /// The words of `text` in order, each in singular form ("Eggs, whole-wheat" → ["egg", "whole", "wheat"]).
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for scalar in text.lowercased().unicodeScalars {
+            if CharacterSet.foodWordCharacters.contains(scalar) {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                words.append(singular(current))
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(singular(current)) }
+        return words
+    }
+
+    /// A crude English singular that is right for the words of a food table: berries → berry,
+    /// tomatoes → tomato, peaches → peach, eggs → egg; leaves "hummus", "asparagus", "swiss", "bass" alone.
+    static func singular(_ word: String) -> String {
+        guard word.count > 3, word.hasSuffix("s"), !word.allSatisfy(\.isNumber) else { return word }
+        if let irregular = irregularPlurals[word] { return irregular }
+        for ending in ["ss", "us", "is", "ous"] where word.hasSuffix(ending) { return word }
+        if word.hasSuffix("ies") { return String(word.dropLast(3)) + "y" }
+        for ending in ["ches", "shes", "xes", "oes", "sses"] where word.hasSuffix(ending) { return String(word.dropLast(2)) }
+        return String(word.dropLast())
+    }
+
+    private static let irregularPlurals: [String: String] = [
+        "leaves": "leaf", "loaves": "loaf", "halves": "half", "knives": "knife", "shelves": "shelf",
+        "cookies": "cookie", "brownies": "brownie", "smoothies": "smoothie", "pies": "pie", "fries": "fry",
+        "potatoes": "potato", "tomatoes": "tomato", "anchovies": "anchovy", "oats": "oat", "molasses": "molasses",
+        "lentils": "lentil", "chives": "chive", "olives": "olive", "grapes": "grape", "noodles": "noodle",
+    ]
+}
+
+extension CharacterSet {
+    /// Letters and digits: everything else separates words.
+    fileprivate static let foodWordCharacters = CharacterSet.alphanumerics
+}

@@ -1,0 +1,111 @@
+/// Ranks table foods against a free-text query, tolerating plurals (by singular words), prefixes
+/// ("toast" finds "toasted") and typos (edit distance 1 for words of 4-6 letters, 2 from 7).
+///
+/// Relevance: the share of query words a food's name covers (an exact word counts 1, a prefix 0.85, a typo
+/// 0.75 or 0.6), plus a bonus when they appear in the name's first part (USDA names start with the food:
+/// "Egg, whole, raw"), minus a little for every extra word (the generic food before the specific one) and for
+/// branded, baby and restaurant foods, which a person describing their meal rarely means.
+struct FoodSearchIndex: Sendable {
+    private struct Entry: Sendable {
+        var words: [String]
+        var headWords: Set<String>
+        var penalty: Double
+    }
+
+    /// One query word's possible meanings in the vocabulary, with their weights.
+    private typealias Candidates = [(word: String, weight: Double)]
+
+    private let entries: [Entry]
+    private let postings: [String: [Int]]
+    private let sortedVocabulary: [String]
+
+    private static let stopWords: Set<String> = ["a", "an", "the", "of", "with", "and", "or", "in", "on", "some", "my"]
+
+    init(names: [String], groups: [FoodGroup]) {
+        var entries: [Entry] = []
+        var postings: [String: [Int]] = [:]
+        for (index, name) in names.enumerated() {
+            let words = FoodNameTokenizer.words(name)
+            let head = Set(FoodNameTokenizer.words(String(name.split(separator: ",").first ?? "")))
+            var penalty = 0.0
+            if name.split(separator: " ").contains(where: Self.isBrandWord) { penalty += 0.12 }
+            switch groups[index] {
+            case .babyFoods: penalty += 0.35
+            case .traditionalFoods: penalty += 0.2
+            case .restaurantFoods, .fastFoods, .mealsAndEntrees: penalty += 0.05
+            default: break
+            }
+            entries.append(Entry(words: words, headWords: head, penalty: penalty))
+            for word in Set(words) { postings[word, default: []].append(index) }
+        }
+        self.entries = entries
+        self.postings = postings
+        self.sortedVocabulary = postings.keys.sorted()
+    }
+
+    /// Up to `limit` entry indices with their relevance, best first; ties keep table order.
+    func search(_ query: String, limit: Int) -> [(index: Int, score: Double)] {
+        let queryWords = FoodNameTokenizer.words(query).filter { !Self.stopWords.contains($0) }
+        guard !queryWords.isEmpty, limit > 0 else { return [] }
+        var sums: [Int: (weight: Double, head: Double)] = [:]
+        for queryWord in queryWords {
+            var best: [Int: (weight: Double, head: Double)] = [:]
+            for candidate in candidates(for: queryWord) {
+                for index in postings[candidate.word] ?? [] {
+                    let head = entries[index].headWords.contains(candidate.word) ? candidate.weight : 0
+                    let previous = best[index] ?? (0, 0)
+                    best[index] = (max(previous.weight, candidate.weight), max(previous.head, head))
+                }
+            }
+            for (index, match) in best {
+                let previous = sums[index] ?? (0, 0)
+                sums[index] = (previous.weight + match.weight, previous.head + match.head)
+            }
+        }
+        let count = Double(queryWords.count)
+        let scored = sums.map { index, match -> (index: Int, score: Double) in
+            let entry = entries[index]
+            let extraWords = max(0, Double(entry.words.count) - count)
+            let score = match.weight / count + 0.25 * match.head / count - 0.015 * extraWords - entry.penalty
+            return (index, score)
+        }
+        return scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }.prefix(limit).map { $0 }
+    }
+
+    /// The vocabulary words a query word may mean: itself, words it begins, and near misses when it is not a word.
+    private func candidates(for queryWord: String) -> Candidates {
+        var result: Candidates = []
+        if postings[queryWord] != nil { result.append((queryWord, 1.0)) }
+        if queryWord.count >= 3 {
+            var position = lowerBound(queryWord)
+            while position < sortedVocabulary.count, sortedVocabulary[position].hasPrefix(queryWord) {
+                if sortedVocabulary[position] != queryWord { result.append((sortedVocabulary[position], 0.85)) }
+                position += 1
+            }
+        }
+        guard result.isEmpty, queryWord.count >= 4 else { return result }
+        let maxDistance = queryWord.count >= 7 ? 2 : 1
+        let query = Array(queryWord.utf8)
+        for word in sortedVocabulary where abs(word.utf8.count - query.count) <= maxDistance {
+            let distance = EditDistance.between(query, Array(word.utf8), limit: maxDistance)
+            if distance <= maxDistance { result.append((word, distance == 1 ? 0.75 : 0.6)) }
+        }
+        return result
+    }
+
+    private func lowerBound(_ word: String) -> Int {
+        var low = 0
+        var high = sortedVocabulary.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sortedVocabulary[middle] < word { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// USDA writes brand names in capitals ("KELLOGG'S", "CAMPBELL'S"); units like "NLEA" are rare in names.
+    private static func isBrandWord(_ word: Substring) -> Bool {
+        let letters = word.filter(\.isLetter)
+        return letters.count >= 3 && letters.allSatisfy(\.isUppercase)
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// One food as written by `deploy/lib/usda_sr24_to_jsonl.py`: every nutrient per 100 g by its table name.
+struct FoodSource: Codable, Sendable {
+    var id: String
+    var name: String
+    var measures: [HouseholdMeasure]
+    var nutrients: [String: Double]
+
+    /// Reads a JSON-lines data file; a line that is not a food fails the whole read (the file is made by our setup).
+    static func readAll(from url: URL) throws -> [FoodSource] {
+        let decoder = JSONDecoder()
+        let data = try Data(contentsOf: url)
+        return try data.split(separator: UInt8(ascii: "\n")).map { line in
+            try decoder.decode(FoodSource.self, from: Data(line))
+        }
+    }
+}
