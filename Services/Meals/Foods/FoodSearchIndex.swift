@@ -1,5 +1,5 @@
 /// Ranks table foods against a free-text query, tolerating plurals (by singular words), prefixes
-/// ("toast" finds "toasted") and typos (edit distance 1 for words of 4-6 letters, 2 from 7).
+/// ("toast" finds "toasted") and typos (edit distance 1 for words of 3-6 letters, 2 from 7).
 ///
 /// Relevance: the share of query words a food's name covers (an exact word counts 1, a prefix 0.85, a typo
 /// 0.75 or 0.6), plus a bonus when they appear in the name's first part (USDA names start with the food:
@@ -10,6 +10,26 @@ struct FoodSearchIndex: Sendable {
         var words: [String]
         var headWords: Set<String>
         var penalty: Double
+    }
+
+    /// How well a food's name answers the query: matched weight, the part of it in the name's first segment,
+    /// and whether the name's very first word was matched.
+    private struct Match {
+        var weight = 0.0
+        var head = 0.0
+        var leading = 0.0
+
+        mutating func keepBest(_ other: Match) {
+            weight = max(weight, other.weight)
+            head = max(head, other.head)
+            leading = max(leading, other.leading)
+        }
+
+        mutating func add(_ other: Match) {
+            weight += other.weight
+            head += other.head
+            leading += other.leading
+        }
     }
 
     /// One query word's possible meanings in the vocabulary, with their weights.
@@ -47,26 +67,25 @@ struct FoodSearchIndex: Sendable {
     func search(_ query: String, limit: Int) -> [(index: Int, score: Double)] {
         let queryWords = FoodNameTokenizer.words(query).filter { !Self.stopWords.contains($0) }
         guard !queryWords.isEmpty, limit > 0 else { return [] }
-        var sums: [Int: (weight: Double, head: Double)] = [:]
+        var sums: [Int: Match] = [:]
         for queryWord in queryWords {
-            var best: [Int: (weight: Double, head: Double)] = [:]
+            var best: [Int: Match] = [:]
             for candidate in candidates(for: queryWord) {
                 for index in postings[candidate.word] ?? [] {
-                    let head = entries[index].headWords.contains(candidate.word) ? candidate.weight : 0
-                    let previous = best[index] ?? (0, 0)
-                    best[index] = (max(previous.weight, candidate.weight), max(previous.head, head))
+                    let entry = entries[index]
+                    let head = entry.headWords.contains(candidate.word) ? candidate.weight : 0
+                    let leading = entry.words.first == candidate.word ? candidate.weight : 0
+                    best[index, default: Match()].keepBest(Match(weight: candidate.weight, head: head, leading: leading))
                 }
             }
-            for (index, match) in best {
-                let previous = sums[index] ?? (0, 0)
-                sums[index] = (previous.weight + match.weight, previous.head + match.head)
-            }
+            for (index, match) in best { sums[index, default: Match()].add(match) }
         }
         let count = Double(queryWords.count)
         let scored = sums.map { index, match -> (index: Int, score: Double) in
             let entry = entries[index]
             let extraWords = max(0, Double(entry.words.count) - count)
-            let score = match.weight / count + 0.25 * match.head / count - 0.015 * extraWords - entry.penalty
+            let score =
+                (match.weight + 0.25 * match.head) / count + 0.1 * min(1, match.leading) - 0.015 * extraWords - entry.penalty
             return (index, score)
         }
         return scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }.prefix(limit).map { $0 }
@@ -83,7 +102,7 @@ struct FoodSearchIndex: Sendable {
                 position += 1
             }
         }
-        guard result.isEmpty, queryWord.count >= 4 else { return result }
+        guard result.isEmpty, queryWord.count >= 3 else { return result }
         let maxDistance = queryWord.count >= 7 ? 2 : 1
         let query = Array(queryWord.utf8)
         for word in sortedVocabulary where abs(word.utf8.count - query.count) <= maxDistance {
