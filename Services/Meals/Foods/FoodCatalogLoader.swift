@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import PostgresSupport
+import ServiceDefaults
+import ServiceLifecycle
+import Synchronization
+
+/// Loads the food catalog once the schema is migrated: imports the data file when one is configured and
+/// new, then reads the table into memory. Until then (a few seconds at start) food-dependent requests
+/// answer 503 and the service reports not ready.
+final class FoodCatalogLoader: Service {
+    private let importer: FoodImporter
+    private let repository: FoodRepository
+    private let dataFile: URL?
+    private let startAfter: StartupLatch
+    private let logger: Logger
+    private let loaded = Mutex<FoodCatalog?>(nil)
+
+    init(importer: FoodImporter, repository: FoodRepository, dataFile: URL?, startAfter: StartupLatch, logger: Logger) {
+        self.importer = importer
+        self.repository = repository
+        self.dataFile = dataFile
+        self.startAfter = startAfter
+        self.logger = logger
+    }
+
+    func run() async throws {
+        await startAfter.wait()
+        var backoff = Duration.milliseconds(500)
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            do {
+                try await load()
+                break
+            } catch {
+                logger.error("food table not loaded; retrying", metadata: ["error": .string(LogSafeError.describe(error))])
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(10))
+            }
+        }
+        try? await gracefulShutdown()
+    }
+
+    /// Imports (if needed) and loads the catalog now.
+    func load() async throws {
+        if let dataFile { try await importer.importIfNeeded(from: dataFile) }
+        let catalog = FoodCatalog(foods: try await repository.allFoods())
+        loaded.withLock { $0 = catalog }
+        logger.info("food catalog loaded", metadata: ["foods": "\(catalog.foods.count)"])
+        if catalog.foods.isEmpty {
+            logger.warning("the food table is empty: set MEALS_FOOD_DATA_FILE (deploy/setup.sh writes .local/foods/usda_sr24.jsonl)")
+        }
+    }
+
+    /// Whether the catalog is in memory (a readiness check).
+    var isLoaded: Bool { loaded.withLock { $0 != nil } }
+
+    /// The catalog, or 503 while it is still loading.
+    func catalog() throws -> FoodCatalog {
+        guard let catalog = loaded.withLock({ $0 }) else {
+            throw APIError.unavailable("The food table is still loading; try again in a few seconds.", retryAfterSeconds: 2)
+        }
+        return catalog
+    }
+}

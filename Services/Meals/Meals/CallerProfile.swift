@@ -1,0 +1,45 @@
+import EventContracts
+import Foundation
+
+/// What the meals service knows of a user from `user.profile_updated`: diet and goals for the scorers and
+/// the time zone that turns times into the user's dates. A user whose profile has not arrived yet is
+/// scored for a balanced diet without goals, in UTC.
+struct CallerProfile: Sendable, Equatable {
+    var scoring: ScoringProfile
+    var timeZone: TimeZone
+
+    static let standard = CallerProfile(scoring: .standard, timeZone: TimeZone(identifier: "UTC")!)
+
+    /// The profile carried by an event; an unknown diet falls back to balanced, an unknown zone to UTC.
+    init(event: UserProfileUpdated) {
+        self.scoring = ScoringProfile(
+            diet: DietPreference(rawValue: event.dietPreference) ?? .balanced, customMacros: event.customMacros,
+            dailyCalorieGoal: event.dailyCalorieGoal, proteinGoalGrams: event.proteinGoalGrams,
+            carbsGoalGrams: event.carbsGoalGrams, fatGoalGrams: event.fatGoalGrams, calorieBalanceGoal: event.calorieBalanceGoal)
+        self.timeZone = TimeZone(identifier: event.timeZone) ?? TimeZone(identifier: "UTC")!
+    }
+
+    init(scoring: ScoringProfile, timeZone: TimeZone) {
+        self.scoring = scoring
+        self.timeZone = timeZone
+    }
+
+    /// The user's calendar date of `instant`, `YYYY-MM-DD`.
+    func localDate(of instant: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The first instant of the user's date `date` (`YYYY-MM-DD`), nil for an impossible date.
+    func startOfDay(_ date: String) -> Date? {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, date.count == 10 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+        guard components.isValidDate(in: calendar) else { return nil }
+        return calendar.date(from: components)
+    }
+}

@@ -1,0 +1,66 @@
+import EventContracts
+import Foundation
+
+/// A stored meal: what was analysed or entered, whether it was consumed, and its scored content.
+struct MealRecord: Sendable, Equatable {
+    var id: UUID
+    var userId: UUID
+    var origin: MealOrigin
+    var title: String
+    /// The text the meal was analysed from, if any.
+    var description: String?
+    var mealType: MealType?
+    var captureKind: CaptureKind
+    var eatenAt: Date
+    /// `YYYY-MM-DD` of `eatenAt` in `timeZone`.
+    var localDate: String
+    var timeZone: String
+    var isConsumed: Bool
+    var consumedAt: Date?
+    var notes: String?
+    var edited: Bool
+    var version: Int
+    var items: [MealItem]
+    var totals: NutrientProfile
+    var health: MealHealth?
+    var diet: DietScore
+    /// Phrases of a written meal that matched no food (they are not in the totals).
+    var unrecognised: [String]
+    var hasPhoto: Bool
+    var createdAt: Date
+    var updatedAt: Date
+
+    /// Replaces the scored content with `composition`.
+    mutating func apply(_ composition: MealComposer.Composition) {
+        title = composition.title
+        items = composition.items
+        totals = composition.totals
+        health = composition.health
+        diet = composition.diet
+    }
+
+    /// The event-carried state of this meal.
+    var snapshot: MealSnapshot {
+        MealSnapshot(
+            mealId: id, userId: userId, title: title, origin: origin.rawValue, mealType: mealType?.rawValue,
+            captureKind: captureKind.rawValue, eatenAt: eatenAt, localDate: localDate, timeZone: timeZone, isConsumed: isConsumed,
+            edited: edited, notes: notes, hasPhoto: hasPhoto,
+            items: items.map { item in
+                MealSnapshotItem(
+                    name: item.name, amount: item.amount, unit: item.unit, grams: item.grams, nutrients: item.nutrients.totals,
+                    healthScore: item.healthScore.score, healthRating: item.healthScore.rating.rawValue, source: item.source.rawValue)
+            },
+            totals: totals.totals, healthScore: health?.score, healthRating: health?.rating.rawValue,
+            dietPreference: diet.diet.rawValue, dietScore: diet.score, dietBand: diet.band.rawValue, dietExplanation: diet.explanation,
+            version: version)
+    }
+}
+
+extension NutrientProfile {
+    /// The event contract's form of these values.
+    var totals: NutrientTotals {
+        NutrientTotals(
+            calories: calories, proteinGrams: protein, carbsGrams: carbs, fatGrams: fat, fiberGrams: fiber, sugarsGrams: sugars,
+            saturatedFatGrams: saturatedFat, sodiumMilligrams: sodium)
+    }
+}

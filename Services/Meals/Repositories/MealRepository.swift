@@ -1,0 +1,131 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// SQL for meals and their photos. Every query is scoped to the owner, so another user's meal is never found.
+struct MealRepository: Sendable {
+    let logger: Logger
+
+    private static let columns: PostgresQuery = """
+        SELECT id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date::text, time_zone,
+               is_consumed, consumed_at, notes, edited, version, items::text, totals::text, health::text, diet::text,
+               unrecognised::text, has_photo, created_at, updated_at
+        FROM meals
+        """
+
+    /// Stores a new meal.
+    func insert(_ meal: MealRecord, on connection: PostgresConnection) async throws {
+        let json = try MealJSON(meal)
+        try await connection.query(
+            """
+            INSERT INTO meals (id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date, time_zone,
+                               is_consumed, consumed_at, notes, edited, version, items, totals, health, diet, unrecognised,
+                               has_photo, created_at, updated_at)
+            VALUES (\(meal.id), \(meal.userId), \(meal.origin.rawValue), \(meal.title), \(meal.description),
+                    \(meal.mealType?.rawValue), \(meal.captureKind.rawValue), \(meal.eatenAt), \(meal.localDate)::date,
+                    \(meal.timeZone), \(meal.isConsumed), \(meal.consumedAt), \(meal.notes), \(meal.edited), \(meal.version),
+                    \(json.items)::jsonb, \(json.totals)::jsonb, \(json.health)::jsonb, \(json.diet)::jsonb,
+                    \(json.unrecognised)::jsonb, \(meal.hasPhoto), \(meal.createdAt), \(meal.updatedAt))
+            """, logger: logger)
+    }
+
+    /// Writes every changeable field of `meal` (its id and owner stay).
+    func update(_ meal: MealRecord, on connection: PostgresConnection) async throws {
+        let json = try MealJSON(meal)
+        try await connection.query(
+            """
+            UPDATE meals SET title = \(meal.title), meal_type = \(meal.mealType?.rawValue), eaten_at = \(meal.eatenAt),
+                local_date = \(meal.localDate)::date, time_zone = \(meal.timeZone), is_consumed = \(meal.isConsumed),
+                consumed_at = \(meal.consumedAt), notes = \(meal.notes), edited = \(meal.edited), version = \(meal.version),
+                items = \(json.items)::jsonb, totals = \(json.totals)::jsonb, health = \(json.health)::jsonb,
+                diet = \(json.diet)::jsonb, updated_at = \(meal.updatedAt)
+            WHERE id = \(meal.id) AND user_id = \(meal.userId)
+            """, logger: logger)
+    }
+
+    /// The caller's meal, locked for update when read inside a transaction that will change it.
+    func find(_ id: UUID, userId: UUID, on connection: PostgresConnection, forUpdate: Bool = false) async throws -> MealRecord? {
+        var query = Self.columns
+        query.sql += " WHERE id = $1 AND user_id = $2" + (forUpdate ? " FOR UPDATE" : "")
+        try query.binds.append(id, context: .default)
+        try query.binds.append(userId, context: .default)
+        return try await Self.records(try await connection.query(query, logger: logger)).first
+    }
+
+    /// The caller's meal, read outside any transaction.
+    func find(_ id: UUID, userId: UUID, client: PostgresClient) async throws -> MealRecord? {
+        try await client.withConnection { try await find(id, userId: userId, on: $0) }
+    }
+
+    /// A page of the caller's meals, newest first, after `filter.cursor`.
+    func list(userId: UUID, filter: MealListFilter, client: PostgresClient) async throws -> [MealRecord] {
+        var query = Self.columns
+        var conditions = ["user_id = $1"]
+        try query.binds.append(userId, context: .default)
+        func bind(_ value: some PostgresEncodable & Sendable) throws -> String {
+            try query.binds.append(value, context: .default)
+            return "$\(query.binds.count)"
+        }
+        if let from = filter.fromDate { conditions.append("local_date >= \(try bind(from))::date") }
+        if let to = filter.toDate { conditions.append("local_date <= \(try bind(to))::date") }
+        if let consumed = filter.consumed { conditions.append("is_consumed = \(try bind(consumed))") }
+        if let mealType = filter.mealType { conditions.append("meal_type = \(try bind(mealType.rawValue))") }
+        if let cursor = filter.cursor {
+            conditions.append("(eaten_at, id) < (\(try bind(cursor.eatenAt)), \(try bind(cursor.id)))")
+        }
+        query.sql += " WHERE " + conditions.joined(separator: " AND ") + " ORDER BY eaten_at DESC, id DESC LIMIT \(try bind(filter.limit + 1))"
+        return try await Self.records(try await client.query(query, logger: logger))
+    }
+
+    /// Deletes the caller's meal (its photo goes with it); false when there was none.
+    func delete(_ id: UUID, userId: UUID, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            "DELETE FROM meals WHERE id = \(id) AND user_id = \(userId) RETURNING id", logger: logger)
+        return try await rows.collect().isEmpty == false
+    }
+
+    /// Deletes every meal and photo of a user.
+    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("DELETE FROM meal_photos WHERE user_id = \(userId)", logger: logger)
+        try await connection.query("DELETE FROM meals WHERE user_id = \(userId)", logger: logger)
+    }
+
+    /// Stores the photo of a meal.
+    func savePhoto(_ photo: PhotoUpload, mealId: UUID, userId: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO meal_photos (meal_id, user_id, media_type, bytes)
+            VALUES (\(mealId), \(userId), \(photo.format.mediaType), \(ByteBuffer(bytes: photo.bytes)))
+            """, logger: logger)
+    }
+
+    /// The photo of the caller's meal.
+    func photo(mealId: UUID, userId: UUID, client: PostgresClient) async throws -> (mediaType: String, bytes: ByteBuffer)? {
+        let rows = try await client.query(
+            "SELECT media_type, bytes FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
+        for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return (mediaType, bytes) }
+        return nil
+    }
+
+    private static func records(_ rows: PostgresRowSequence) async throws -> [MealRecord] {
+        var records: [MealRecord] = []
+        for try await row in rows { records.append(try MealJSON.record(from: row)) }
+        return records
+    }
+}
+
+/// A position in the meal list: the last meal of the previous page.
+struct MealCursor: Sendable, Equatable {
+    var eatenAt: Date
+    var id: UUID
+}
+
+/// The filters of `GET /api/meals`.
+struct MealListFilter: Sendable {
+    var fromDate: String?
+    var toDate: String?
+    var consumed: Bool?
+    var mealType: MealType?
+    var cursor: MealCursor?
+    var limit: Int
+}

@@ -1,0 +1,34 @@
+import EventContracts
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The latest profile of each user, written by the `user.profile_updated` handler and read by every scoring request.
+struct ProfileRepository: Sendable {
+    let logger: Logger
+
+    /// Stores `event` unless a newer version is already stored (events may arrive out of order).
+    func save(_ event: UserProfileUpdated, on connection: PostgresConnection) async throws {
+        let json = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+        try await connection.query(
+            """
+            INSERT INTO user_profiles (user_id, profile, version) VALUES (\(event.userId), \(json)::jsonb, \(event.version))
+            ON CONFLICT (user_id) DO UPDATE SET profile = EXCLUDED.profile, version = EXCLUDED.version
+            WHERE user_profiles.version < EXCLUDED.version
+            """, logger: logger)
+    }
+
+    /// The caller's profile, or the standard one when none has arrived.
+    func profile(of userId: UUID, client: PostgresClient) async throws -> CallerProfile {
+        let rows = try await client.query("SELECT profile::text FROM user_profiles WHERE user_id = \(userId)", logger: logger)
+        for try await json in rows.decode(String.self) {
+            return CallerProfile(event: try JSONDecoder().decode(UserProfileUpdated.self, from: Data(json.utf8)))
+        }
+        return .standard
+    }
+
+    /// Forgets the user's profile.
+    func delete(userId: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("DELETE FROM user_profiles WHERE user_id = \(userId)", logger: logger)
+    }
+}
