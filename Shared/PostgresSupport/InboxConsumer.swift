@@ -39,8 +39,14 @@ public final class InboxConsumer: Service {
     private let handler: any EventHandler
     private let logger: Logger
     private let maxBackoff: Duration
+    private let startAfter: StartupLatch?
 
-    public init(client: PostgresClient, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(10)) {
+    /// - Parameter startAfter: opened when the schema's migrations are applied; nothing is read before.
+    public init(
+        client: PostgresClient, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(10),
+        startAfter: StartupLatch? = nil
+    ) {
+        self.startAfter = startAfter
         self.client = client
         self.consumer = consumer
         self.handler = handler
@@ -51,6 +57,7 @@ public final class InboxConsumer: Service {
     public func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
+                await self.startAfter?.wait()
                 for try await message in self.consumer.messages {
                     try await self.process(message)
                 }

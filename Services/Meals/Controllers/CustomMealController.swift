@@ -1,0 +1,160 @@
+import Foundation
+import Hummingbird
+import PostgresNIO
+import ServiceDefaults
+
+/// Saved meals to log again: `/api/custom-meals` list, create, read, replace, delete, and log as a consumed meal.
+struct CustomMealController: Sendable {
+    let client: PostgresClient
+    let customMeals: CustomMealRepository
+    let store: MealStore
+    let profiles: ProfileRepository
+    let foods: FoodCatalogLoader
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/api/custom-meals", use: list)
+        router.post("/api/custom-meals", use: create)
+        router.get("/api/custom-meals/:id", use: show)
+        router.put("/api/custom-meals/:id", use: replace)
+        router.delete("/api/custom-meals/:id", use: delete)
+        router.post("/api/custom-meals/:id/log", use: log)
+    }
+
+    /// `GET /api/custom-meals?limit=&cursor=`: by name.
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> CustomMealPageBody {
+        let caller = try CallerIdentity(request)
+        let query = request.uri.queryParameters
+        let limit = query["limit"].map { Int(String($0)) ?? -1 } ?? 50
+        guard (1...100).contains(limit) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
+        let after = try query["cursor"].map { try PageCursor.decode(String($0)) }.map { (name: $0.key, id: $0.id) }
+        let rows = try await customMeals.list(userId: caller.userId, after: after, limit: limit, client: client)
+        let catalog = try foods.catalog()
+        let page = Array(rows.prefix(limit))
+        return CustomMealPageBody(
+            customMeals: try page.map { try CustomMealBody($0, catalog: catalog) },
+            nextCursor: rows.count > limit ? page.last.map { PageCursor.encode(key: $0.name, id: $0.id) } : nil)
+    }
+
+    /// `POST /api/custom-meals` {name, mealType, items}: 201; items are checked against the food table now.
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<CustomMealBody> {
+        let caller = try CallerIdentity(request)
+        let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
+        let (name, mealType) = try validate(body)
+        let now = now()
+        let meal = CustomMealRecord(
+            id: UUID(), userId: caller.userId, name: name, mealType: mealType, items: body.items, version: 1, createdAt: now, updatedAt: now)
+        try await customMeals.save(meal, client: client)
+        return EditedResponse(status: .created, response: try CustomMealBody(meal, catalog: try foods.catalog()))
+    }
+
+    /// `GET /api/custom-meals/:id`.
+    @Sendable func show(request: Request, context: AppRequestContext) async throws -> CustomMealBody {
+        let caller = try CallerIdentity(request)
+        return try CustomMealBody(try await find(context, caller: caller), catalog: try foods.catalog())
+    }
+
+    /// `PUT /api/custom-meals/:id` {name, mealType, items}: replaces it; 409 when `If-Match` is stale.
+    @Sendable func replace(request: Request, context: AppRequestContext) async throws -> CustomMealBody {
+        let caller = try CallerIdentity(request)
+        var meal = try await find(context, caller: caller)
+        let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
+        if let expected = try MealController.expectedVersion(request), expected != meal.version {
+            throw APIError(
+                .conflict, code: "version_conflict", message: "The custom meal changed since you read it; reload and retry.",
+                details: ["currentVersion": String(meal.version)])
+        }
+        (meal.name, meal.mealType) = try validate(body)
+        meal.items = body.items
+        meal.version += 1
+        meal.updatedAt = now()
+        try await customMeals.save(meal, client: client)
+        return try CustomMealBody(meal, catalog: try foods.catalog())
+    }
+
+    /// `DELETE /api/custom-meals/:id`: 204.
+    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let caller = try CallerIdentity(request)
+        guard try await customMeals.delete(try Self.id(context), userId: caller.userId, client: client) else {
+            throw APIError.notFound("No such custom meal.")
+        }
+        return .noContent
+    }
+
+    /// `POST /api/custom-meals/:id/log` {eatenAt, mealType, notes}: 201 with a new consumed meal made of its items.
+    @Sendable func log(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+        let caller = try CallerIdentity(request)
+        let custom = try await find(context, caller: caller)
+        let body = try await MealController.optionalBody(request, context: context)
+        let now = now()
+        var fields = MealFieldReader(now: now)
+        let mealType = fields.mealType(body.mealType) ?? custom.mealType
+        let eatenAt = fields.eatenAt(body.eatenAt) ?? now
+        let notes = fields.text(body.notes, field: "notes", limit: 2000)
+        try fields.check()
+        let drafts = try ItemRequestResolver.resolve(custom.items, catalog: try foods.catalog())
+        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let meal = MealFactory.make(
+            userId: caller.userId, origin: .customMeal,
+            composition: MealComposer.compose(drafts, profile: profile.scoring, title: custom.name), profile: profile,
+            description: nil, mealType: mealType, captureKind: .quickAdd, eatenAt: eatenAt, consumed: true, notes: notes,
+            unrecognised: [], hasPhoto: false, now: now)
+        try await store.create(meal, photo: nil)
+        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
+    }
+
+    private func validate(_ body: CustomMealRequest) throws -> (name: String, mealType: MealType?) {
+        var fields = MealFieldReader(now: now())
+        let name = fields.text(body.name, field: "name", limit: 120)
+        if name == nil && fields.problems["name"] == nil { fields.merge(APIError.invalid(["name": "Give the meal a name."])) }
+        let mealType = fields.mealType(body.mealType)
+        do { _ = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
+            fields.merge(error)
+        }
+        try fields.check()
+        return (name ?? "", mealType)
+    }
+
+    private func find(_ context: AppRequestContext, caller: CallerIdentity) async throws -> CustomMealRecord {
+        guard let meal = try await customMeals.find(try Self.id(context), userId: caller.userId, client: client) else {
+            throw APIError.notFound("No such custom meal.")
+        }
+        return meal
+    }
+
+    private static func id(_ context: AppRequestContext) throws -> UUID {
+        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else { throw APIError.notFound("No such custom meal.") }
+        return id
+    }
+}
+
+/// A custom meal with its items' current totals from the food table.
+struct CustomMealBody: ResponseCodable {
+    var id: UUID
+    var name: String
+    var mealType: String?
+    var items: [ItemRequest]
+    var totals: NutrientsBody
+    var version: Int
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ meal: CustomMealRecord, catalog: FoodCatalog) throws {
+        id = meal.id
+        name = meal.name
+        mealType = meal.mealType?.rawValue
+        items = meal.items
+        let drafts = (try? ItemRequestResolver.resolve(meal.items, catalog: catalog)) ?? []
+        totals = NutrientsBody(drafts.reduce(NutrientProfile.zero) { $0 + $1.nutrients }.rounded)
+        version = meal.version
+        createdAt = meal.createdAt
+        updatedAt = meal.updatedAt
+    }
+}
+
+/// A page of custom meals.
+struct CustomMealPageBody: ResponseCodable {
+    var customMeals: [CustomMealBody]
+    var nextCursor: String?
+}

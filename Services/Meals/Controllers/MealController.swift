@@ -1,0 +1,207 @@
+import Foundation
+import Hummingbird
+import PostgresNIO
+import ServiceDefaults
+
+/// The meal lifecycle: `/api/meals` list, manual entry, read, edit, consume and unconsume, delete, photo.
+/// Another user's meal answers 404 everywhere.
+struct MealController: Sendable {
+    let client: PostgresClient
+    let meals: MealRepository
+    let store: MealStore
+    let profiles: ProfileRepository
+    let foods: FoodCatalogLoader
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/api/meals", use: list)
+        router.post("/api/meals", use: create)
+        router.get("/api/meals/:id", use: show)
+        router.put("/api/meals/:id", use: update)
+        router.delete("/api/meals/:id", use: delete)
+        router.post("/api/meals/:id/consume", use: consume)
+        router.delete("/api/meals/:id/consume", use: unconsume)
+        router.get("/api/meals/:id/photo", use: photo)
+    }
+
+    /// `GET /api/meals?limit=&cursor=&from=&to=&status=consumed|scanned&mealType=`: newest first; dates are the user's.
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> MealPageBody {
+        let caller = try CallerIdentity(request)
+        let query = request.uri.queryParameters
+        var problems: [String: String] = [:]
+        let limit = query["limit"].map { Int(String($0)) ?? -1 } ?? 20
+        if !(1...100).contains(limit) { problems["limit"] = "Use 1 to 100." }
+        var filter = MealListFilter(limit: limit)
+        for field in ["from", "to"] {
+            guard let value = query[Substring(field)].map(String.init) else { continue }
+            if CallerProfile.standard.startOfDay(value) == nil { problems[field] = "Use a date such as 2026-05-01." }
+            if field == "from" { filter.fromDate = value } else { filter.toDate = value }
+        }
+        switch query["status"].map(String.init) {
+        case nil: break
+        case "consumed": filter.consumed = true
+        case "scanned": filter.consumed = false
+        default: problems["status"] = "Use consumed or scanned."
+        }
+        if let mealType = query["mealType"].map(String.init) {
+            filter.mealType = MealType(rawValue: mealType)
+            if filter.mealType == nil { problems["mealType"] = "Use breakfast, lunch, dinner or snack." }
+        }
+        guard problems.isEmpty else { throw APIError.invalid(problems) }
+        if let cursor = query["cursor"] { filter.cursor = try PageCursor.decodeMealCursor(String(cursor)) }
+        let rows = try await meals.list(userId: caller.userId, filter: filter, client: client)
+        let page = Array(rows.prefix(limit))
+        let next = rows.count > limit ? page.last.map { PageCursor.encode(MealCursor(eatenAt: $0.eatenAt, id: $0.id)) } : nil
+        return MealPageBody(meals: page.map(MealBody.init), nextCursor: next)
+    }
+
+    /// `POST /api/meals`: manual entry of items by food id and portion or by free values; 201 with the meal.
+    @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+        let caller = try CallerIdentity(request)
+        let body = try await request.decodeJSON(as: MealEntryRequest.self, context: context)
+        let now = now()
+        var fields = MealFieldReader(now: now)
+        let mealType = fields.mealType(body.mealType)
+        let captureKind = fields.captureKind(body.captureKind) ?? .fullMeal
+        let eatenAt = fields.eatenAt(body.eatenAt) ?? now
+        let title = fields.text(body.title, field: "title", limit: 120)
+        let notes = fields.text(body.notes, field: "notes", limit: 2000)
+        var drafts: [MealItemDraft] = []
+        do { drafts = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
+            fields.merge(error)
+        }
+        try fields.check()
+        let consumed = body.consumed ?? true
+        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let meal = MealFactory.make(
+            userId: caller.userId, origin: .manual, composition: MealComposer.compose(drafts, profile: profile.scoring, title: title),
+            profile: profile, description: nil, mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: consumed,
+            notes: notes, unrecognised: [], hasPhoto: false, now: now)
+        try await store.create(meal, photo: nil)
+        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
+    }
+
+    /// `GET /api/meals/:id` with its version as `ETag`.
+    @Sendable func show(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+        let caller = try CallerIdentity(request)
+        guard let meal = try await meals.find(try Self.mealId(context), userId: caller.userId, client: client) else {
+            throw APIError.notFound("No such meal.")
+        }
+        return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal))
+    }
+
+    /// `PUT /api/meals/:id`: new items, portions or values recompute totals and scores; sets `edited`, bumps
+    /// `version`; 409 `version_conflict` when `If-Match` names an older version.
+    @Sendable func update(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+        let caller = try CallerIdentity(request)
+        let id = try Self.mealId(context)
+        let expected = try Self.expectedVersion(request)
+        let body = try await request.decodeJSON(as: MealUpdateRequest.self, context: context)
+        var fields = MealFieldReader(now: now())
+        let mealType = fields.mealType(body.mealType)
+        let eatenAt = fields.eatenAt(body.eatenAt)
+        let title = fields.text(body.title, field: "title", limit: 120)
+        let notes = fields.text(body.notes, field: "notes", limit: 2000)
+        var drafts: [MealItemDraft]?
+        if let items = body.items {
+            do { drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
+                fields.merge(error)
+            }
+        }
+        try fields.check()
+        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let newItems = drafts
+        let meal = try await store.update(id, userId: caller.userId, expectedVersion: expected) { meal in
+            if let drafts = newItems {
+                meal.apply(MealComposer.compose(drafts, profile: profile.scoring, title: title ?? meal.title))
+            } else if let title {
+                meal.title = title
+            }
+            if let mealType { meal.mealType = mealType }
+            if let eatenAt { meal.move(to: eatenAt, profile: profile) }
+            if body.notes != nil { meal.notes = notes }
+            meal.edited = true
+            return true
+        }
+        return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal))
+    }
+
+    /// `DELETE /api/meals/:id`: 204; its photo goes too and `meal.deleted` is sent.
+    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let caller = try CallerIdentity(request)
+        try await store.delete(try Self.mealId(context), userId: caller.userId)
+        return .noContent
+    }
+
+    /// `POST /api/meals/:id/consume` {notes, eatenAt, mealType}: the meal now counts toward the user's day.
+    @Sendable func consume(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+        let caller = try CallerIdentity(request)
+        let id = try Self.mealId(context)
+        let body = try await Self.optionalBody(request, context: context)
+        let now = now()
+        var fields = MealFieldReader(now: now)
+        let mealType = fields.mealType(body.mealType)
+        let eatenAt = fields.eatenAt(body.eatenAt)
+        let notes = fields.text(body.notes, field: "notes", limit: 2000)
+        try fields.check()
+        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let meal = try await store.update(id, userId: caller.userId, expectedVersion: try Self.expectedVersion(request)) { meal in
+            if !meal.isConsumed { meal.consumedAt = now }
+            meal.isConsumed = true
+            if let mealType { meal.mealType = mealType }
+            if let eatenAt { meal.move(to: eatenAt, profile: profile) }
+            if body.notes != nil { meal.notes = notes }
+            return true
+        }
+        return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal))
+    }
+
+    /// `DELETE /api/meals/:id/consume`: back to scanned (it stops counting); a no-op when it was not consumed.
+    @Sendable func unconsume(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+        let caller = try CallerIdentity(request)
+        let meal = try await store.update(try Self.mealId(context), userId: caller.userId, expectedVersion: try Self.expectedVersion(request)) { meal in
+            guard meal.isConsumed else { return false }
+            meal.isConsumed = false
+            meal.consumedAt = nil
+            return true
+        }
+        return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal))
+    }
+
+    /// `GET /api/meals/:id/photo`: the photo as uploaded, for its owner only.
+    @Sendable func photo(request: Request, context: AppRequestContext) async throws -> Response {
+        let caller = try CallerIdentity(request)
+        guard let photo = try await meals.photo(mealId: try Self.mealId(context), userId: caller.userId, client: client) else {
+            throw APIError.notFound("This meal has no photo.")
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: photo.mediaType, .cacheControl: "private, max-age=3600", .init("X-Content-Type-Options")!: "nosniff"],
+            body: ResponseBody(byteBuffer: photo.bytes))
+    }
+
+    /// The `:id` path parameter; 404 for anything that is not a meal id.
+    static func mealId(_ context: AppRequestContext) throws -> UUID {
+        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else { throw APIError.notFound("No such meal.") }
+        return id
+    }
+
+    /// The version in `If-Match` (`"3"`, `W/"3"` or `3`); nil without the header; 400 when unreadable.
+    static func expectedVersion(_ request: Request) throws -> Int? {
+        guard let header = request.headers[.ifMatch] else { return nil }
+        let trimmed = header.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        guard let version = Int(trimmed) else {
+            throw APIError.badRequest("If-Match must hold the meal's version, as in its ETag.", code: "invalid_if_match")
+        }
+        return version
+    }
+
+    /// The consume body, which may be absent.
+    static func optionalBody(_ request: Request, context: AppRequestContext) async throws -> ConsumeRequest {
+        if request.headers[.contentLength] == "0" || request.headers[.contentType] == nil && request.headers[.contentLength] == nil {
+            return ConsumeRequest()
+        }
+        return try await request.decodeJSON(as: ConsumeRequest.self, context: context)
+    }
+}

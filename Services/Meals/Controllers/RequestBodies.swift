@@ -1,0 +1,44 @@
+/// `POST /api/meals`: a manual entry; `consumed` defaults to true (a typed entry is food that was eaten).
+struct MealEntryRequest: Decodable {
+    var items: [ItemRequest]
+    var title: String?
+    var mealType: String?
+    var captureKind: String?
+    var eatenAt: String?
+    var notes: String?
+    var consumed: Bool?
+}
+
+/// `PUT /api/meals/:id`: fields given are changed; `items` replaces every item.
+struct MealUpdateRequest: Decodable {
+    var items: [ItemRequest]?
+    var title: String?
+    var mealType: String?
+    var eatenAt: String?
+    var notes: String?
+}
+
+/// `POST /api/meals/:id/consume` and `POST /api/custom-meals/:id/log`.
+struct ConsumeRequest: Decodable {
+    var notes: String?
+    var eatenAt: String?
+    var mealType: String?
+}
+
+/// `POST /api/analyze` as JSON: a base64 `image` or a `text` description, not both.
+struct AnalyzeJSONRequest: Decodable {
+    var image: String?
+    var text: String?
+    /// Words that help the vision model (what the photo shows); ignored for text.
+    var hint: String?
+    var mealType: String?
+    var captureKind: String?
+    var eatenAt: String?
+}
+
+/// `POST /api/custom-meals` and `PUT /api/custom-meals/:id`.
+struct CustomMealRequest: Decodable {
+    var name: String
+    var mealType: String?
+    var items: [ItemRequest]
+}

@@ -1,0 +1,39 @@
+import EventContracts
+import Foundation
+import Logging
+import PostgresNIO
+import PostgresSupport
+
+/// Applies the events the meals service consumes: `user.profile_updated` (the diet, goals and time zone used
+/// for scoring) and `user.deleted` (every meal, photo, custom meal and the profile of the user go).
+struct MealsEventHandler: EventHandler {
+    let profiles: ProfileRepository
+    let meals: MealRepository
+    let customMeals: CustomMealRepository
+
+    static let topics: [Topic] = [.userProfileUpdated, .userDeleted]
+
+    func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        switch event.header.type {
+        case Topic.userProfileUpdated.rawValue:
+            let profile = try decode(UserProfileUpdated.self, event)
+            try await profiles.save(profile, on: connection)
+        case Topic.userDeleted.rawValue:
+            let userId = try decode(UserDeleted.self, event).userId
+            try await meals.deleteAll(userId: userId, on: connection)
+            try await customMeals.deleteAll(userId: userId, on: connection)
+            try await profiles.delete(userId: userId, on: connection)
+            logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
+        default:
+            throw EventRejected("the meals service does not consume \(event.header.type)")
+        }
+    }
+
+    private func decode<Payload: EventPayload>(_ type: Payload.Type, _ event: ReceivedEvent) throws -> Payload {
+        do {
+            return try event.decode(type).data
+        } catch {
+            throw EventRejected("unreadable \(event.header.type) payload")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Hummingbird
+
+/// Makes new meal records and the headers every meal answer carries.
+enum MealFactory {
+    /// A new meal at version 1 from a scored composition.
+    static func make(
+        userId: UUID, origin: MealOrigin, composition: MealComposer.Composition, profile: CallerProfile, description: String?,
+        mealType: MealType?, captureKind: CaptureKind, eatenAt: Date, consumed: Bool, notes: String?, unrecognised: [String],
+        hasPhoto: Bool, now: Date
+    ) -> MealRecord {
+        MealRecord(
+            id: UUID(), userId: userId, origin: origin, title: composition.title, description: description, mealType: mealType,
+            captureKind: captureKind, eatenAt: eatenAt, localDate: profile.localDate(of: eatenAt),
+            timeZone: profile.timeZone.identifier, isConsumed: consumed, consumedAt: consumed ? now : nil, notes: notes,
+            edited: false, version: 1, items: composition.items, totals: composition.totals, health: composition.health,
+            diet: composition.diet, unrecognised: unrecognised, hasPhoto: hasPhoto, createdAt: now, updatedAt: now)
+    }
+
+    /// `ETag` with the meal's version (send it back in `If-Match` to edit safely) and `Location`.
+    static func headers(for meal: MealRecord) -> HTTPFields {
+        [.eTag: "\"\(meal.version)\"", .location: "/api/meals/\(meal.id.uuidString.lowercased())"]
+    }
+}
+
+extension MealRecord {
+    /// Moves the meal to another time, recomputing its date in the user's current time zone.
+    mutating func move(to instant: Date, profile: CallerProfile) {
+        eatenAt = instant
+        localDate = profile.localDate(of: instant)
+        timeZone = profile.timeZone.identifier
+    }
+}
