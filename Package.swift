@@ -74,6 +74,8 @@ let package = Package(
             name: "ServiceDefaults",
             dependencies: [
                 "Kafka", hummingbird, httpTypes, configuration, logging, lifecycle,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

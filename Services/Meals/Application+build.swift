@@ -1,17 +1,67 @@
+import AsyncHTTPClient
+import ServiceLifecycle
 import Configuration
 import EventContracts
 import Foundation
+import Kafka
 import Logging
 import PostgresSupport
 import ServiceDefaults
 
 /// The composition root of the meals service: creates every concrete client and wires the routes.
-/// Owns schema `meals`; publishes mealAnalyzed, mealConsumed, mealDeleted; consumes userProfileUpdated, userDeleted.
-func buildApplication(config: ConfigReader, logger: Logger) throws -> BackendApplication {
+/// Owns schema `meals`; publishes `meal.analyzed`, `meal.consumed`, `meal.deleted`; consumes
+/// `user.profile_updated` and `user.deleted`. `now` is the clock of every stored time; tests pass their own.
+func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) async throws
+    -> BackendApplication
+{
+    let settings = try MealsSettings(config: config)
     let infrastructure = try ServiceInfrastructure(
-        name: "meals", config: config, publishes: [.mealAnalyzed, .mealConsumed, .mealDeleted], uses: [.userProfileUpdated, .userDeleted], consumes: true,
-        migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
-    let router = ServiceRuntime.makeRouter(service: "meals", checks: infrastructure.readinessChecks)
+        name: "meals", config: config, publishes: [.mealAnalyzed, .mealConsumed, .mealDeleted], uses: MealsEventHandler.topics,
+        consumes: true, migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
+    let client = infrastructure.postgres
+
+    let meals = MealRepository(logger: logger)
+    let customMeals = CustomMealRepository(logger: logger)
+    let profiles = ProfileRepository(logger: logger)
+    let foodRepository = FoodRepository(client: client, logger: logger)
+    let foods = FoodCatalogLoader(
+        importer: FoodImporter(client: client, logger: logger), repository: foodRepository, dataFile: settings.foodDataFile,
+        startAfter: infrastructure.migrated, logger: logger)
+    let store = MealStore(client: client, meals: meals, now: now, logger: logger)
+
+    let consumer = try KafkaConsumer(
+        configuration: infrastructure.kafka, groupId: config.string(forKey: "meals.consumer.group", default: "meals"),
+        topics: MealsEventHandler.topics.map(\.rawValue), logger: logger)
+    let inbox = InboxConsumer(
+        client: client, consumer: consumer, handler: MealsEventHandler(profiles: profiles, meals: meals, customMeals: customMeals),
+        logger: logger, startAfter: infrastructure.migrated)
+
+    var services: [any Service] = [foods, inbox]
+    var photoAnalyzer: PhotoMealAnalyzer?
+    if let vision = settings.vision {
+        let httpClient = HTTPClientService()
+        services.insert(httpClient, at: 0)
+        photoAnalyzer = PhotoMealAnalyzer(
+            provider: OpenAICompatibleVisionClient(settings: vision, httpClient: httpClient.client, logger: logger))
+        logger.info("photo analysis enabled", metadata: ["model": .string(vision.model)])
+    } else {
+        logger.info("photo analysis disabled: MEALS_VISION_BASE_URL is not set; text analysis works offline")
+    }
+
+    let checks = infrastructure.readinessChecks + [ClosureReadinessCheck(name: "foods") { foods.isLoaded }]
+    let router = ServiceRuntime.makeRouter(service: "meals", checks: checks)
+    FoodController(foods: foods, repository: foodRepository).addRoutes(to: router)
+    AnalyzeController(
+        client: client, store: store, profiles: profiles, foods: foods,
+        reader: AnalysisRequestReader(maxImageBytes: settings.maxImageBytes), photoAnalyzer: photoAnalyzer, now: now, logger: logger
+    ).addRoutes(to: router)
+    MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, now: now, logger: logger)
+        .addRoutes(to: router)
+    CustomMealController(
+        client: client, customMeals: customMeals, store: store, profiles: profiles, foods: foods, now: now, logger: logger
+    ).addRoutes(to: router)
+
     return BackendApplication(
-        infrastructure: infrastructure, router: router, http: HTTPServerSettings(config: config, defaultPort: 8082), logger: logger)
+        infrastructure: infrastructure, services: services, router: router, http: HTTPServerSettings(config: config, defaultPort: 8082),
+        logger: logger)
 }

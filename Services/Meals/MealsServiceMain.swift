@@ -5,7 +5,7 @@ import ServiceDefaults
 struct MealsServiceMain {
     static func main() async {
         await ServiceRuntime.main(service: "meals") { config, logger in
-            try buildApplication(config: config, logger: logger).runnable
+            try await buildApplication(config: config, logger: logger).runnable
         }
     }
 }

@@ -17,7 +17,7 @@ extension Request {
     }
 
     /// The field path and what is wrong with it, in words a client developer understands.
-    static func details(of error: DecodingError) -> [String: String] {
+    public static func details(of error: DecodingError) -> [String: String] {
         func path(_ codingPath: [any CodingKey]) -> String {
             codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         }

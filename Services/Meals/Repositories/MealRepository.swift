@@ -47,8 +47,8 @@ struct MealRepository: Sendable {
     func find(_ id: UUID, userId: UUID, on connection: PostgresConnection, forUpdate: Bool = false) async throws -> MealRecord? {
         var query = Self.columns
         query.sql += " WHERE id = $1 AND user_id = $2" + (forUpdate ? " FOR UPDATE" : "")
-        try query.binds.append(id, context: .default)
-        try query.binds.append(userId, context: .default)
+        query.binds.append(id, context: .default)
+        query.binds.append(userId, context: .default)
         return try await Self.records(try await connection.query(query, logger: logger)).first
     }
 
@@ -61,7 +61,7 @@ struct MealRepository: Sendable {
     func list(userId: UUID, filter: MealListFilter, client: PostgresClient) async throws -> [MealRecord] {
         var query = Self.columns
         var conditions = ["user_id = $1"]
-        try query.binds.append(userId, context: .default)
+        query.binds.append(userId, context: .default)
         func bind(_ value: some PostgresEncodable & Sendable) throws -> String {
             try query.binds.append(value, context: .default)
             return "$\(query.binds.count)"

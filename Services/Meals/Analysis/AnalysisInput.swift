@@ -1,0 +1,9 @@
+/// What `POST /api/analyze` received: a photo or a text, and the optional meal fields, not yet validated.
+struct AnalysisInput: Sendable {
+    var photo: PhotoUpload?
+    var text: String?
+    var hint: String?
+    var mealType: String?
+    var captureKind: String?
+    var eatenAt: String?
+}

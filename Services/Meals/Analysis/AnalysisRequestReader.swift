@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import MultipartKit
+import ServiceDefaults
+
+/// Reads `POST /api/analyze` bodies: `multipart/form-data` (an `image` file part and text fields) parsed as
+/// it streams in, so only the image itself is held (never the whole body twice), or JSON with a base64
+/// `image` (optionally a `data:` URL) or a `text`. Photos are recognised by their bytes; 413 beyond
+/// `maxImageBytes`, 415 for another body type or an image that is not JPEG, PNG, WebP or HEIC.
+struct AnalysisRequestReader: Sendable {
+    let maxImageBytes: Int
+    /// Room for the text fields and multipart framing beside the image.
+    static let fieldAllowance = 64 * 1024
+
+    func read(_ request: Request, context: AppRequestContext) async throws -> AnalysisInput {
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes(json: contentType.hasPrefix("application/json")) {
+            throw tooLarge
+        }
+        var input: AnalysisInput
+        if contentType.hasPrefix("multipart/form-data") {
+            input = try await readMultipart(request, contentType: request.headers[.contentType] ?? "")
+        } else if contentType.hasPrefix("application/json") {
+            input = try await readJSON(request)
+        } else {
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                message: "Send multipart/form-data with an image part, or application/json with image (base64) or text.")
+        }
+        if let photo = input.photo?.bytes {
+            guard photo.count <= maxImageBytes else { throw tooLarge }
+            guard let format = ImageFormat(detecting: photo) else {
+                throw APIError(.unsupportedMediaType, code: "unsupported_image_type", message: "Send a JPEG, PNG, WebP or HEIC photo.")
+            }
+            input.photo?.format = format
+        }
+        return input
+    }
+
+    private var tooLarge: APIError {
+        APIError(.contentTooLarge, code: "payload_too_large", message: "The photo is larger than \(maxImageBytes / (1024 * 1024)) MB.")
+    }
+
+    private func maxBodyBytes(json: Bool) -> Int {
+        (json ? (maxImageBytes + 2) / 3 * 4 : maxImageBytes) + Self.fieldAllowance
+    }
+
+    private func readJSON(_ request: Request) async throws -> AnalysisInput {
+        let body = try await collect(request, upTo: maxBodyBytes(json: true))
+        let decoded: AnalyzeJSONRequest
+        do {
+            decoded = try JSONDecoder().decode(AnalyzeJSONRequest.self, from: Data(buffer: body))
+        } catch let error as DecodingError {
+            throw APIError(.badRequest, code: "malformed_body", message: "The request body could not be read.", details: Request.details(of: error))
+        }
+        var input = AnalysisInput(
+            text: decoded.text, hint: decoded.hint, mealType: decoded.mealType, captureKind: decoded.captureKind, eatenAt: decoded.eatenAt)
+        if var encoded = decoded.image {
+            if encoded.hasPrefix("data:"), let comma = encoded.firstIndex(of: ",") { encoded = String(encoded[encoded.index(after: comma)...]) }
+            guard let bytes = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
+                throw APIError(.badRequest, code: "invalid_image_encoding", message: "image must be base64 (or a base64 data: URL).")
+            }
+            input.photo = PhotoUpload(bytes: Array(bytes), format: .jpeg)
+        }
+        return input
+    }
+
+    private func readMultipart(_ request: Request, contentType: String) async throws -> AnalysisInput {
+        guard let boundary = Self.boundary(in: contentType) else {
+            throw APIError.badRequest("The multipart body has no boundary.", code: "malformed_body")
+        }
+        let form = MultipartFormCollector(maxFileBytes: maxImageBytes, maxFieldBytes: Self.fieldAllowance)
+        let parser = MultipartParser(boundary: boundary)
+        parser.onHeader = { name, value in form.header(name: name, value: value) }
+        parser.onBody = { buffer in form.body(&buffer) }
+        parser.onPartComplete = { form.partComplete() }
+        var received = 0
+        for try await chunk in request.body {
+            received += chunk.readableBytes
+            guard received <= maxBodyBytes(json: false), !form.fileTooLarge else { throw tooLarge }
+            do { try parser.execute(chunk) } catch { throw APIError.badRequest("The multipart body could not be read.", code: "malformed_body") }
+        }
+        guard !form.fileTooLarge else { throw tooLarge }
+        return AnalysisInput(
+            photo: form.file.map { PhotoUpload(bytes: $0, format: .jpeg) }, text: form.fields["text"], hint: form.fields["hint"],
+            mealType: form.fields["mealType"], captureKind: form.fields["captureKind"], eatenAt: form.fields["eatenAt"])
+    }
+
+    private func collect(_ request: Request, upTo limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch {
+            throw tooLarge
+        }
+    }
+
+    /// The `boundary` parameter of a multipart content type, quoted or not.
+    static func boundary(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "boundary" {
+                let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                return value.isEmpty || value.count > 200 ? nil : value
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,52 @@
+import NIOCore
+
+/// Collects a streamed `multipart/form-data` body: the bytes of the `image` part (stopping at `maxFileBytes`)
+/// and small text fields (each at most `maxFieldBytes`); other parts are skipped.
+final class MultipartFormCollector {
+    private let maxFileBytes: Int
+    private let maxFieldBytes: Int
+    private var partName: String?
+    private var partBytes: [UInt8] = []
+    private(set) var file: [UInt8]?
+    private(set) var fields: [String: String] = [:]
+    private(set) var fileTooLarge = false
+
+    init(maxFileBytes: Int, maxFieldBytes: Int) {
+        self.maxFileBytes = maxFileBytes
+        self.maxFieldBytes = maxFieldBytes
+    }
+
+    /// A part header; only `Content-Disposition`'s `name` matters.
+    func header(name: String, value: String) {
+        guard name.lowercased() == "content-disposition" else { return }
+        for parameter in value.split(separator: ";") {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "name" { partName = pair[1].trimmingCharacters(in: .init(charactersIn: "\"")) }
+        }
+    }
+
+    /// Some bytes of the current part.
+    func body(_ buffer: inout ByteBuffer) {
+        let limit = partName == "image" ? maxFileBytes : maxFieldBytes
+        guard partName != nil, !fileTooLarge else { return }
+        if partBytes.count + buffer.readableBytes > limit {
+            fileTooLarge = true
+            return
+        }
+        if partBytes.isEmpty && partName == "image" { partBytes.reserveCapacity(min(limit, 1 << 20)) }
+        partBytes.append(contentsOf: buffer.readableBytesView)
+    }
+
+    /// The end of a part.
+    func partComplete() {
+        if let partName {
+            if partName == "image" {
+                file = partBytes
+            } else if ["text", "hint", "mealType", "captureKind", "eatenAt"].contains(partName) {
+                fields[partName] = String(decoding: partBytes, as: UTF8.self)
+            }
+        }
+        partName = nil
+        partBytes = []
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import PostgresNIO
+import ServiceDefaults
+
+/// `POST /api/analyze`: a photo (through the vision provider) or a text (offline) into a stored, scored,
+/// not yet consumed meal; 201 with the meal. Nothing is stored when the analysis fails.
+struct AnalyzeController: Sendable {
+    let client: PostgresClient
+    let store: MealStore
+    let profiles: ProfileRepository
+    let foods: FoodCatalogLoader
+    let reader: AnalysisRequestReader
+    let photoAnalyzer: PhotoMealAnalyzer?
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    static let maxTextLength = 2000
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/api/analyze", use: analyze)
+    }
+
+    @Sendable func analyze(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+        let caller = try CallerIdentity(request)
+        let input = try await reader.read(request, context: context)
+        let now = now()
+        var fields = MealFieldReader(now: now)
+        let mealType = fields.mealType(input.mealType)
+        let captureKind = fields.captureKind(input.captureKind) ?? .fullMeal
+        let eatenAt = fields.eatenAt(input.eatenAt) ?? now
+        let text = fields.text(input.text, field: "text", limit: Self.maxTextLength)
+        let hint = fields.text(input.hint, field: "hint", limit: 500)
+        if input.photo == nil && text == nil && fields.problems["text"] == nil {
+            fields.merge(APIError.invalid(["image": "Send a photo (image) or a description (text)."]))
+        }
+        if input.photo != nil && text != nil {
+            fields.merge(APIError.invalid(["text": "Send either a photo or a text, not both; use hint to describe a photo."]))
+        }
+        try fields.check()
+
+        let catalog = try foods.catalog()
+        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let drafts: [MealItemDraft]
+        var unrecognised: [String] = []
+        if let photo = input.photo {
+            drafts = try await analyzePhoto(photo, hint: hint, catalog: catalog)
+        } else {
+            (drafts, unrecognised) = TextMealAnalyzer(catalog: catalog).analyze(text ?? "")
+            guard !drafts.isEmpty else {
+                throw APIError(
+                    .unprocessableContent, code: "no_food_recognised",
+                    message: "No food in the description matched the food table; name the foods, e.g. \"2 eggs and a slice of toast\".",
+                    details: ["text": unrecognised.joined(separator: ", ")])
+            }
+        }
+        let meal = MealFactory.make(
+            userId: caller.userId, origin: input.photo == nil ? .text : .photo,
+            composition: MealComposer.compose(drafts, profile: profile.scoring), profile: profile, description: text,
+            mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: false, notes: nil, unrecognised: unrecognised,
+            hasPhoto: input.photo != nil, now: now)
+        try await store.create(meal, photo: input.photo)
+        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
+    }
+
+    /// The provider's items grounded in the table; its failures become 503 or 502 answers.
+    private func analyzePhoto(_ photo: PhotoUpload, hint: String?, catalog: FoodCatalog) async throws -> [MealItemDraft] {
+        guard let photoAnalyzer else {
+            throw APIError(
+                .serviceUnavailable, code: "vision_not_configured",
+                message: "Photo analysis is not configured on this server; describe the meal in text instead.",
+                headers: [.retryAfter: "3600"])
+        }
+        do {
+            return try await photoAnalyzer.analyze(photo, hint: hint, catalog: catalog)
+        } catch let error as VisionError {
+            switch error {
+            case .circuitOpen(let retryAfter):
+                throw APIError(
+                    .serviceUnavailable, code: "vision_unavailable",
+                    message: "Photo analysis is paused after repeated provider failures; try again shortly or describe the meal in text.",
+                    headers: [.retryAfter: String(max(1, Int(retryAfter.timeInterval.rounded(.up))))])
+            case .failed(let reason), .malformedAnswer(let reason):
+                logger.warning("photo analysis failed", metadata: ["reason": .string(reason)])
+                throw APIError(
+                    .badGateway, code: "analysis_failed",
+                    message: "The photo could not be analysed; try again, or describe the meal in text.")
+            }
+        }
+    }
+}
