@@ -126,7 +126,9 @@ struct DietScorerTests {
         #expect(score(water, .vegan).score == 100)
     }
 
-    @Test("bands change at 60 and 80", arguments: [(0, DietScoreBand.red), (59, .red), (60, .yellow), (79, .yellow), (80, .green), (100, .green)])
+    @Test(
+        "bands change at 60 and 80",
+        arguments: [(0, DietScoreBand.red), (59, .red), (60, .yellow), (79, .yellow), (80, .green), (100, .green)])
     func bands(score: Int, band: DietScoreBand) {
         #expect(DietScoreBand(score: score) == band)
     }

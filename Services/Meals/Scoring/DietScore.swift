@@ -15,7 +15,7 @@ struct DietScore: Codable, Sendable, Equatable {
 
     /// A score from a rule's raw points, clamped to 0-100 and rounded, with the band that goes with it.
     init(diet: DietPreference, points: Double, explanation: String) {
-        let score = Int(min(100, max(0, points)).rounded())
+        let score = Int(score: points)
         self.init(diet: diet, score: score, band: DietScoreBand(score: score), explanation: explanation)
     }
 }

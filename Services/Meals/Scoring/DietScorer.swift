@@ -11,25 +11,24 @@ enum DietScorer {
         guard !meal.isEmpty else {
             return neutral(diet, "There is nothing in this meal to score yet, so it gets a neutral \(neutralScore).")
         }
+        // A glass of water or black coffee has no split to judge; calling it perfect or hopeless would mislead.
+        if splitDiets.contains(diet) && !meal.hasMacroEnergy {
+            return neutral(diet, "This meal has no energy from protein, carbs or fat to split, so it gets a neutral \(neutralScore).")
+        }
         switch diet {
+        case .keto: return MacroDietRules.keto(meal)
+        case .lowCarb: return MacroDietRules.lowCarb(meal)
+        case .balanced: return MacroDietRules.balanced(meal)
+        case .custom: return MacroDietRules.custom(meal, split: profile.customMacros)
         case .vegan: return ExclusionDietRules.vegan(meal)
         case .vegetarian: return ExclusionDietRules.vegetarian(meal)
         case .paleo: return ExclusionDietRules.paleo(meal)
         case .mediterranean: return MediterraneanRules.score(meal)
-        case .keto, .lowCarb, .balanced, .custom:
-            // A glass of water or black coffee has no split to judge; calling it perfect or hopeless would mislead.
-            guard meal.hasMacroEnergy else {
-                let sentence = "This meal has no energy from protein, carbs or fat to split, so it gets a neutral \(neutralScore)."
-                return neutral(diet, sentence)
-            }
-            switch diet {
-            case .keto: return MacroDietRules.keto(meal)
-            case .lowCarb: return MacroDietRules.lowCarb(meal)
-            case .custom: return MacroDietRules.custom(meal, split: profile.customMacros)
-            default: return MacroDietRules.balanced(meal)
-            }
         }
     }
+
+    /// The diets judged by the meal's energy split.
+    private static let splitDiets: Set<DietPreference> = [.keto, .lowCarb, .balanced, .custom]
 
     private static func neutral(_ diet: DietPreference, _ explanation: String) -> DietScore {
         DietScore(diet: diet, points: Double(neutralScore), explanation: explanation)

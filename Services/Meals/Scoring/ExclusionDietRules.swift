@@ -34,26 +34,16 @@ enum ExclusionDietRules {
     }
 
     /// Scores `meal` by the share of offending items; `offences` names why a food does not fit (empty when it does).
+    /// The sentence names no verb for the foods, so "eggs" and "steak" both read right:
+    /// "Not vegan: cheddar cheese (dairy) and ham (meat), making up 45% of this meal's energy."
     private static func score(
         _ meal: MealComposition, diet: DietPreference, fits: String, offences: (FoodTraits) -> [String]
     ) -> DietScore {
         let offending = meal.items.filter { !offences($0.traits).isEmpty }
         guard !offending.isEmpty else { return DietScore(diet: diet, points: 100, explanation: fits) }
         let share = meal.share { !offences($0.traits).isEmpty }
-        let points = min(79, 100 * pow(1 - share, 1.5))
-        let explanation = sentence(offending, share: share, meal: meal, diet: diet, offences: offences)
-        return DietScore(diet: diet, points: points, explanation: explanation)
-    }
-
-    /// "Not vegan: cheddar cheese (dairy) and ham (meat), making up 45% of this meal's energy." (no verb on the
-    /// names, so "eggs" and "steak" both read right)
-    private static func sentence(
-        _ offending: [ScorableItem], share: Double, meal: MealComposition, diet: DietPreference, offences: (FoodTraits) -> [String]
-    ) -> String {
-        var seen = Set<String>()
-        let distinct = offending.filter { seen.insert($0.name.lowercased()).inserted }
-        let named = distinct.prefix(3).map { "\(Wording.inline($0.name)) (\(Wording.list(offences($0.traits))))" }
-        let more = distinct.count > 3 ? ["\(distinct.count - 3) more"] : []
-        return "Not \(diet.displayName): \(Wording.list(named + more)), making up \(meal.describe(share: share))."
+        let named = Wording.foods(offending) { Wording.list(offences($0.traits)) }
+        let explanation = "Not \(diet.displayName): \(named), making up \(meal.describe(share: share))."
+        return DietScore(diet: diet, points: min(79, 100 * pow(1 - share, 1.5)), explanation: explanation)
     }
 }

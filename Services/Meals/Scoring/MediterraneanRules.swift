@@ -17,12 +17,11 @@ enum MediterraneanRules {
         if points >= 80 {
             return "Plants and fish bring \(core) and saturated fat gives \(fat) of its energy, right in Mediterranean style."
         }
-        var seen = Set<String>()
-        let limited = meal.items.filter { Kind($0.traits).limits != nil && seen.insert($0.name.lowercased()).inserted }
+        let limited = meal.items.filter { Kind($0.traits).limits != nil }
         if !limited.isEmpty {
-            let named = limited.prefix(3).map { "\(Wording.inline($0.name)) (\(Kind($0.traits).limits ?? ""))" }
+            let named = Wording.foods(limited) { Kind($0.traits).limits ?? "" }
             let share = meal.describe(share: meal.share { Kind($0.traits).limits != nil })
-            return "Mediterranean eating keeps these low: \(Wording.list(named)), making up \(share), "
+            return "Mediterranean eating keeps these low: \(named), making up \(share), "
                 + "with saturated fat at \(fat) of its energy."
         }
         if meal.saturatedFatShare > 0.10 {

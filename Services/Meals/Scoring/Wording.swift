@@ -25,6 +25,14 @@ enum Wording {
         return characters[0].lowercased() + String(characters.dropFirst())
     }
 
+    /// Foods with why they matter, once per name and at most three ("cheddar cheese (dairy), ham (meat) and 2 more").
+    static func foods(_ items: [ScorableItem], noting note: (ScorableItem) -> String) -> String {
+        var seen = Set<String>()
+        let distinct = items.filter { seen.insert($0.name.lowercased()).inserted }
+        let named = distinct.prefix(3).map { "\(inline($0.name)) (\(note($0)))" }
+        return list(named + (distinct.count > 3 ? ["\(distinct.count - 3) more"] : []))
+    }
+
     /// Items joined the English way: "a", "a and b", "a, b and c".
     static func list(_ parts: [String]) -> String {
         switch parts.count {
