@@ -3,6 +3,9 @@
 struct FoodTraits: Codable, Sendable, Equatable {
     var isAnimal: Bool
     var isMeat: Bool
+    /// Meat that is not poultry (beef, pork, lamb, game, most sausages), which Mediterranean eating limits;
+    /// false when the caller cannot tell, so unknown meat is judged as poultry rather than blamed.
+    var isRedMeat: Bool
     var isFish: Bool
     var isDairy: Bool
     var isEgg: Bool
@@ -12,11 +15,12 @@ struct FoodTraits: Codable, Sendable, Equatable {
     var processing: ProcessingLevel
 
     init(
-        isAnimal: Bool, isMeat: Bool, isFish: Bool, isDairy: Bool, isEgg: Bool, isGrain: Bool, isLegume: Bool,
-        hasAddedSugar: Bool, processing: ProcessingLevel
+        isAnimal: Bool, isMeat: Bool, isRedMeat: Bool = false, isFish: Bool, isDairy: Bool, isEgg: Bool, isGrain: Bool,
+        isLegume: Bool, hasAddedSugar: Bool, processing: ProcessingLevel
     ) {
         self.isAnimal = isAnimal
         self.isMeat = isMeat
+        self.isRedMeat = isRedMeat
         self.isFish = isFish
         self.isDairy = isDairy
         self.isEgg = isEgg
@@ -37,6 +41,7 @@ struct FoodTraits: Codable, Sendable, Equatable {
 
         let isFish = group == .fishAndShellfish || (!plantBased && mentions(Self.fishWords))
         let isMeat = group.isMeat || (!plantBased && group != .fishAndShellfish && mentions(Self.meatWords))
+        let isRedMeat = isMeat && group != .poultry && !mentions(Self.poultryWords)
         let isEgg = (group == .dairyAndEgg && words.contains("egg") && !words.contains("eggnog"))
             || (!plantBased && words.contains("egg") && !words.contains("substitute"))
         let isDairy =
@@ -47,8 +52,8 @@ struct FoodTraits: Codable, Sendable, Equatable {
             group == .sweets || (mentions(Self.sugarWords) && !words.contains("unsweetened") && !words.contains("sugar-free"))
         let isAnimal = isMeat || isFish || isDairy || isEgg || mentions(Self.otherAnimalWords)
         self.init(
-            isAnimal: isAnimal, isMeat: isMeat, isFish: isFish, isDairy: isDairy, isEgg: isEgg, isGrain: isGrain,
-            isLegume: isLegume, hasAddedSugar: hasAddedSugar,
+            isAnimal: isAnimal, isMeat: isMeat, isRedMeat: isRedMeat, isFish: isFish, isDairy: isDairy, isEgg: isEgg,
+            isGrain: isGrain, isLegume: isLegume, hasAddedSugar: hasAddedSugar,
             processing: Self.processing(group: group, words: words, hasAddedSugar: hasAddedSugar))
     }
 
@@ -94,6 +99,7 @@ struct FoodTraits: Codable, Sendable, Equatable {
         "salami", "frankfurter", "hotdog", "bologna", "hamburger", "cheeseburger", "burger", "steak", "duck", "goose",
         "venison", "bison", "liver", "chorizo", "prosciutto", "pastrami", "jerky",
     ]
+    private static let poultryWords: Set<String> = ["chicken", "turkey", "duck", "goose", "poultry", "hen", "quail", "pheasant"]
     private static let fishWords: Set<String> = [
         "fish", "tuna", "salmon", "shrimp", "crab", "cod", "anchovy", "clam", "oyster", "lobster", "sardine", "trout",
         "tilapia", "haddock", "halibut", "mackerel", "herring", "scallop", "mussel", "squid", "octopus", "pollock",

@@ -1,0 +1,27 @@
+/// Ratings: nutritious 90-100, good 70-89, fair 50-69, limited 0-49.
+enum HealthRating: String, Codable, Sendable {
+    case nutritious
+    case good
+    case fair
+    case limited
+
+    /// The rating a 0-100 health score earns.
+    init(score: Int) {
+        switch score {
+        case 90...: self = .nutritious
+        case 70..<90: self = .good
+        case 50..<70: self = .fair
+        default: self = .limited
+        }
+    }
+
+    /// How the app shows it ("Nutritious").
+    var label: String {
+        switch self {
+        case .nutritious: "Nutritious"
+        case .good: "Good"
+        case .fair: "Fair"
+        case .limited: "Limited"
+        }
+    }
+}
