@@ -11,6 +11,7 @@ struct VisionClientTests {
     static let photoBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52]
     let photo = PhotoUpload(bytes: photoBytes, format: .png)
 
+    /// A client for the fake server at `baseURL` with 10 ms backoffs, so retries keep the tests quick.
     static func client(
         _ baseURL: URL, apiKey: String? = "sk-test-key", timeout: Duration = .seconds(5), total: Duration = .seconds(10),
         attempts: Int = 3

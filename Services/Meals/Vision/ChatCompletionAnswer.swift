@@ -2,10 +2,12 @@ import Foundation
 
 /// The part of a chat-completions answer the client reads: `choices[0].message.content`, or the refusal instead.
 struct ChatCompletionAnswer: Decodable, Sendable {
+    /// One of the model's answers; only the first is read.
     struct Choice: Decodable, Sendable {
         var message: Message
     }
 
+    /// The assistant's message: its text, or why it would not answer.
     struct Message: Decodable, Sendable {
         var content: String?
         var refusal: String?

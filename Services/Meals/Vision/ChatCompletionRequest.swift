@@ -26,6 +26,7 @@ struct ChatCompletionRequest: Encodable, Sendable {
 
     /// A text part or an `image_url` part; the image travels inline as a `data:` URL.
     struct Part: Encodable, Sendable {
+        /// `{"url": "data:..."}`.
         struct ImageURL: Encodable, Sendable {
             var url: String
         }
@@ -50,6 +51,7 @@ struct ChatCompletionRequest: Encodable, Sendable {
 
     /// `{"type": "json_schema", "json_schema": {"name", "strict": true, "schema"}}`.
     struct ResponseFormat: Encodable, Sendable {
+        /// The schema with the name and strictness the providers require beside it.
         struct NamedSchema: Encodable, Sendable {
             var name: String
             var strict = true

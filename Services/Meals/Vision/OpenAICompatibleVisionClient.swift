@@ -33,8 +33,7 @@ final class OpenAICompatibleVisionClient: VisionProvider {
         self.httpClient = httpClient
         self.logger = logger
         breaker = CircuitBreaker(failureThreshold: settings.failureThreshold, openDuration: settings.openDuration, now: now)
-        let base = settings.baseURL.absoluteString
-        endpoint = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/chat/completions"
+        endpoint = settings.baseURL.absoluteString + "/chat/completions"
     }
 
     /// The items on `photo`; throws `VisionError` (`circuitOpen` at once, without a request, while the breaker is open).

@@ -7,7 +7,7 @@ import ServiceDefaults
 struct VisionSettings: Sendable {
     /// The OpenAI-compatible API root, such as `https://api.openai.com/v1`, Gemini's
     /// `https://generativelanguage.googleapis.com/v1beta/openai`, or Ollama's `http://127.0.0.1:11434/v1`
-    /// (`MEALS_VISION_BASE_URL`, no default). `/chat/completions` is appended.
+    /// (`MEALS_VISION_BASE_URL`, no default), without a trailing slash; `/chat/completions` is appended.
     var baseURL: URL
     /// Sent as `Authorization: Bearer` when set (`MEALS_VISION_API_KEY`, none by default: local servers need none).
     var apiKey: String?
@@ -32,10 +32,11 @@ struct VisionSettings: Sendable {
     /// Most items accepted from one answer; more is taken as a confused model (`MEALS_VISION_MAX_ITEMS`, default 20, 1...100).
     var maxItems: Int
 
+    /// Settings with the documented defaults wherever none is given.
     init(
         baseURL: URL, apiKey: String? = nil, model: String = "gpt-4o-mini", requestTimeout: Duration = .seconds(20),
-        totalTimeout: Duration = .seconds(28), maxAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500), failureThreshold: Int = 5,
-        openDuration: Duration = .seconds(30), maxItems: Int = 20
+        totalTimeout: Duration = .seconds(28), maxAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500),
+        failureThreshold: Int = 5, openDuration: Duration = .seconds(30), maxItems: Int = 20
     ) {
         self.baseURL = baseURL
         self.apiKey = apiKey
