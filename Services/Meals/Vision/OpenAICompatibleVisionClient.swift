@@ -1,0 +1,148 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import ServiceDefaults
+
+/// Asks an OpenAI-compatible chat-completions endpoint (OpenAI, Gemini, Ollama, vLLM) what is on a meal photo:
+/// one strict-JSON request per attempt, a time limit per attempt, bounded retries with jittered exponential
+/// backoff, and a circuit breaker around the whole so a provider that is down is not asked again and again.
+/// Logs model, status, attempt and latency; never the API key, the photo or the model's text.
+final class OpenAICompatibleVisionClient: VisionProvider {
+    /// Answers larger than this are not read: a meal's items are a few kilobytes.
+    static let maxAnswerBytes = 1 << 20
+    /// A `Retry-After` up to this long is waited out; a longer one ends the retries, as the user is waiting.
+    static let maxRetryAfter = Duration.seconds(10)
+
+    /// A retry with less time than this left before `totalTimeout` is not worth starting.
+    static let minimumAttempt = Duration.milliseconds(100)
+
+    let settings: VisionSettings
+    private let httpClient: HTTPClient
+    private let logger: Logger
+    private let breaker: CircuitBreaker
+    private let endpoint: String
+
+    /// A client for `settings`; `now` is the breaker's clock, injectable for tests.
+    init(
+        settings: VisionSettings, httpClient: HTTPClient, logger: Logger,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
+        self.settings = settings
+        self.httpClient = httpClient
+        self.logger = logger
+        breaker = CircuitBreaker(failureThreshold: settings.failureThreshold, openDuration: settings.openDuration, now: now)
+        endpoint = settings.baseURL.absoluteString + "/chat/completions"
+    }
+
+    /// The items on `photo`; throws `VisionError` (`circuitOpen` at once, without a request, while the breaker is open).
+    func recognise(_ photo: PhotoUpload, hint: String?) async throws -> [RecognisedItem] {
+        let request = MealItemsPrompt.request(photo: photo, hint: hint, model: settings.model)
+        let body = ByteBuffer(data: try JSONEncoder().encode(request))
+        return try await breaker.run { try await recogniseWithRetries(body: body) }
+    }
+
+    /// A failed attempt that another attempt may fix: no connection, a timeout, 429 or 5xx.
+    private struct RetryableFailure: Error {
+        var reason: String
+        var retryAfter: Duration?
+    }
+
+    private func recogniseWithRetries(body: ByteBuffer) async throws -> [RecognisedItem] {
+        let deadline = ContinuousClock.now + settings.totalTimeout
+        var attempt = 1
+        while true {
+            do {
+                let limit = min(settings.requestTimeout, ContinuousClock.now.duration(to: deadline))
+                return try await self.attempt(attempt, limit: limit, body: body)
+            } catch let failure as RetryableFailure {
+                guard attempt < settings.maxAttempts else {
+                    throw VisionError.failed("\(failure.reason) (after \(attempt) attempts)")
+                }
+                if let retryAfter = failure.retryAfter, retryAfter > Self.maxRetryAfter {
+                    throw VisionError.failed("\(failure.reason); the provider asks to wait \(retryAfter)")
+                }
+                let wait = failure.retryAfter ?? backoff(afterAttempt: attempt)
+                guard ContinuousClock.now + wait + Self.minimumAttempt < deadline else {
+                    throw VisionError.failed("\(failure.reason) (after \(attempt) attempts, out of time)")
+                }
+                try await Task.sleep(for: wait)
+                attempt += 1
+            }
+        }
+    }
+
+    /// `initialBackoff` doubled for each earlier retry, between half and all of it at random so clients that failed
+    /// together do not retry together.
+    private func backoff(afterAttempt attempt: Int) -> Duration {
+        let full = settings.initialBackoff * (1 << min(attempt - 1, 16))
+        return full * Double.random(in: 0.5...1)
+    }
+
+    /// One request, answer read within `limit`; throws `RetryableFailure` when another attempt may succeed.
+    private func attempt(_ number: Int, limit: Duration, body: ByteBuffer) async throws -> [RecognisedItem] {
+        var request = HTTPClientRequest(url: endpoint)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Accept", value: "application/json")
+        if let key = settings.apiKey { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
+        request.body = .bytes(body)
+        var metadata: Logger.Metadata = ["vision.model": .string(settings.model), "vision.attempt": "\(number)"]
+        let started = ContinuousClock.now
+        let response: (status: UInt, retryAfter: String?, body: ByteBuffer)
+        do {
+            response = try await withTimeLimit(limit) { [httpClient, logger, request] in
+                let answer = try await httpClient.execute(request, deadline: .now() + .init(limit), logger: logger)
+                let body = try await answer.body.collect(upTo: Self.maxAnswerBytes)
+                return (answer.status.code, answer.headers.first(name: "Retry-After"), body)
+            }
+        } catch is NIOTooManyBytesError {
+            throw VisionError.malformedAnswer("the answer is larger than \(Self.maxAnswerBytes) bytes")
+        } catch where !Task.isCancelled {
+            let timedOut = error is TimeLimitExceeded || (error as? HTTPClientError) == .deadlineExceeded
+            let reason = timedOut ? "no answer within \(limit)" : "the provider could not be reached (\(error))"
+            metadata["vision.latency_ms"] = "\(Self.milliseconds(since: started))"
+            metadata["vision.error"] = .string(reason)
+            logger.warning("vision request failed", metadata: metadata)
+            throw RetryableFailure(reason: reason)
+        }
+        metadata["vision.status"] = "\(response.status)"
+        metadata["vision.latency_ms"] = "\(Self.milliseconds(since: started))"
+        switch response.status {
+        case 200..<300:
+            do {
+                let content = try ChatCompletionAnswer.jsonContent(of: Data(buffer: response.body))
+                let items = try MealItemsAnswer.items(fromJSON: content, maxItems: settings.maxItems)
+                metadata["vision.items"] = "\(items.count)"
+                logger.info("vision answer", metadata: metadata)
+                return items
+            } catch let error as VisionError {
+                metadata["vision.error"] = "\(error)"
+                logger.warning("vision answer unusable", metadata: metadata)
+                throw error
+            }
+        case 429, 500...:
+            logger.warning("vision provider unavailable", metadata: metadata)
+            let retryAfter = response.retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            throw RetryableFailure(reason: "the provider answered \(response.status)", retryAfter: retryAfter.map { .seconds(max(0, $0)) })
+        default:
+            metadata["vision.provider_message"] = .string(providerMessage(status: response.status, body: response.body))
+            logger.error("vision request refused", metadata: metadata)
+            throw VisionError.failed("the provider refused the request with \(response.status)")
+        }
+    }
+
+    /// The start of a refusal's body: what an operator needs for a wrong model name or an unsupported image.
+    /// Withheld for 401 and 403, whose bodies may echo part of the key, and the key is masked in any other.
+    private func providerMessage(status: UInt, body: ByteBuffer) -> String {
+        guard status != 401, status != 403 else { return "authentication refused; check MEALS_VISION_API_KEY" }
+        let text = String(buffer: body)
+        let masked = settings.apiKey.map { text.replacingOccurrences(of: $0, with: "***") } ?? text
+        return String(masked.prefix(300))
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        Int((start.duration(to: .now).timeInterval * 1000).rounded())
+    }
+}

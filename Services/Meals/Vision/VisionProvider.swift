@@ -1,0 +1,6 @@
+/// Something that turns a meal photo into the foods on it: the OpenAI-compatible client, or a fake in tests.
+protocol VisionProvider: Sendable {
+    /// Every distinct food and drink on `photo`; `hint` is the user's own words about the meal, if any.
+    /// Throws `VisionError`.
+    func recognise(_ photo: PhotoUpload, hint: String?) async throws -> [RecognisedItem]
+}

@@ -1,0 +1,26 @@
+import HTTPTypes
+import Testing
+
+@testable import MealsService
+
+@Suite("Vision errors as API answers")
+struct VisionErrorTests {
+    @Test("an open circuit is a 503 whose Retry-After rounds the wait up to whole seconds")
+    func circuitOpen() {
+        let answer = VisionError.circuitOpen(retryAfter: .milliseconds(12_300)).apiError
+        #expect(answer.status == .serviceUnavailable)
+        #expect(answer.code == "vision_unavailable")
+        #expect(answer.headers[.retryAfter] == "13")
+    }
+
+    @Test("a failed provider is a 503 to retry; an unusable answer is a 502 that does not leak the model's text")
+    func failedAndMalformed() {
+        let failed = VisionError.failed("the provider answered 500").apiError
+        #expect(failed.status == .serviceUnavailable)
+        #expect(failed.headers[.retryAfter] != nil)
+        let malformed = VisionError.malformedAnswer("item 1 (\"rice\"): confidence 2.0 is outside 0...1").apiError
+        #expect(malformed.status == .badGateway)
+        #expect(malformed.code == "vision_unreadable")
+        #expect(!malformed.message.contains("rice"))
+    }
+}

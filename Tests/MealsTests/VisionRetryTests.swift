@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import MealsService
+
+@Suite("Vision client retries and time limits")
+struct VisionRetryTests {
+    let photo = PhotoUpload(bytes: VisionClientTests.photoBytes, format: .png)
+
+    @Test("a 500 and then a good answer succeeds on the second attempt")
+    func retriesServerError() async throws {
+        try await FakeVisionProvider.run([.status(.internalServerError), .items([MealPhotoItems.rice])]) { fake, url in
+            let items = try await VisionClientTests.client(url).recognise(photo, hint: nil)
+            #expect(items.map(\.name) == ["white rice"])
+            #expect(fake.calls == 2)
+        }
+    }
+
+    @Test("a 429 with a short Retry-After is retried; 503 three times fails after three calls")
+    func rateLimitedThenUnavailable() async throws {
+        try await FakeVisionProvider.run([.status(.tooManyRequests, headers: [.retryAfter: "0"]), .items([MealPhotoItems.egg])]) { fake, url in
+            let items = try await VisionClientTests.client(url).recognise(photo, hint: nil)
+            #expect(items.map(\.name) == ["fried egg"])
+            #expect(fake.calls == 2)
+        }
+        try await FakeVisionProvider.run([.status(.serviceUnavailable)]) { fake, url in
+            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil) }
+            guard case .failed = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
+            #expect(fake.calls == 3)
+        }
+    }
+
+    @Test("a 429 asking for a long wait fails at once instead of keeping the user waiting")
+    func longRetryAfter() async throws {
+        try await FakeVisionProvider.run([.status(.tooManyRequests, headers: [.retryAfter: "60"])]) { fake, url in
+            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil) }
+            guard case .failed = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
+            #expect(fake.calls == 1)
+        }
+    }
+
+    @Test("4xx answers other than 429 are not retried", arguments: [400, 401, 404])
+    func clientErrorsAreFinal(code: Int) async throws {
+        try await FakeVisionProvider.run([.status(HTTPResponse.Status(code: code)), .items([MealPhotoItems.rice])]) { fake, url in
+            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil) }
+            guard case .failed = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
+            #expect(fake.calls == 1)
+        }
+    }
+
+    @Test("a provider slower than the time limit fails after every attempt timed out")
+    func timeout() async throws {
+        let slow = FakeVisionProvider.Reply(body: "{}", delay: .seconds(1))
+        try await FakeVisionProvider.run([slow]) { fake, url in
+            let client = VisionClientTests.client(url, timeout: .milliseconds(300), attempts: 3)
+            let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil) }
+            guard case .failed(let reason) = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
+            #expect(reason.contains("no answer within"))
+            #expect(fake.calls == 3)
+        }
+    }
+
+    @Test("retries stop when the total time budget is spent, so the user is answered before the gateway gives up")
+    func totalBudget() async throws {
+        let slow = FakeVisionProvider.Reply(body: "{}", delay: .seconds(1))
+        try await FakeVisionProvider.run([slow]) { fake, url in
+            let client = VisionClientTests.client(url, timeout: .milliseconds(400), total: .milliseconds(700), attempts: 3)
+            let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil) }
+            guard case .failed(let reason) = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
+            #expect(reason.hasSuffix("(after 2 attempts, out of time)"))
+            #expect(fake.calls == 2)
+        }
+    }
+
+    // The HTTP client keeps retrying a refused connection until the attempt's deadline, so this takes 2 × 300 ms.
+    @Test("an unreachable provider is a failure, not a hang")
+    func unreachable() async throws {
+        let client = VisionClientTests.client(URL(string: "http://127.0.0.1:1/v1")!, timeout: .milliseconds(300), attempts: 2)
+        let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil) }
+        guard case .failed(let reason) = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
+        #expect(reason.hasSuffix("(after 2 attempts)"))
+    }
+
+    @Test("an answer over 1 MB is not read")
+    func oversizedAnswer() async throws {
+        let huge = FakeVisionProvider.Reply.content(String(repeating: " ", count: OpenAICompatibleVisionClient.maxAnswerBytes))
+        try await FakeVisionProvider.run([huge]) { fake, url in
+            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil) }
+            guard case .malformedAnswer = error else { Issue.record("expected malformedAnswer, got \(String(describing: error))"); return }
+            #expect(fake.calls == 1)
+        }
+    }
+}
