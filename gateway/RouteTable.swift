@@ -13,17 +13,20 @@ public struct RouteTable: Sendable, Decodable, Equatable {
         public var isPublic: Bool
         /// Name of the rate-limit policy; the table's `defaultRateLimit` when absent. Routes sharing a policy share its counters.
         public var rateLimit: String?
+        /// Largest request body for this route (photo uploads); the gateway's `GATEWAY_HTTP_MAX_BODY_BYTES` when absent.
+        public var maxBodyBytes: Int?
 
         enum CodingKeys: String, CodingKey {
-            case prefix, upstream, rateLimit
+            case prefix, upstream, rateLimit, maxBodyBytes
             case isPublic = "public"
         }
 
-        public init(prefix: String, upstream: String, isPublic: Bool, rateLimit: String? = nil) {
+        public init(prefix: String, upstream: String, isPublic: Bool, rateLimit: String? = nil, maxBodyBytes: Int? = nil) {
             self.prefix = prefix
             self.upstream = upstream
             self.isPublic = isPublic
             self.rateLimit = rateLimit
+            self.maxBodyBytes = maxBodyBytes
         }
     }
 

@@ -26,7 +26,8 @@ struct UpstreamProxy: RouterMiddleware {
         guard let route = context.route, let base = routes.upstreams[route.upstream] else {
             return try await next(request, context)
         }
-        let upstreamRequest = try await makeUpstreamRequest(request, base: base, context: context)
+        let upstreamRequest = try await makeUpstreamRequest(
+            request, base: base, maxBodyBytes: route.maxBodyBytes ?? maxBodyBytes, context: context)
         let upstreamResponse: HTTPClientResponse
         do {
             upstreamResponse = try await client.execute(upstreamRequest, deadline: .now() + .init(upstreamTimeout), logger: context.logger)
@@ -52,7 +53,7 @@ struct UpstreamProxy: RouterMiddleware {
             headers: headers, body: body)
     }
 
-    private func makeUpstreamRequest(_ request: Request, base: URL, context: Context) async throws -> HTTPClientRequest {
+    private func makeUpstreamRequest(_ request: Request, base: URL, maxBodyBytes: Int, context: Context) async throws -> HTTPClientRequest {
         var upstream = HTTPClientRequest(url: base.absoluteString + request.uri.description)
         upstream.method = .init(rawValue: request.method.rawValue)
         for field in request.headers {

@@ -20,7 +20,7 @@ struct VisionErrorTests {
         #expect(failed.headers[.retryAfter] != nil)
         let malformed = VisionError.malformedAnswer("item 1 (\"rice\"): confidence 2.0 is outside 0...1").apiError
         #expect(malformed.status == .badGateway)
-        #expect(malformed.code == "vision_unreadable")
+        #expect(malformed.code == "analysis_failed")
         #expect(!malformed.message.contains("rice"))
     }
 }

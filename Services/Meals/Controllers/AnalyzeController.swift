@@ -65,27 +65,12 @@ struct AnalyzeController: Sendable {
 
     /// The provider's items grounded in the table; its failures become 503 or 502 answers.
     private func analyzePhoto(_ photo: PhotoUpload, hint: String?, catalog: FoodCatalog) async throws -> [MealItemDraft] {
-        guard let photoAnalyzer else {
-            throw APIError(
-                .serviceUnavailable, code: "vision_not_configured",
-                message: "Photo analysis is not configured on this server; describe the meal in text instead.",
-                headers: [.retryAfter: "3600"])
-        }
+        guard let photoAnalyzer else { throw VisionError.notConfigured }
         do {
             return try await photoAnalyzer.analyze(photo, hint: hint, catalog: catalog)
         } catch let error as VisionError {
-            switch error {
-            case .circuitOpen(let retryAfter):
-                throw APIError(
-                    .serviceUnavailable, code: "vision_unavailable",
-                    message: "Photo analysis is paused after repeated provider failures; try again shortly or describe the meal in text.",
-                    headers: [.retryAfter: String(max(1, Int(retryAfter.timeInterval.rounded(.up))))])
-            case .failed(let reason), .malformedAnswer(let reason):
-                logger.warning("photo analysis failed", metadata: ["reason": .string(reason)])
-                throw APIError(
-                    .badGateway, code: "analysis_failed",
-                    message: "The photo could not be analysed; try again, or describe the meal in text.")
-            }
+            logger.warning("photo analysis failed", metadata: ["reason": "\(error)"])
+            throw error.apiError
         }
     }
 }

@@ -11,7 +11,7 @@ enum VisionError: Error, Equatable {
     case malformedAnswer(String)
 
     /// The answer for the client: 503 `vision_unavailable` with `Retry-After` when the provider is down or the
-    /// circuit is open, 502 `vision_unreadable` when the model's answer was unusable (another photo may work).
+    /// circuit is open, 502 `analysis_failed` when the model's answer was unusable (another photo may work).
     var apiError: APIError {
         switch self {
         case .circuitOpen(let retryAfter):
@@ -25,13 +25,15 @@ enum VisionError: Error, Equatable {
                 headers: [.retryAfter: "5"])
         case .malformedAnswer:
             return APIError(
-                .badGateway, code: "vision_unreadable",
+                .badGateway, code: "analysis_failed",
                 message: "The photo could not be read as a meal; try another photo or add the items by hand.")
         }
     }
 
     /// 503 `vision_not_configured`: no provider is set up (`MEALS_VISION_BASE_URL` is unset).
     static var notConfigured: APIError {
-        APIError(.serviceUnavailable, code: "vision_not_configured", message: "Photo analysis is not set up on this server.")
+        APIError(
+            .serviceUnavailable, code: "vision_not_configured",
+            message: "Photo analysis is not set up on this server; describe the meal in text instead.", headers: [.retryAfter: "3600"])
     }
 }
