@@ -72,17 +72,21 @@ struct IdentityStack: Sendable {
         let auth = try await AuthService.buildApplication(config: config, logger: TestEnvironment.logger, now: { clock.now() })
         try await withRunning(auth.infrastructure.services + auth.services) {
             try await auth.application.test(.live) { authClient in
-                try await withGateway(authPort: authClient.port!, clock: clock) { gateway in
+                try await withGateway(routesJSON: routesJSON, upstreams: ["auth": authClient.port!], clock: clock) { gateway in
                     try await body(IdentityStack(gateway: gateway, clock: clock, mailDirectory: mailDirectory, database: auth.infrastructure.postgres))
                 }
             }
         }
     }
 
-    private static func withGateway(authPort: Int, clock: TestClock, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    /// Runs the real gateway in front of the services on `upstreams` (name → port; `auth` serves the JWKS).
+    static func withGateway(
+        routesJSON: String, upstreams: [String: Int], clock: TestClock, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
         var routes = try JSONDecoder().decode(RouteTable.self, from: Data(routesJSON.utf8))
-        routes.upstreams["auth"] = URL(string: "http://127.0.0.1:\(authPort)")!
+        for (name, port) in upstreams { routes.upstreams[name] = URL(string: "http://127.0.0.1:\(port)")! }
         try routes.validate()
+        let authPort = upstreams["auth"] ?? 0
         let policy = AccessTokenPolicy(issuer: AccessTokenPolicy.defaultIssuer, audience: AccessTokenPolicy.defaultAudience)
         let settings = GatewaySettings(
             http: HTTPServerSettings(config: ConfigReaderFactory.make([:]), defaultPort: 0), routes: routes,

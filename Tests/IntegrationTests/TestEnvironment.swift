@@ -17,6 +17,13 @@ enum TestEnvironment {
         return logger
     }()
 
+    /// The USDA table the setup step converts (`NUTRITION_FOOD_DATA_FILE`, else `.local/foods/usda_sr24.jsonl`).
+    static var foodDataFile: URL {
+        if let path = environment["NUTRITION_FOOD_DATA_FILE"] { return URL(fileURLWithPath: path) }
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return repository.appendingPathComponent(".local/foods/usda_sr24.jsonl")
+    }
+
     static var brokers: String { "127.0.0.1:\(environment["NUTRITION_BROKER_PORT"] ?? "19092")" }
 
     /// Settings to reach a test schema as its own role (`itest_producer`, `itest_consumer`).

@@ -44,4 +44,24 @@ struct FoodSearchTests {
         #expect(FoodTable.catalog.search("xqzvwk", limit: 5).isEmpty)
         #expect(FoodTable.catalog.search("", limit: 5).isEmpty)
     }
+
+    @Test("everyday words find the everyday food, not a rarer one with the same word")
+    func everydayFoods() {
+        let expected = [
+            "milk": "Milk, whole", "almonds": "Nuts, almonds", "bacon": "Pork, cured, bacon", "white rice": "Rice, white",
+            "eggs": "Egg, whole, raw", "toast": "Bread, white, commercially prepared, toasted",
+        ]
+        for (query, prefix) in expected {
+            let top = topNames(query, 1).first ?? ""
+            #expect(top.hasPrefix(prefix), "\(query) → \(top)")
+        }
+    }
+
+    @Test("a preserved state the query did not ask for ranks below the fresh food")
+    func freshBeforePreserved() {
+        let eggs = topNames("egg whole", 1).first ?? ""
+        #expect(!eggs.contains("dried"), "egg whole → \(eggs)")
+        let dried = topNames("dried egg", 1).first ?? ""
+        #expect(dried.contains("dried"), "dried egg → \(dried)")
+    }
 }

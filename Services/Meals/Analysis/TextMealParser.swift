@@ -48,7 +48,10 @@ struct TextMealParser: Sendable {
             quantity = leading.value
             written = true
             words.removeFirst(leading.words)
-            if let first = words.first, let found = PortionUnit.named(FoodNameTokenizer.singular(first), next: words.dropFirst().first) {
+            // A unit word that is the last word is the food itself ("2 eggs", "3 cookies").
+            if let first = words.first, let found = PortionUnit.named(FoodNameTokenizer.singular(first), next: words.dropFirst().first),
+                words.count > found.words
+            {
                 unit = found.unit
                 words.removeFirst(found.words)
             }

@@ -16,9 +16,13 @@ struct FoodCatalog: Sendable {
         positionsById[id].map { foods[$0] }
     }
 
-    /// Foods matching `query`, best first, with their relevance (1 or more is a full match).
+    /// Foods matching `query`, best first, with their relevance (1 or more is a full match); an everyday
+    /// word's usual food (`EverydayFoods`) comes first.
     func search(_ query: String, limit: Int) -> [(food: FoodRecord, relevance: Double)] {
-        index.search(query, limit: limit).map { (foods[$0.index], $0.score) }
+        let ranked = index.search(query, limit: limit).map { (food: foods[$0.index], relevance: $0.score) }
+        guard let pinned = EverydayFoods.pinnedId(for: query).flatMap(food(id:)) else { return ranked }
+        let best = max(1.2, ranked.first?.relevance ?? 0)
+        return Array(([(food: pinned, relevance: best)] + ranked.filter { $0.food.id != pinned.id }).prefix(limit))
     }
 
     /// The food a person most likely means by `phrase`, if any covers at least most of its words.

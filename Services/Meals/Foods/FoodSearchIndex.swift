@@ -4,12 +4,15 @@
 /// Relevance: the share of query words a food's name covers (an exact word counts 1, a prefix 0.85, a typo
 /// 0.75 or 0.6), plus a bonus when they appear in the name's first part (USDA names start with the food:
 /// "Egg, whole, raw"), minus a little for every extra word (the generic food before the specific one) and for
-/// branded, baby and restaurant foods, which a person describing their meal rarely means.
+/// branded, baby and restaurant foods and for preserved states the query did not ask for (dried, frozen,
+/// canned...), which a person describing their meal rarely means.
 struct FoodSearchIndex: Sendable {
     private struct Entry: Sendable {
         var words: [String]
         var headWords: Set<String>
         var penalty: Double
+        /// Words of a preserved or altered state (dried, frozen, canned...), which a query must ask for.
+        var stateWords: Set<String>
     }
 
     /// How well a food's name answers the query: matched weight, the part of it in the name's first segment,
@@ -39,6 +42,18 @@ struct FoodSearchIndex: Sendable {
     private let postings: [String: [Int]]
     private let sortedVocabulary: [String]
 
+    /// Everyday words the USDA table spells differently ("toast" is "Bread, ..., toasted").
+    private static let everydayWords: [String: [String]] = [
+        "toast": ["bread", "toasted"], "oj": ["orange", "juice"], "coke": ["cola"], "soda": ["carbonated", "beverage"],
+        "fry": ["french", "fried"], "chip": ["chip"], "yoghurt": ["yogurt"], "porridge": ["oatmeal"],
+    ]
+
+    /// A person who writes "eggs" means fresh eggs, not dried egg powder.
+    private static let stateWords: Set<String> = [
+        "dried", "dehydrated", "powder", "powdered", "frozen", "canned", "concentrate", "mix", "substitute", "imitation",
+        "freeze", "condensed", "unprepared", "uncooked", "dry",
+    ]
+
     private static let stopWords: Set<String> = ["a", "an", "the", "of", "with", "and", "or", "in", "on", "some", "my"]
 
     init(names: [String], groups: [FoodGroup]) {
@@ -55,7 +70,7 @@ struct FoodSearchIndex: Sendable {
             case .restaurantFoods, .fastFoods, .mealsAndEntrees: penalty += 0.05
             default: break
             }
-            entries.append(Entry(words: words, headWords: head, penalty: penalty))
+            entries.append(Entry(words: words, headWords: head, penalty: penalty, stateWords: Set(words).intersection(Self.stateWords)))
             for word in Set(words) { postings[word, default: []].append(index) }
         }
         self.entries = entries
@@ -66,6 +81,7 @@ struct FoodSearchIndex: Sendable {
     /// Up to `limit` entry indices with their relevance, best first; ties keep table order.
     func search(_ query: String, limit: Int) -> [(index: Int, score: Double)] {
         let queryWords = FoodNameTokenizer.words(query).filter { !Self.stopWords.contains($0) }
+            .flatMap { Self.everydayWords[$0] ?? [$0] }
         guard !queryWords.isEmpty, limit > 0 else { return [] }
         var sums: [Int: Match] = [:]
         for queryWord in queryWords {
@@ -81,11 +97,14 @@ struct FoodSearchIndex: Sendable {
             for (index, match) in best { sums[index, default: Match()].add(match) }
         }
         let count = Double(queryWords.count)
+        let asked = Set(queryWords)
         let scored = sums.map { index, match -> (index: Int, score: Double) in
             let entry = entries[index]
             let extraWords = max(0, Double(entry.words.count) - count)
+            let unaskedStates = Double(entry.stateWords.subtracting(asked).count)
             let score =
                 (match.weight + 0.25 * match.head) / count + 0.1 * min(1, match.leading) - 0.015 * extraWords - entry.penalty
+                - 0.08 * unaskedStates
             return (index, score)
         }
         return scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.index < $1.index }.prefix(limit).map { $0 }

@@ -1,0 +1,167 @@
+import AccessTokens
+import AsyncHTTPClient
+import Configuration
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PostgresNIO
+import PostgresSupport
+import ServiceDefaults
+import Synchronization
+import Testing
+
+@testable import AuthService
+@testable import MealsService
+
+/// The real auth and meals services (schemas itest_auth and itest_meals, the real broker, the real USDA
+/// table) behind the real gateway; optionally a local vision provider that speaks the chat-completions protocol.
+struct MealsStack: Sendable {
+    let gateway: any TestClientProtocol
+    let clock: TestClock
+    /// The meals schema, for checks a client cannot make (purges).
+    let mealsDatabase: PostgresClient
+    let vision: ScriptedVisionProvider?
+
+    static let routesJSON = """
+        {
+          "upstreams": { "auth": "http://127.0.0.1:1", "meals": "http://127.0.0.1:1" },
+          "rateLimits": { "open": { "limit": 100000, "windowSeconds": 60, "per": "ip" } },
+          "defaultRateLimit": "open",
+          "routes": [
+            { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
+            { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
+            { "prefix": "/api/auth", "upstream": "auth", "public": false },
+            { "prefix": "/api/users", "upstream": "auth", "public": false },
+            { "prefix": "/api/analyze", "upstream": "meals", "public": false, "maxBodyBytes": 14745600 },
+            { "prefix": "/api/meals", "upstream": "meals", "public": false },
+            { "prefix": "/api/foods", "upstream": "meals", "public": false },
+            { "prefix": "/api/custom-meals", "upstream": "meals", "public": false }
+          ]
+        }
+        """
+
+    /// Starts everything on emptied schemas and runs `body` against the gateway; `withVision` adds the scripted provider.
+    static func run(withVision: Bool = false, _ body: @Sendable (MealsStack) async throws -> Void) async throws {
+        let authSettings = try TestEnvironment.postgresSettings(schema: "itest_auth")
+        let mealsSettings = try TestEnvironment.postgresSettings(schema: "itest_meals")
+        try await withPostgres(authSettings) { try await emptySchema($0) }
+        try await withPostgres(mealsSettings) { try await emptySchema($0) }
+        let clock = TestClock()
+        let seed = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        @Sendable func common(_ settings: PostgresSettings, schema: String) -> [String: String] {
+            [
+                "postgres.port": String(settings.port), "postgres.database": settings.database, "postgres.user": settings.username,
+                "postgres.password": settings.password, "postgres.schema": schema, "postgres.pool.min": "0",
+                "kafka.brokers": TestEnvironment.brokers, "outbox.poll.interval.seconds": "1",
+            ]
+        }
+        var authValues = common(authSettings, schema: "itest_auth")
+        authValues["auth.signing.key"] = "itest:\(Base64URL.encode(seed))"
+        authValues["auth.mail.directory"] = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID())").path
+        let auth = try await AuthService.buildApplication(config: ConfigReaderFactory.make(authValues), logger: TestEnvironment.logger, now: { clock.now() })
+
+        try await ScriptedVisionProvider.runIfNeeded(withVision) { vision in
+            var mealValues = common(mealsSettings, schema: "itest_meals")
+            mealValues["meals.food.data.file"] = TestEnvironment.foodDataFile.path
+            mealValues["meals.consumer.group"] = "itest-meals-\(UUID().uuidString.prefix(8))"
+            if let vision {
+                mealValues["meals.vision.base.url"] = "http://127.0.0.1:\(vision.port)/v1"
+                mealValues["meals.vision.max.attempts"] = "1"
+            }
+            let meals = try await MealsService.buildApplication(
+                config: ConfigReaderFactory.make(mealValues), logger: TestEnvironment.logger, now: { clock.now() })
+            try await withRunning(auth.infrastructure.services + auth.services + meals.infrastructure.services + meals.services) {
+                try await auth.application.test(.live) { authClient in
+                    try await meals.application.test(.live) { mealsClient in
+                        let loaded = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                            try await mealsClient.execute(uri: "/health/ready", method: .get).status == .ok
+                        }
+                        #expect(loaded, "the meals service did not become ready (food table, database, broker)")
+                        try await IdentityStack.withGateway(
+                            routesJSON: routesJSON, upstreams: ["auth": authClient.port!, "meals": mealsClient.port!], clock: clock
+                        ) { gateway in
+                            try await body(
+                                MealsStack(gateway: gateway, clock: clock, mealsDatabase: meals.infrastructure.postgres, vision: vision?.provider))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A new user's access token.
+    func signUp(_ name: String = "meals") async throws -> (token: String, userId: UUID) {
+        let session = try await gateway.register(email: "\(name)-\(UUID().uuidString.prefix(8))@example.com")
+        return (session.accessToken, session.user.id)
+    }
+
+    /// Analyses `text` for the token's user and returns the stored meal.
+    func analyze(_ text: String, token: String) async throws -> MealAnswer {
+        let response = try await gateway.call(.post, "/api/analyze", json: #"{"text":"\#(text)"}"#, token: token)
+        #expect(response.status == .created, "analysis answered \(response.status): \(String(buffer: response.body))")
+        return try response.decoded(MealAnswer.self)
+    }
+
+    /// How many meals of `userId` the meals schema holds.
+    func storedMeals(of userId: UUID) async throws -> Int {
+        let rows = try await mealsDatabase.query("SELECT count(*) FROM meals WHERE user_id = \(userId)", logger: TestEnvironment.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}
+
+/// The parts of a meal answer the tests read.
+struct MealAnswer: Decodable {
+    struct Item: Decodable {
+        var name: String
+        var unit: String
+        var grams: Double
+        var foodId: String?
+        var calories: Double
+        var protein: Double
+        var confidence: Double
+        var source: String
+        var reason: String
+        var encouragement: String
+        var healthScore: Health
+        var flags: [String]
+    }
+
+    struct Health: Decodable {
+        var score: Int
+        var nutrientDensity: Int?
+        var processing: Int?
+        var goalAlignment: Int?
+        var rating: String
+    }
+
+    struct Diet: Decodable {
+        var diet: String
+        var score: Int
+        var band: String
+        var explanation: String
+    }
+
+    struct Totals: Decodable {
+        var calories: Double
+        var protein: Double
+    }
+
+    var id: UUID
+    var title: String
+    var origin: String
+    var mealType: String?
+    var captureKind: String
+    var localDate: String
+    var isConsumed: Bool
+    var notes: String?
+    var edited: Bool
+    var version: Int
+    var items: [Item]
+    var totals: Totals
+    var healthScore: Health?
+    var dietScore: Diet
+    var unrecognised: [String]
+    var photoUrl: String?
+}
