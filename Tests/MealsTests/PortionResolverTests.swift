@@ -69,9 +69,7 @@ struct PortionResolverTests {
     func countNamedMeasure() throws {
         // Roast chicken breast: "breast, bone and skin removed" is 0.5 × 86 g, so one breast is 172 g.
         let breast = try resolve(1, nil, "chicken breast", food: "05064")
-        withKnownIssue("\"unit (yield from 1 lb ready-to-cook chicken)\" mentions \"chicken\" and is picked first: 52 g") {
-            #expect(breast.grams == 172, "a chicken breast → \(breast.grams) g via \(breast.unit)")
-        }
+        #expect(breast.grams == 172, "a chicken breast → \(breast.grams) g via \(breast.unit)")
         // With only the measure's own word in the phrase, the right measure is found.
         let breastOnly = try resolve(1, nil, "breast", food: "05064")
         #expect(breastOnly.grams == 172)

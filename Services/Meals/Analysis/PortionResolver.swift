@@ -48,14 +48,17 @@ enum PortionResolver {
             let words = FoodNameTokenizer.words(measure.name)
             return words.first.map { !uncountableWords.contains($0) } ?? false
         }
-        let phraseWords = Set(FoodNameTokenizer.words(phrase))
-        if let named = countable.first(where: { !Set(FoodNameTokenizer.words($0.name)).isDisjoint(with: phraseWords) }) {
-            return named
+        // The phrase's last word is its head noun ("chicken breast" is a breast); USDA's "unit (yield from 1 lb
+        // ready-to-cook chicken)" measures name the whole animal and are never what a count means.
+        let phraseWords = FoodNameTokenizer.words(phrase)
+        let candidates = countable.filter { !$0.name.contains("yield") }
+        for word in phraseWords.reversed() {
+            if let named = candidates.first(where: { FoodNameTokenizer.words($0.name).contains(word) }) { return named }
         }
         for preferred in usualUnitWords {
             if let measure = countable.first(where: { FoodNameTokenizer.words($0.name).first == preferred }) { return measure }
         }
-        return countable.first
+        return candidates.first ?? countable.first
     }
 
     /// The food's measure whose name starts with `word` ("slice", "cup, chopped"), else one that mentions it.

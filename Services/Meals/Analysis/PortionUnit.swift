@@ -6,6 +6,12 @@ enum PortionUnit: Equatable, Sendable {
     /// A measure looked up among the food's own (`word` is its singular name); `millilitres` when it has a standard volume.
     case household(word: String, millilitres: Double?)
 
+    /// Whether the unit is a household measure (a word that can also name a food, like "egg" or "cookie").
+    var isHousehold: Bool {
+        if case .household = self { return true }
+        return false
+    }
+
     /// How the unit is shown on an item ("g", "ml", "slice").
     var name: String {
         switch self {

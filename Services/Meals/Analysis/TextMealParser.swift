@@ -48,9 +48,9 @@ struct TextMealParser: Sendable {
             quantity = leading.value
             written = true
             words.removeFirst(leading.words)
-            // A unit word that is the last word is the food itself ("2 eggs", "3 cookies").
+            // A household word that is the last word is the food itself ("2 eggs", "3 cookies"); "2 g" names nothing.
             if let first = words.first, let found = PortionUnit.named(FoodNameTokenizer.singular(first), next: words.dropFirst().first),
-                words.count > found.words
+                words.count > found.words || !found.unit.isHousehold
             {
                 unit = found.unit
                 words.removeFirst(found.words)

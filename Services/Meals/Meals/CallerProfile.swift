@@ -7,8 +7,10 @@ import Foundation
 struct CallerProfile: Sendable, Equatable {
     var scoring: ScoringProfile
     var timeZone: TimeZone
+    /// The IANA name as the user chose it (Foundation may report "UTC" as "GMT").
+    var timeZoneName: String
 
-    static let standard = CallerProfile(scoring: .standard, timeZone: TimeZone(identifier: "UTC")!)
+    static let standard = CallerProfile(scoring: .standard, timeZoneName: "UTC")
 
     /// The profile carried by an event; an unknown diet falls back to balanced, an unknown zone to UTC.
     init(event: UserProfileUpdated) {
@@ -16,12 +18,17 @@ struct CallerProfile: Sendable, Equatable {
             diet: DietPreference(rawValue: event.dietPreference) ?? .balanced, customMacros: event.customMacros,
             dailyCalorieGoal: event.dailyCalorieGoal, proteinGoalGrams: event.proteinGoalGrams,
             carbsGoalGrams: event.carbsGoalGrams, fatGoalGrams: event.fatGoalGrams, calorieBalanceGoal: event.calorieBalanceGoal)
-        self.timeZone = TimeZone(identifier: event.timeZone) ?? TimeZone(identifier: "UTC")!
+        let known = TimeZone(identifier: event.timeZone)
+        self.timeZone = known ?? TimeZone(identifier: "UTC")!
+        self.timeZoneName = known == nil ? "UTC" : event.timeZone
     }
 
-    init(scoring: ScoringProfile, timeZone: TimeZone) {
+    /// A profile in the zone named `timeZoneName` (UTC when the name is unknown).
+    init(scoring: ScoringProfile, timeZoneName: String) {
         self.scoring = scoring
-        self.timeZone = timeZone
+        let known = TimeZone(identifier: timeZoneName)
+        self.timeZone = known ?? TimeZone(identifier: "UTC")!
+        self.timeZoneName = known == nil ? "UTC" : timeZoneName
     }
 
     /// The user's calendar date of `instant`, `YYYY-MM-DD`.

@@ -12,7 +12,7 @@ enum MealFactory {
         MealRecord(
             id: UUID(), userId: userId, origin: origin, title: composition.title, description: description, mealType: mealType,
             captureKind: captureKind, eatenAt: eatenAt, localDate: profile.localDate(of: eatenAt),
-            timeZone: profile.timeZone.identifier, isConsumed: consumed, consumedAt: consumed ? now : nil, notes: notes,
+            timeZone: profile.timeZoneName, isConsumed: consumed, consumedAt: consumed ? now : nil, notes: notes,
             edited: false, version: 1, items: composition.items, totals: composition.totals, health: composition.health,
             diet: composition.diet, unrecognised: unrecognised, hasPhoto: hasPhoto, createdAt: now, updatedAt: now)
     }
@@ -28,6 +28,6 @@ extension MealRecord {
     mutating func move(to instant: Date, profile: CallerProfile) {
         eatenAt = instant
         localDate = profile.localDate(of: instant)
-        timeZone = profile.timeZone.identifier
+        timeZone = profile.timeZoneName
     }
 }

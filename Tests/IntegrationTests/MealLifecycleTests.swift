@@ -1,0 +1,192 @@
+import EventContracts
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import ServiceDefaults
+import Testing
+
+/// The meal lifecycle through the gateway: isolation, safe edits, consumption and its events, lists, custom meals, purge.
+@Suite("Meal lifecycle through the gateway", .serialized, .enabled(if: TestEnvironment.isAvailable))
+struct MealLifecycleTests {
+    @Test("another user's meal answers 404 on every route")
+    func isolation() async throws {
+        try await MealsStack.run { stack in
+            let (owner, _) = try await stack.signUp("owner")
+            let (stranger, _) = try await stack.signUp("stranger")
+            let meal = try await stack.analyze("an apple", token: owner)
+            let path = "/api/meals/\(meal.id.uuidString.lowercased())"
+            let attempts: [(HTTPRequest.Method, String, String?)] = [
+                (.get, path, nil), (.put, path, #"{"notes":"mine now"}"#), (.delete, path, nil),
+                (.post, path + "/consume", "{}"), (.delete, path + "/consume", nil), (.get, path + "/photo", nil),
+            ]
+            for (method, uri, json) in attempts {
+                let response = try await stack.gateway.call(method, uri, json: json, token: stranger)
+                #expect(response.status == .notFound, "\(method) \(uri) answered \(response.status) to a stranger")
+            }
+            let list = try await stack.gateway.call(.get, "/api/meals", token: stranger)
+            #expect(try list.decoded(MealPage.self).meals.isEmpty)
+            let still = try await stack.gateway.call(.get, path, token: owner)
+            let ownersMeal = try still.decoded(MealAnswer.self)
+            #expect(still.status == .ok && ownersMeal.notes == nil)
+        }
+    }
+
+    @Test("an edit recomputes the meal, sets edited, bumps the version, and a stale If-Match is 409")
+    func editWithVersions() async throws {
+        try await MealsStack.run { stack in
+            let (token, _) = try await stack.signUp()
+            let meal = try await stack.analyze("2 eggs", token: token)
+            let path = "/api/meals/\(meal.id.uuidString.lowercased())"
+            let edit = #"{"items":[{"foodId":"01123","grams":150}],"notes":"three eggs really"}"#
+            let first = try await stack.gateway.call(.put, path, json: edit, token: token, headers: [.ifMatch: "\"1\""])
+            #expect(first.status == .ok && first.headers[.eTag] == "\"2\"")
+            let edited = try first.decoded(MealAnswer.self)
+            #expect(edited.edited && edited.version == 2 && edited.items.first?.grams == 150)
+            #expect(edited.totals.calories == 215, "150 g of egg at 143 kcal per 100 g")
+            let stale = try await stack.gateway.call(.put, path, json: edit, token: token, headers: [.ifMatch: "\"1\""])
+            #expect(stale.status == .conflict && stale.errorCode == "version_conflict")
+            let invalid = try await stack.gateway.call(
+                .put, path, json: #"{"items":[{"name":"x","grams":-1,"calories":99999}]}"#, token: token)
+            let details = try invalid.decoded(ErrorBody.self).error.details
+            #expect(invalid.status == .unprocessableContent && details["items[0].grams"] != nil && details["items[0].calories"] != nil)
+            let inconsistent = try await stack.gateway.call(
+                .put, path, json: #"{"items":[{"name":"cake","grams":100,"calories":50,"carbs":50,"fat":20}]}"#, token: token)
+            #expect(try inconsistent.decoded(MealAnswer.self).items.first?.flags == ["calories_inconsistent_with_macros"])
+        }
+    }
+
+    @Test("consuming publishes meal.consumed with the full state; an edit republishes it; unconsuming sends meal.deleted")
+    func consumptionEvents() async throws {
+        try await MealsStack.run { stack in
+            let (token, userId) = try await stack.signUp()
+            let meal = try await stack.analyze("a banana", token: token)
+            let path = "/api/meals/\(meal.id.uuidString.lowercased())"
+            let consumed = try await stack.gateway.call(.post, path + "/consume", json: #"{"notes":"post-run","mealType":"snack"}"#, token: token)
+            let consumedMeal = try consumed.decoded(MealAnswer.self)
+            #expect(consumed.status == .ok && consumedMeal.isConsumed && consumedMeal.notes == "post-run" && consumedMeal.mealType == "snack")
+            _ = try await stack.gateway.call(.put, path, json: #"{"items":[{"foodId":"09040","grams":200}]}"#, token: token)
+            let unconsumed = try await stack.gateway.call(.delete, path + "/consume", token: token)
+            #expect(try unconsumed.decoded(MealAnswer.self).isConsumed == false)
+
+            let subject = userId.uuidString.lowercased()
+            let consumedEvents = try await publishedEvents(subject: subject, topic: .mealConsumed, settle: .seconds(2))
+                .map { try EventCoding.decode(MealConsumed.self, from: $0).data.meal }
+            #expect(consumedEvents.map(\.version) == [2, 3], "consume (v2) and the edit (v3)")
+            #expect(consumedEvents.last?.items.first?.grams == 200 && consumedEvents.last?.notes == "post-run")
+            #expect(consumedEvents.allSatisfy { $0.isConsumed && $0.mealId == meal.id && $0.timeZone == "UTC" })
+            let deleted = try await publishedEvents(subject: subject, topic: .mealDeleted, settle: .seconds(1))
+                .map { try EventCoding.decode(MealDeleted.self, from: $0).data }
+            #expect(deleted.map(\.reason) == ["unconsumed"] && deleted.first?.version == 4)
+            let analyzed = try await publishedEvents(subject: subject, topic: .mealAnalyzed, settle: .seconds(1))
+                .map { try EventCoding.decode(MealAnalyzed.self, from: $0).data.meal }
+            #expect(analyzed.map(\.version) == [1, 4] && analyzed.last?.isConsumed == false)
+        }
+    }
+
+    @Test("lists page with a cursor and filter by status, meal type and the user's dates")
+    func listing() async throws {
+        try await MealsStack.run { stack in
+            let (token, _) = try await stack.signUp()
+            for (index, mealType) in ["breakfast", "lunch", "dinner", "snack", "lunch"].enumerated() {
+                let eatenAt = "2026-03-0\(index + 1)T12:00:00Z"
+                let entry = #"{"items":[{"foodId":"09040","grams":100}],"mealType":"\#(mealType)","eatenAt":"\#(eatenAt)","consumed":\#(index % 2 == 0)}"#
+                let created = try await stack.gateway.call(.post, "/api/meals", json: entry, token: token)
+                #expect(created.status == .created)
+            }
+            var seen: [UUID] = []
+            var cursor: String?
+            repeat {
+                let response = try await stack.gateway.call(.get, "/api/meals?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+                let page = try response.decoded(MealPage.self)
+                #expect(page.meals.count <= 2)
+                seen += page.meals.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil
+            #expect(seen.count == 5 && Set(seen).count == 5)
+            let consumed = try await stack.gateway.call(.get, "/api/meals?status=consumed", token: token).decoded(MealPage.self)
+            #expect(consumed.meals.count == 3 && consumed.meals.allSatisfy(\.isConsumed))
+            let lunches = try await stack.gateway.call(.get, "/api/meals?mealType=lunch", token: token).decoded(MealPage.self)
+            #expect(lunches.meals.count == 2)
+            let range = try await stack.gateway.call(.get, "/api/meals?from=2026-03-02&to=2026-03-03", token: token).decoded(MealPage.self)
+            #expect(range.meals.map(\.localDate) == ["2026-03-03", "2026-03-02"])
+            let badCursor = try await stack.gateway.call(.get, "/api/meals?cursor=garbage", token: token)
+            #expect(badCursor.status == .badRequest && badCursor.errorCode == "invalid_cursor")
+            let badFilter = try await stack.gateway.call(.get, "/api/meals?status=eaten&limit=0", token: token)
+            #expect(badFilter.status == .unprocessableContent)
+        }
+    }
+
+    @Test("custom meals are saved, listed, logged as consumed meals and deleted")
+    func customMeals() async throws {
+        try await MealsStack.run { stack in
+            let (token, _) = try await stack.signUp()
+            let create = try await stack.gateway.call(
+                .post, "/api/custom-meals",
+                json: #"{"name":"Usual breakfast","mealType":"breakfast","items":[{"foodId":"01123","quantity":2,"unit":"large"},{"name":"Protein shake","grams":300,"calories":180,"protein":30}]}"#,
+                token: token)
+            #expect(create.status == .created)
+            let custom = try create.decoded(CustomMealAnswer.self)
+            #expect(custom.totals.calories == 323, "two large eggs (143) + the shake (180)")
+            let logged = try await stack.gateway.call(.post, "/api/custom-meals/\(custom.id.uuidString.lowercased())/log", json: "{}", token: token)
+            let meal = try logged.decoded(MealAnswer.self)
+            #expect(logged.status == .created && meal.isConsumed && meal.title == "Usual breakfast" && meal.origin == "custom_meal")
+            #expect(meal.mealType == "breakfast" && meal.items.count == 2)
+            let list = try await stack.gateway.call(.get, "/api/custom-meals", token: token).decoded(CustomMealList.self)
+            #expect(list.customMeals.map(\.name) == ["Usual breakfast"])
+            let bad = try await stack.gateway.call(.post, "/api/custom-meals", json: #"{"name":"","items":[{"foodId":"nope"}]}"#, token: token)
+            let details = try bad.decoded(ErrorBody.self).error.details
+            #expect(bad.status == .unprocessableContent && details["name"] != nil && details["items[0].foodId"] != nil)
+            let (stranger, _) = try await stack.signUp("stranger")
+            let stolen = try await stack.gateway.call(.post, "/api/custom-meals/\(custom.id.uuidString.lowercased())/log", json: "{}", token: stranger)
+            #expect(stolen.status == .notFound)
+            let deleted = try await stack.gateway.call(.delete, "/api/custom-meals/\(custom.id.uuidString.lowercased())", token: token)
+            #expect(deleted.status == .noContent)
+        }
+    }
+
+    @Test("user.deleted purges every meal, photo and custom meal of that user, and only theirs")
+    func purge() async throws {
+        try await MealsStack.run { stack in
+            let email = "leaving-\(UUID().uuidString.prefix(8))@example.com"
+            let leaving = try await stack.gateway.register(email: email)
+            let (staying, stayingId) = try await stack.signUp("staying")
+            _ = try await stack.analyze("2 eggs and toast", token: leaving.accessToken)
+            _ = try await stack.analyze("an apple", token: staying)
+            let saved = try await stack.gateway.call(
+                .post, "/api/custom-meals", json: #"{"name":"x","items":[{"foodId":"09040","grams":100}]}"#, token: leaving.accessToken)
+            #expect(saved.status == .created)
+            #expect(try await stack.storedMeals(of: leaving.user.id) == 1)
+            let gone = try await stack.gateway.call(
+                .delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: leaving.accessToken)
+            #expect(gone.status == .noContent)
+            let purged = try await TestEnvironment.eventually(timeout: .seconds(30)) {
+                let meals = try await stack.storedMeals(of: leaving.user.id)
+                let custom = try await stack.mealsDatabase.query(
+                    "SELECT count(*) FROM custom_meals WHERE user_id = \(leaving.user.id)", logger: TestEnvironment.logger
+                ).decode(Int.self).first { _ in true } ?? 0
+                return meals == 0 && custom == 0
+            }
+            #expect(purged, "the leaving user's meals were not purged")
+            #expect(try await stack.storedMeals(of: stayingId) == 1)
+        }
+    }
+}
+
+/// A page of meals as answered.
+struct MealPage: Decodable {
+    var meals: [MealAnswer]
+    var nextCursor: String?
+}
+
+/// The parts of a custom meal answer the tests read.
+struct CustomMealAnswer: Decodable {
+    struct Totals: Decodable { var calories: Double }
+    var id: UUID
+    var name: String
+    var totals: Totals
+}
+
+/// A page of custom meals.
+struct CustomMealList: Decodable {
+    var customMeals: [CustomMealAnswer]
+}
