@@ -1,0 +1,332 @@
+#!/usr/bin/env bash
+# Benchmark, not a test: what the meals service's main paths cost on this machine. Prints figures beside their
+# goals and baselines; asserts nothing.
+#   deploy/bench/meals.sh [runs=3] [seconds=15] [connections=50]
+# (a) Text analysis server time: wrk POSTs /api/analyze with a JSON text straight to a MealsService started here
+#     (X-User-Id and X-Session-Id of a registered user stand in for the gateway), few connections at a modest
+#     paced rate; p50/p99 (goal: p99 at most 20 ms). Each request stores one meal: that is the real path.
+#     Baseline: GET /health/live on the same service at the same pace (the HTTP floor).
+# (b) Meal list: GET /api/meals?limit=20 through the gateway for a user with BENCH_MEALS meals, at `connections`
+#     connections; p50/p99 and 2xx/s (goal: p99 at most 25 ms). Baseline: the same request straight to the
+#     service, so the difference is the gateway's share.
+# (c) Upload memory: BENCH_UPLOADS sequential multipart uploads of a BENCH_UPLOAD_BYTES file that starts with a
+#     JPEG signature, through the gateway. Without a vision provider the service answers 503 vision_not_configured
+#     after reading and checking the whole body, which is the part measured. Each round resets the peak RSS of
+#     the meals service and the gateway (/proc/<pid>/clear_refs) and reads VmHWM afterwards; the growth over the
+#     resident size before, divided by the upload size, is printed (goal for the meals service: at most 3x). The
+#     first round is the figure; later rounds start with the memory the allocator kept and are shown apart.
+# Needs PostgreSQL and the broker: `bash deploy/infra.sh start`. Starts its own AuthService (port 18381),
+# MealsService (18382, with MEALS_FOOD_DATA_FILE, no vision provider) and Gateway (18383, a routes file without
+# rate limits); registers two users and deletes them again at the end (their meals go with them).
+# Environment: BENCH_BIN_DIR (use the AuthService, MealsService and Gateway there instead of building release
+# ones), BENCH_ANALYZE_RATE (most analyses/s offered, 20), BENCH_ANALYZE_CONNECTIONS (2), BENCH_MEALS (meals of
+# the list user, 200), BENCH_UPLOADS (uploads per round, 5), BENCH_UPLOAD_BYTES (10000000),
+# BENCH_KEEP_USERS=1 (keep the bench accounts), BENCH_LOG_LEVEL (info).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+source "$REPO_ROOT/deploy/lib/postgres.sh"
+source "$REPO_ROOT/deploy/lib/broker.sh"
+
+RUNS=${1:-3}; DURATION=${2:-15}; CONNECTIONS=${3:-50}
+AUTH_PORT=18381; MEALS_PORT=18382; BENCH_GATEWAY_PORT=18383
+ANALYZE_RATE=${BENCH_ANALYZE_RATE:-20}; ANALYZE_CONNECTIONS=${BENCH_ANALYZE_CONNECTIONS:-2}
+MEAL_COUNT=${BENCH_MEALS:-200}; UPLOADS=${BENCH_UPLOADS:-5}; UPLOAD_BYTES=${BENCH_UPLOAD_BYTES:-10000000}
+LIST_THREADS=$(( CONNECTIONS < 2 ? 1 : 2 ))
+WORK="$LOCAL_DIR/bench/meals"; mkdir -p "$WORK"
+GATEWAY_URL="http://127.0.0.1:$BENCH_GATEWAY_PORT"; MEALS_URL="http://127.0.0.1:$MEALS_PORT"
+ANALYZE_TEXT="2 eggs, a slice of whole wheat toast and 200 ml orange juice"
+
+step "tools (wrk, jq from Debian; curl)"
+for pkg in wrk jq; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+    || { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null; }
+done
+command -v curl >/dev/null || fail "curl is needed"
+ok "wrk, jq and curl present"
+
+# --- services -----------------------------------------------------------------------------------------------
+step "infrastructure (PostgreSQL and the broker)"
+pg_running || fail "PostgreSQL is not running; start the infrastructure with: bash deploy/infra.sh start"
+broker_running || fail "the broker is not running; start the infrastructure with: bash deploy/infra.sh start"
+for role in auth_service meals_service; do
+  [ -s "$SECRETS_DIR/$role.password" ] || fail "no $role role yet; run: bash deploy/infra.sh start"
+done
+[ -s "$FOOD_DATA_FILE" ] || fail "no food table at $FOOD_DATA_FILE; run: bash deploy/setup.sh"
+ok "postgres on $PG_PORT, broker on $BROKER_PORT, food table $FOOD_DATA_FILE"
+
+PRODUCTS="AuthService MealsService Gateway"
+if [ -n "${BENCH_BIN_DIR:-}" ]; then
+  step "binaries from BENCH_BIN_DIR"
+  BIN_DIR=$BENCH_BIN_DIR
+  case "$BIN_DIR" in *release*) ;; *) say "note: $BIN_DIR may not hold release builds; figures are not comparable" ;; esac
+else
+  step "building AuthService, MealsService and the gateway (release)"
+  for product in $PRODUCTS; do
+    (cd "$REPO_ROOT" && swift build -c release --product "$product" 2>&1 | tail -n 1)
+  done
+  BIN_DIR="$(cd "$REPO_ROOT" && swift build -c release --show-bin-path)"
+fi
+for binary in $PRODUCTS; do [ -x "$BIN_DIR/$binary" ] || fail "no $binary executable in $BIN_DIR"; done
+ok "binaries in $BIN_DIR"
+
+for port in $AUTH_PORT $MEALS_PORT $BENCH_GATEWAY_PORT; do require_port_free "$port" benchmark; done
+# The real routes of the auth and meals services, without rate limits; /api/analyze keeps its larger body limit.
+ANALYZE_MAX_BODY=$(jq -r '.routes[] | select(.prefix == "/api/analyze") | .maxBodyBytes // empty' "$REPO_ROOT/deploy/gateway-routes.json")
+ANALYZE_MAX_BODY=${ANALYZE_MAX_BODY:-14745600}
+cat >"$WORK/routes.json" <<JSON
+{ "upstreams": { "auth": "http://127.0.0.1:$AUTH_PORT", "meals": "http://127.0.0.1:$MEALS_PORT" },
+  "routes": [
+    { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
+    { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
+    { "prefix": "/api/auth/refresh", "upstream": "auth", "public": true },
+    { "prefix": "/.well-known/jwks.json", "upstream": "auth", "public": true },
+    { "prefix": "/api/auth", "upstream": "auth", "public": false },
+    { "prefix": "/api/users", "upstream": "auth", "public": false },
+    { "prefix": "/api/analyze", "upstream": "meals", "public": false, "maxBodyBytes": $ANALYZE_MAX_BODY },
+    { "prefix": "/api/meals", "upstream": "meals", "public": false },
+    { "prefix": "/api/foods", "upstream": "meals", "public": false },
+    { "prefix": "/api/custom-meals", "upstream": "meals", "public": false } ] }
+JSON
+
+TOKENS=(); USER_IDS=()
+PASSWORD="bench-$(openssl rand -hex 12)"
+meal_count_of() { # meal_count_of USER_ID: meals on the first page of the user's list, straight from the service
+  curl -s --max-time 5 -H "X-User-Id: $1" -H "X-Session-Id: $(cat /proc/sys/kernel/random/uuid)" \
+    "$MEALS_URL/api/meals?limit=1" | jq -r '.meals | length' 2>/dev/null
+}
+meals_gone() { [ "$(meal_count_of "$1")" = 0 ]; }
+cleanup() {
+  local pid
+  if [ "${BENCH_KEEP_USERS:-0}" != 1 ] && [ ${#TOKENS[@]} -gt 0 ] && [ -n "${GATEWAY_PID:-}" ]; then
+    local i deleted=0
+    for i in "${!TOKENS[@]}"; do
+      [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X DELETE -H "Authorization: Bearer ${TOKENS[$i]}" \
+        -H 'Content-Type: application/json' -d "{\"password\":\"$PASSWORD\"}" "$GATEWAY_URL/api/users/me")" = 204 ] \
+        && deleted=$((deleted + 1))
+    done
+    say "deleted $deleted of ${#TOKENS[@]} bench accounts"
+    # The meals go when the meals service consumes user.deleted; give it the time before stopping it.
+    if [ -n "${MEALS_PID:-}" ] && kill -0 "$MEALS_PID" 2>/dev/null; then
+      local id gone=1
+      for id in "${USER_IDS[@]}"; do wait_for 30 "meals of $id deleted" meals_gone "$id" || gone=0; done
+      [ "$gone" = 1 ] && say "their meals are deleted too" || say "warning: some bench meals were still there after 30 s"
+    fi
+  fi
+  for pid in ${GATEWAY_PID:-} ${MEALS_PID:-} ${AUTH_PID:-}; do kill "$pid" 2>/dev/null || true; done
+  # The services may need their whole drain and cancellation time (10 + 5 s) to stop.
+  for pid in ${GATEWAY_PID:-} ${MEALS_PID:-} ${AUTH_PID:-}; do
+    wait_for 20 "exit of $pid" bash -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null || true
+  done
+}
+trap cleanup EXIT
+
+step "starting AuthService on $AUTH_PORT, MealsService on $MEALS_PORT and the gateway on $BENCH_GATEWAY_PORT"
+http_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
+# shellcheck disable=SC2046  # pg_env_for prints KEY=VALUE words
+(cd "$REPO_ROOT" && exec env $(pg_env_for auth) AUTH_SIGNING_KEY="$(dev_signing_key)" AUTH_MAIL_DIRECTORY="$WORK/mail" \
+  AUTH_ACCESS_TOKEN_TTL_SECONDS=3600 KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT=$AUTH_PORT \
+  LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/AuthService" >"$WORK/auth.log" 2>&1 </dev/null) &
+AUTH_PID=$!
+# No vision provider: photos are read and checked whole, then answered 503 vision_not_configured.
+# shellcheck disable=SC2046
+(cd "$REPO_ROOT" && exec env -u MEALS_VISION_BASE_URL -u MEALS_UPLOAD_MAX_BYTES $(pg_env_for meals) \
+  MEALS_FOOD_DATA_FILE="$FOOD_DATA_FILE" KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT=$MEALS_PORT \
+  LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/MealsService" >"$WORK/meals.log" 2>&1 </dev/null) &
+MEALS_PID=$!
+wait_for 120 "auth readiness" http_ok "http://127.0.0.1:$AUTH_PORT/health/ready" \
+  || fail "AuthService did not become ready; see $WORK/auth.log"
+# A first start imports the food table (one transaction), which takes a while.
+wait_for 180 "meals readiness" http_ok "$MEALS_URL/health/ready" \
+  || fail "MealsService did not become ready (food table loaded); see $WORK/meals.log"
+env -u GATEWAY_JWKS_URL -u UPSTREAM_AUTH_URL -u UPSTREAM_MEALS_URL HTTP_PORT=$BENCH_GATEWAY_PORT \
+  GATEWAY_ROUTES_FILE="$WORK/routes.json" LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/Gateway" >"$WORK/gateway.log" 2>&1 </dev/null &
+GATEWAY_PID=$!
+wait_for 30 "gateway keys" http_ok "$GATEWAY_URL/health/ready" || fail "the gateway did not become ready; see $WORK/gateway.log"
+# The memory figures read /proc/<pid>: the pids must be the services themselves, not wrappers.
+for pair in "MealsService:$MEALS_PID" "Gateway:$GATEWAY_PID"; do
+  [ "$(basename "$(readlink "/proc/${pair#*:}/exe")")" = "${pair%%:*}" ] || fail "pid ${pair#*:} is not ${pair%%:*}"
+done
+ok "AuthService (pid $AUTH_PID), MealsService (pid $MEALS_PID), gateway (pid $GATEWAY_PID); logs in $WORK"
+
+step "registering 2 users through the gateway (one analyses, one lists)"
+RUN_ID="$(date +%s)-$$"
+SESSION_IDS=()
+for i in 1 2; do
+  email="bench-meals-$RUN_ID-$i@example.com"
+  answer=$(curl -sS --max-time 30 -w '\n%{http_code}' -H 'Content-Type: application/json' \
+    -d "{\"email\":\"$email\",\"password\":\"$PASSWORD\",\"displayName\":\"Bench $i\"}" "$GATEWAY_URL/api/auth/register")
+  [ "$(tail -n 1 <<<"$answer")" = 201 ] || fail "registration of $email answered: $answer"
+  body=$(sed '$d' <<<"$answer")
+  TOKENS+=("$(jq -r .accessToken <<<"$body")"); USER_IDS+=("$(jq -r .user.id <<<"$body")")
+  SESSION_IDS+=("$(jq -r .sessionId <<<"$body")")
+done
+ANALYZE_USER=${USER_IDS[0]}; ANALYZE_SESSION=${SESSION_IDS[0]}; UPLOAD_TOKEN=${TOKENS[0]}
+LIST_USER=${USER_IDS[1]}; LIST_SESSION=${SESSION_IDS[1]}; LIST_TOKEN=${TOKENS[1]}
+ok "analysing user $ANALYZE_USER, listing user $LIST_USER"
+
+step "checking the three paths once"
+ANALYZE_BODY=$(jq -cn --arg text "$ANALYZE_TEXT" '{text: $text}')
+code=$(curl -s -o "$WORK/analyze.json" -w '%{http_code}' --max-time 10 -H 'Content-Type: application/json' \
+  -H "X-User-Id: $ANALYZE_USER" -H "X-Session-Id: $ANALYZE_SESSION" -d "$ANALYZE_BODY" "$MEALS_URL/api/analyze") || true
+[ "$code" = 201 ] || fail "POST /api/analyze (direct) answered $code: $(head -c 400 "$WORK/analyze.json")"
+say "analysis: $(jq -r '[.items[]? | "\(.grams) g \(.foodName // .name)"] | join("; ")' "$WORK/analyze.json" 2>/dev/null | cut -c1-160)"
+code=$(curl -s -o "$WORK/analyze-gw.json" -w '%{http_code}' --max-time 10 -H 'Content-Type: application/json' \
+  -H "Authorization: Bearer $UPLOAD_TOKEN" -d "$ANALYZE_BODY" "$GATEWAY_URL/api/analyze") || true
+[ "$code" = 201 ] || fail "POST /api/analyze through the gateway answered $code: $(head -c 400 "$WORK/analyze-gw.json")"
+ok "POST /api/analyze answers 201 directly and through the gateway"
+
+# --- meals for the list user ----------------------------------------------------------------------------------
+step "creating $MEAL_COUNT meals for the listing user through the gateway"
+MEAL_BODY='{"items":[{"foodId":"09040","grams":100}]}'
+created=0
+for _ in $(seq "$MEAL_COUNT"); do
+  code=$(curl -s -o "$WORK/meal.json" -w '%{http_code}' --max-time 10 -H 'Content-Type: application/json' \
+    -H "Authorization: Bearer $LIST_TOKEN" -d "$MEAL_BODY" "$GATEWAY_URL/api/meals") || true
+  [ "$code" = 201 ] || fail "POST /api/meals answered $code after $created meals: $(head -c 400 "$WORK/meal.json")"
+  created=$((created + 1))
+done
+code=$(curl -s -o "$WORK/list.json" -w '%{http_code}' --max-time 10 -H "Authorization: Bearer $LIST_TOKEN" "$GATEWAY_URL/api/meals?limit=20") || true
+[ "$code" = 200 ] || fail "GET /api/meals answered $code: $(head -c 400 "$WORK/list.json")"
+listed=$(jq -r '.meals | length' "$WORK/list.json")
+[ "$listed" = 20 ] || fail "GET /api/meals?limit=20 listed $listed meals, expected 20"
+ok "$created meals created; a page of 20 is $(wc -c <"$WORK/list.json") bytes"
+
+# --- wrk scripts and parsing ------------------------------------------------------------------------------------
+ANALYZE_DELAY_MS=$(( ANALYZE_CONNECTIONS * 1000 / ANALYZE_RATE ))
+cat >"$WORK/analyze.lua" <<LUA
+wrk.method = "POST"
+wrk.body = '$ANALYZE_BODY'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-User-Id"] = "$ANALYZE_USER"
+wrk.headers["X-Session-Id"] = "$ANALYZE_SESSION"
+delay = function() return $ANALYZE_DELAY_MS end
+LUA
+cat >"$WORK/paced.lua" <<LUA
+delay = function() return $ANALYZE_DELAY_MS end
+LUA
+paced_wrk() { # paced_wrk SECONDS SCRIPT URL: raw wrk output
+  wrk -t1 -c"$ANALYZE_CONNECTIONS" -d"${1}s" --timeout 10s --latency -s "$2" "$3"
+}
+list_wrk() { # list_wrk SECONDS URL HEADER...: raw wrk output
+  local seconds=$1 url=$2 header options=(); shift 2
+  for header in "$@"; do options+=(-H "$header"); done
+  wrk -t"$LIST_THREADS" -c"$CONNECTIONS" -d"${seconds}s" --timeout 10s --latency "${options[@]}" "$url"
+}
+LIST_GATEWAY=("$GATEWAY_URL/api/meals?limit=20" "Authorization: Bearer $LIST_TOKEN")
+LIST_DIRECT=("$MEALS_URL/api/meals?limit=20" "X-User-Id: $LIST_USER" "X-Session-Id: $LIST_SESSION")
+# wrk output on stdin -> "ok_per_second p50_us p99_us not_2xx socket_errors"
+summarize() {
+  awk '
+    function us(v) { if (v ~ /us$/) return v+0; if (v ~ /ms$/) return (v+0)*1000; if (v ~ /s$/) return (v+0)*1000000; return v }
+    / requests in / { requests = $1; d = $4; sub(/,$/, "", d); seconds = us(d) / 1000000 }
+    /^ +50%/ { p50 = us($2) }
+    /^ +99%/ { p99 = us($2) }
+    /Non-2xx or 3xx responses/ { bad = $NF }
+    /Socket errors/ { gsub(/,/, ""); errors = $4 + $6 + $8 + $10 }
+    END { printf "%.2f %.0f %.0f %d %d\n", (seconds > 0 ? (requests - bad) / seconds : 0), p50, p99, bad, errors }'
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+show() { sed 's/^/    ok\/s p50_us p99_us non-2xx socket-errors: /'; }
+col() { cut -d' ' -f"$2" "$WORK/$1.runs" | median; }
+
+# --- (a) text analysis, direct, paced ---------------------------------------------------------------------------
+step "warm-up (3 s of analyses, 3 s of health checks, 3 s of lists through the gateway and directly)"
+paced_wrk 3 "$WORK/analyze.lua" "$MEALS_URL/api/analyze" >/dev/null
+paced_wrk 3 "$WORK/paced.lua" "$MEALS_URL/health/live" >/dev/null
+list_wrk 3 "${LIST_GATEWAY[@]}" >/dev/null; list_wrk 3 "${LIST_DIRECT[@]}" >/dev/null
+ok "warm"
+
+step "(a) POST /api/analyze (text) straight to the service: $RUNS runs of ${DURATION}s, $ANALYZE_CONNECTIONS connections pausing ${ANALYZE_DELAY_MS} ms (under $ANALYZE_RATE/s)"
+: >"$WORK/analyze.runs"
+for _ in $(seq "$RUNS"); do paced_wrk "$DURATION" "$WORK/analyze.lua" "$MEALS_URL/api/analyze" | summarize | tee -a "$WORK/analyze.runs" | show; done
+
+step "(a) baseline: GET /health/live on the service at the same pace"
+: >"$WORK/live.runs"
+for _ in $(seq "$RUNS"); do paced_wrk "$DURATION" "$WORK/paced.lua" "$MEALS_URL/health/live" | summarize | tee -a "$WORK/live.runs" | show; done
+
+# --- (b) meal list, through the gateway and directly --------------------------------------------------------------
+step "(b) GET /api/meals?limit=20 through the gateway: $RUNS runs of ${DURATION}s, $CONNECTIONS connections"
+: >"$WORK/list-gateway.runs"
+for _ in $(seq "$RUNS"); do list_wrk "$DURATION" "${LIST_GATEWAY[@]}" | summarize | tee -a "$WORK/list-gateway.runs" | show; done
+
+step "(b) baseline: the same request straight to the service: $RUNS runs of ${DURATION}s, $CONNECTIONS connections"
+: >"$WORK/list-direct.runs"
+for _ in $(seq "$RUNS"); do list_wrk "$DURATION" "${LIST_DIRECT[@]}" | summarize | tee -a "$WORK/list-direct.runs" | show; done
+
+for phase in analyze live list-gateway list-direct; do
+  awk -v p="$phase" '{ bad += $4; e += $5 } END { if (bad + e) printf "    warning: %s: %d answers were not 2xx and %d socket errors; the figures are not of the intended path\n", p, bad, e }' \
+    "$WORK/$phase.runs"
+done
+
+# --- (c) upload memory ------------------------------------------------------------------------------------------
+step "(c) upload memory: $RUNS rounds of $UPLOADS sequential uploads of $UPLOAD_BYTES bytes through the gateway"
+# A JPEG signature, then random bytes: recognised as a photo, so the whole body is read and checked.
+{ printf '\xff\xd8\xff\xe0'; head -c "$((UPLOAD_BYTES - 4))" /dev/urandom; } >"$WORK/upload.jpg"
+status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; } # status_kb PID VmHWM|VmRSS
+reset_peak() { { echo 5 >"/proc/$1/clear_refs"; } 2>/dev/null; }
+if reset_peak "$MEALS_PID" && reset_peak "$GATEWAY_PID"; then
+  RESETS=1; say "peak RSS is reset before each round; growth = VmHWM after the round - VmRSS before it"
+else
+  RESETS=0; say "note: /proc/<pid>/clear_refs is not writable: growth = VmHWM after - VmHWM before (the peak of earlier load may hide it)"
+fi
+upload() { # upload: one multipart upload through the gateway -> "http_code error_code"
+  local code
+  : >"$WORK/upload.json"
+  # No "Expect: 100-continue": the body goes at once, as from an app.
+  code=$(curl -s -o "$WORK/upload.json" -w '%{http_code}' --max-time 60 -H "Authorization: Bearer $UPLOAD_TOKEN" -H 'Expect:' \
+    -F "image=@$WORK/upload.jpg;type=image/jpeg" "$GATEWAY_URL/api/analyze") || true
+  echo "$code $(jq -r '.error.code // "-"' "$WORK/upload.json" 2>/dev/null || echo '-')"
+}
+: >"$WORK/upload.runs"; unexpected=0
+for round in $(seq "$RUNS"); do
+  if [ "$RESETS" = 1 ]; then
+    reset_peak "$MEALS_PID"; reset_peak "$GATEWAY_PID"
+    meals_before=$(status_kb "$MEALS_PID" VmRSS); gateway_before=$(status_kb "$GATEWAY_PID" VmRSS)
+  else
+    meals_before=$(status_kb "$MEALS_PID" VmHWM); gateway_before=$(status_kb "$GATEWAY_PID" VmHWM)
+  fi
+  answers=""; peaks=""
+  for _ in $(seq "$UPLOADS"); do
+    answer=$(upload); answers+="${answers:+, }$answer"
+    [ "$answer" = "503 vision_not_configured" ] || unexpected=$((unexpected + 1))
+    peaks+="${peaks:+ }$(( $(status_kb "$MEALS_PID" VmHWM) / 1024 ))/$(( $(status_kb "$GATEWAY_PID" VmHWM) / 1024 ))"
+  done
+  meals_after=$(status_kb "$MEALS_PID" VmHWM); gateway_after=$(status_kb "$GATEWAY_PID" VmHWM)
+  # "meals_growth_ratio gateway_growth_ratio meals_before_kb meals_peak_kb gateway_before_kb gateway_peak_kb"
+  awk -v mb="$meals_before" -v ma="$meals_after" -v gb="$gateway_before" -v ga="$gateway_after" -v n="$UPLOAD_BYTES" \
+    'BEGIN { printf "%.2f %.2f %d %d %d %d\n", (ma - mb) * 1024 / n, (ga - gb) * 1024 / n, mb, ma, gb, ga }' \
+    | tee -a "$WORK/upload.runs" | awk -v r="$round" '{
+      printf "    round %d: meals %.0f -> peak %.0f MB (growth %.2fx the upload); gateway %.0f -> peak %.0f MB (growth %.2fx)\n",
+        r, $3 / 1024, $4 / 1024, $1, $5 / 1024, $6 / 1024, $2 }'
+  say "  peak MB after each upload (meals/gateway): $peaks"
+  say "  answers: $answers"
+done
+[ "$unexpected" = 0 ] || say "warning: $unexpected uploads were not answered 503 vision_not_configured; see $WORK/upload.json and $WORK/meals.log"
+
+# --- summary ------------------------------------------------------------------------------------------------------
+ms() { awk -v v="$1" 'BEGIN { printf "%.1f", v / 1000 }'; }
+echo
+printf '%-52s %10s %10s %10s\n' "phase (medians of $RUNS runs)" "2xx/s" "p50 (ms)" "p99 (ms)"
+for phase in analyze live list-gateway list-direct; do
+  case $phase in
+    analyze) label="(a) POST /api/analyze text, direct, paced" ;; live) label="    baseline: GET /health/live, same pace" ;;
+    list-gateway) label="(b) GET /api/meals?limit=20 via gateway, c$CONNECTIONS" ;;
+    list-direct) label="    baseline: same request direct, c$CONNECTIONS" ;;
+  esac
+  awk -v l="$label" -v r="$(col "$phase" 1)" -v a="$(col "$phase" 2)" -v b="$(col "$phase" 3)" \
+    'BEGIN { printf "%-52s %10.1f %10.1f %10.1f\n", l, r, a / 1000, b / 1000 }'
+done
+echo
+echo "(a) analysis p99: $(ms "$(col analyze 3)") ms   (goal: at most 20 ms; baseline /health/live p99 $(ms "$(col live 3)") ms at the same pace)"
+echo "(b) list p99 through the gateway: $(ms "$(col list-gateway 3)") ms at $CONNECTIONS connections, $(col list-gateway 1) 2xx/s   (goal: at most 25 ms; baseline direct p99 $(ms "$(col list-direct 3)") ms, $(col list-direct 1) 2xx/s)"
+awk -v g="$(col list-gateway 2)" -v d="$(col list-direct 2)" -v gr="$(col list-gateway 1)" -v dr="$(col list-direct 1)" \
+  'BEGIN { printf "    the gateway adds %.1f ms at p50 and keeps %.2f of the direct throughput\n", (g - d) / 1000, (dr > 0 ? gr / dr : 0) }'
+awk -v c="$CONNECTIONS" 'BEGIN { printf "    (wrk keeps all %d connections busy, so latency is queueing: p99 <= 25 ms there needs about %d req/s or more)\n", c, c / 0.025 }'
+# The first round is the figure: later rounds start with the memory the allocator kept from it, so their
+# growth shows only what the kept memory did not cover (a median over rounds would hide the first).
+later() { tail -n +2 "$WORK/upload.runs" | cut -d' ' -f"$1" | median; }
+awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v r="$RUNS" -v m1="$(head -n 1 "$WORK/upload.runs" | cut -d' ' -f1)" \
+  -v g1="$(head -n 1 "$WORK/upload.runs" | cut -d' ' -f2)" -v m="$(later 1)" -v g="$(later 2)" 'BEGIN {
+  printf "(c) meals peak RSS growth / upload size, %d sequential uploads of %.1f MB: %.2fx   (goal: at most 3x)\n", u, n / 1000000, m1
+  printf "    gateway peak RSS growth / upload size: %.2fx   (it reads the body whole before forwarding)\n", g1
+  if (r > 1) printf "    later rounds, memory already retained (median of %d): meals %.2fx, gateway %.2fx\n", r - 1, m, g }'
