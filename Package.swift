@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "EventContracts", path: "Shared/EventContracts"),
         .target(
             name: "AccessTokens",
-            dependencies: [.product(name: "JWTKit", package: "jwt-kit"), configuration],
+            dependencies: ["ServiceDefaults", .product(name: "JWTKit", package: "jwt-kit"), configuration],
             path: "Shared/AccessTokens"
         ),
         .target(

@@ -1,5 +1,6 @@
 import AccessTokens
 import Foundation
+import ServiceDefaults
 import JWTKit
 
 /// Signs test tokens: good ones with the trusted key, and every kind of forgery the gateway must refuse.

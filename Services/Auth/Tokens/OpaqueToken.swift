@@ -1,6 +1,6 @@
-import AccessTokens
 import Crypto
 import Foundation
+import ServiceDefaults
 
 /// A random secret handed to a client once (refresh tokens, password reset tokens) and stored only as its hash.
 struct OpaqueToken: Sendable {

@@ -5,15 +5,12 @@ import ServiceDefaults
 enum PageCursor {
     /// The cursor after a row sorted by `key` then `id`.
     static func encode(key: String, id: UUID) -> String {
-        Data("\(key)|\(id.uuidString.lowercased())".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data("\(key)|\(id.uuidString.lowercased())".utf8))
     }
 
     /// The key and id a client sent back; 400 `invalid_cursor` for anything this service did not make.
     static func decode(_ text: String) throws -> (key: String, id: UUID) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard text.count <= 400, let data = Data(base64Encoded: base64), let plain = String(data: data, encoding: .utf8),
+        guard text.count <= 400, let data = Base64URL.decode(text), let plain = String(data: data, encoding: .utf8),
             let separator = plain.lastIndex(of: "|"), let id = UUID(uuidString: String(plain[plain.index(after: separator)...]))
         else { throw invalid }
         return (String(plain[..<separator]), id)
