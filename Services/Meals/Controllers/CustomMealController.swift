@@ -60,11 +60,8 @@ struct CustomMealController: Sendable {
         let caller = try CallerIdentity(request)
         var meal = try await find(context, caller: caller)
         let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
-        if let expected = try MealController.expectedVersion(request), expected != meal.version {
-            throw APIError(
-                .conflict, code: "version_conflict", message: "The custom meal changed since you read it; reload and retry.",
-                details: ["currentVersion": String(meal.version)])
-        }
+        try RequestPreconditions.requireVersion(
+            try RequestPreconditions.expectedVersion(request), current: meal.version, of: "custom meal")
         (meal.name, meal.mealType) = try validate(body)
         meal.items = body.items
         meal.version += 1
@@ -124,8 +121,7 @@ struct CustomMealController: Sendable {
     }
 
     private static func id(_ context: AppRequestContext) throws -> UUID {
-        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else { throw APIError.notFound("No such custom meal.") }
-        return id
+        try RequestPreconditions.resourceId(context, notFound: "No such custom meal.")
     }
 }
 
@@ -146,7 +142,7 @@ struct CustomMealBody: ResponseCodable {
         mealType = meal.mealType?.rawValue
         items = meal.items
         let drafts = (try? ItemRequestResolver.resolve(meal.items, catalog: catalog)) ?? []
-        totals = NutrientsBody(drafts.reduce(NutrientProfile.zero) { $0 + $1.nutrients }.rounded)
+        totals = NutrientsBody(MealComposer.totals(of: drafts))
         version = meal.version
         createdAt = meal.createdAt
         updatedAt = meal.updatedAt

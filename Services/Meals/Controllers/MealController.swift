@@ -96,7 +96,7 @@ struct MealController: Sendable {
     @Sendable func update(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
         let caller = try CallerIdentity(request)
         let id = try Self.mealId(context)
-        let expected = try Self.expectedVersion(request)
+        let expected = try RequestPreconditions.expectedVersion(request)
         let body = try await request.decodeJSON(as: MealUpdateRequest.self, context: context)
         var fields = MealFieldReader(now: now())
         let mealType = fields.mealType(body.mealType)
@@ -146,7 +146,7 @@ struct MealController: Sendable {
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         try fields.check()
         let profile = try await profiles.profile(of: caller.userId, client: client)
-        let meal = try await store.update(id, userId: caller.userId, expectedVersion: try Self.expectedVersion(request)) { meal in
+        let meal = try await store.update(id, userId: caller.userId, expectedVersion: try RequestPreconditions.expectedVersion(request)) { meal in
             if !meal.isConsumed { meal.consumedAt = now }
             meal.isConsumed = true
             if let mealType { meal.mealType = mealType }
@@ -160,7 +160,7 @@ struct MealController: Sendable {
     /// `DELETE /api/meals/:id/consume`: back to scanned (it stops counting); a no-op when it was not consumed.
     @Sendable func unconsume(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
         let caller = try CallerIdentity(request)
-        let meal = try await store.update(try Self.mealId(context), userId: caller.userId, expectedVersion: try Self.expectedVersion(request)) { meal in
+        let meal = try await store.update(try Self.mealId(context), userId: caller.userId, expectedVersion: try RequestPreconditions.expectedVersion(request)) { meal in
             guard meal.isConsumed else { return false }
             meal.isConsumed = false
             meal.consumedAt = nil
@@ -181,20 +181,9 @@ struct MealController: Sendable {
             body: ResponseBody(byteBuffer: photo.bytes))
     }
 
-    /// The `:id` path parameter; 404 for anything that is not a meal id.
-    static func mealId(_ context: AppRequestContext) throws -> UUID {
-        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else { throw APIError.notFound("No such meal.") }
-        return id
-    }
-
-    /// The version in `If-Match` (`"3"`, `W/"3"` or `3`); nil without the header; 400 when unreadable.
-    static func expectedVersion(_ request: Request) throws -> Int? {
-        guard let header = request.headers[.ifMatch] else { return nil }
-        let trimmed = header.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-        guard let version = Int(trimmed) else {
-            throw APIError.badRequest("If-Match must hold the meal's version, as in its ETag.", code: "invalid_if_match")
-        }
-        return version
+    /// The `:id` of a meal route; 404 for anything that is not a meal id.
+    private static func mealId(_ context: AppRequestContext) throws -> UUID {
+        try RequestPreconditions.resourceId(context, notFound: "No such meal.")
     }
 
     /// The consume body, which may be absent.

@@ -19,7 +19,7 @@ struct FoodImporter: Sendable {
             "SELECT 1 FROM food_imports WHERE checksum = \(checksum)", logger: logger
         ).collect().isEmpty == false
         if alreadyImported { return 0 }
-        let foods = try FoodSource.readAll(from: file)
+        let foods = try FoodSource.decodeAll(data)
         let started = ContinuousClock.now
         try await client.transaction(logger: logger) { connection in
             for batch in stride(from: 0, to: foods.count, by: Self.batchSize) {

@@ -9,8 +9,12 @@ struct FoodSource: Codable, Sendable {
 
     /// Reads a JSON-lines data file; a line that is not a food fails the whole read (the file is made by our setup).
     static func readAll(from url: URL) throws -> [FoodSource] {
+        try decodeAll(Data(contentsOf: url))
+    }
+
+    /// The foods of a JSON-lines file already in memory.
+    static func decodeAll(_ data: Data) throws -> [FoodSource] {
         let decoder = JSONDecoder()
-        let data = try Data(contentsOf: url)
         return try data.split(separator: UInt8(ascii: "\n")).map { line in
             try decoder.decode(FoodSource.self, from: Data(line))
         }

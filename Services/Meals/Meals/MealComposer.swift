@@ -29,11 +29,16 @@ enum MealComposer {
                     source: draft.source, healthScore: assessment.health, reason: assessment.reason,
                     encouragement: assessment.encouragement, flags: draft.flags))
         }
-        let totals = drafts.reduce(NutrientProfile.zero) { $0 + $1.nutrients }.rounded
+        let totals = totals(of: drafts)
         let health = HealthScorer.mealScore(scored).map { MealHealth(score: $0.score, rating: $0.rating) }
         return Composition(
             title: title ?? Self.title(for: drafts.map(\.name)), items: items, totals: totals, health: health,
             diet: DietScorer.score(scorable, profile: profile))
+    }
+
+    /// The rounded sum of the drafts' nutrients.
+    static func totals(of drafts: [MealItemDraft]) -> NutrientProfile {
+        drafts.reduce(NutrientProfile.zero) { $0 + $1.nutrients }.rounded
     }
 
     /// "Eggs", "Eggs and toast", "Eggs, toast and orange juice", "Eggs, toast and 2 more".

@@ -30,12 +30,7 @@ struct MealStore: Sendable {
             guard var meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true) else {
                 throw APIError.notFound("No such meal.")
             }
-            if let expectedVersion, expectedVersion != meal.version {
-                throw APIError(
-                    .conflict, code: "version_conflict",
-                    message: "The meal changed since you read it (version \(meal.version), you sent \(expectedVersion)); reload and retry.",
-                    details: ["currentVersion": String(meal.version)])
-            }
+            try RequestPreconditions.requireVersion(expectedVersion, current: meal.version, of: "meal")
             let wasConsumed = meal.isConsumed
             guard try change(&meal) else { return meal }
             meal.version += 1

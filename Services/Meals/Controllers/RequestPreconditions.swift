@@ -1,0 +1,31 @@
+import Foundation
+import Hummingbird
+import ServiceDefaults
+
+/// What meal and custom-meal routes read before acting: the `:id` of the resource and the `If-Match` version.
+enum RequestPreconditions {
+    /// The `:id` path parameter; 404 (with `notFound`) for anything that is not an id.
+    static func resourceId(_ context: AppRequestContext, notFound: String) throws -> UUID {
+        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else { throw APIError.notFound(notFound) }
+        return id
+    }
+
+    /// The version in `If-Match` (`"3"`, `W/"3"` or `3`); nil without the header; 400 when unreadable.
+    static func expectedVersion(_ request: Request) throws -> Int? {
+        guard let header = request.headers[.ifMatch] else { return nil }
+        let trimmed = header.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        guard let version = Int(trimmed) else {
+            throw APIError.badRequest("If-Match must hold the version, as in the ETag.", code: "invalid_if_match")
+        }
+        return version
+    }
+
+    /// 409 `version_conflict` when the client's `expected` version is not the `current` one of `resource`.
+    static func requireVersion(_ expected: Int?, current: Int, of resource: String) throws {
+        guard let expected, expected != current else { return }
+        throw APIError(
+            .conflict, code: "version_conflict",
+            message: "The \(resource) changed since you read it (version \(current), you sent \(expected)); reload and retry.",
+            details: ["currentVersion": String(current)])
+    }
+}
