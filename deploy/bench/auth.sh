@@ -16,6 +16,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 source "$REPO_ROOT/deploy/lib/postgres.sh"
 source "$REPO_ROOT/deploy/lib/broker.sh"
+source "$REPO_ROOT/deploy/lib/bench.sh"
 
 RUNS=${1:-3}; DURATION=${2:-20}; CONNECTIONS=${3:-16}
 AUTH_PORT=18281; BENCH_GATEWAY_PORT=18283
@@ -27,10 +28,7 @@ WORK="$LOCAL_DIR/bench/auth"; mkdir -p "$WORK"
 GATEWAY_URL="http://127.0.0.1:$BENCH_GATEWAY_PORT"
 
 step "tools (wrk, jq from Debian; python3 with crypt)"
-for pkg in wrk jq; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
-    || { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null; }
-done
+bench_tools wrk jq
 # Debian's python3 first: its crypt module uses the system libcrypt, which has bcrypt.
 PYTHON=""
 for candidate in /usr/bin/python3 python3; do
@@ -70,24 +68,10 @@ ok "ceiling for logins/s on this machine: $ALL_CORES"
 
 # --- services -----------------------------------------------------------------------------------------------
 step "infrastructure (PostgreSQL and the broker)"
-pg_running || fail "PostgreSQL is not running; start the infrastructure with: bash deploy/infra.sh start"
-broker_running || fail "the broker is not running; start the infrastructure with: bash deploy/infra.sh start"
-[ -s "$SECRETS_DIR/auth_service.password" ] || fail "no auth_service role yet; run: bash deploy/infra.sh start"
+bench_require_infra auth_service
 ok "postgres on $PG_PORT, broker on $BROKER_PORT"
 
-if [ -n "${BENCH_BIN_DIR:-}" ]; then
-  step "binaries from BENCH_BIN_DIR"
-  BIN_DIR=$BENCH_BIN_DIR
-  case "$BIN_DIR" in *release*) ;; *) say "note: $BIN_DIR may not hold release builds; figures are not comparable" ;; esac
-else
-  step "building AuthService and the gateway (release)"
-  for product in AuthService Gateway; do
-    (cd "$REPO_ROOT" && swift build -c release --product "$product" 2>&1 | tail -n 1)
-  done
-  BIN_DIR="$(cd "$REPO_ROOT" && swift build -c release --show-bin-path)"
-fi
-for binary in AuthService Gateway; do [ -x "$BIN_DIR/$binary" ] || fail "no $binary executable in $BIN_DIR"; done
-ok "binaries in $BIN_DIR"
+bench_binaries AuthService Gateway
 
 for port in $AUTH_PORT $BENCH_GATEWAY_PORT; do require_port_free "$port" benchmark; done
 # The real routes of the auth service, without rate limits: the point is what the service itself can do.
@@ -105,38 +89,20 @@ JSON
 EMAILS=(); TOKENS=()
 PASSWORD="bench-$(openssl rand -hex 12)"
 cleanup() {
-  local pid
   if [ "${BENCH_KEEP_USERS:-0}" != 1 ] && [ ${#TOKENS[@]} -gt 0 ] && [ -n "${GATEWAY_PID:-}" ]; then
-    local i deleted=0
-    for i in "${!TOKENS[@]}"; do
-      # Tokens from registration; logins later opened more sessions, which go with the account.
-      [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X DELETE -H "Authorization: Bearer ${TOKENS[$i]}" \
-        -H 'Content-Type: application/json' -d "{\"password\":\"$PASSWORD\"}" "$GATEWAY_URL/api/users/me")" = 204 ] \
-        && deleted=$((deleted + 1))
-    done
-    say "deleted $deleted of ${#TOKENS[@]} bench accounts"
+    # Tokens from registration; logins later opened more sessions, which go with the account.
+    bench_delete_accounts
   fi
-  for pid in ${LOGIN_WRK_PID:-} ${GATEWAY_PID:-} ${AUTH_PID:-}; do kill "$pid" 2>/dev/null || true; done
-  # AuthService may need its whole drain and cancellation time (10 + 5 s) to stop.
-  for pid in ${GATEWAY_PID:-} ${AUTH_PID:-}; do
-    wait_for 20 "exit of $pid" bash -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null || true
-  done
+  # shellcheck disable=SC2086  # the pids are words
+  bench_stop ${LOGIN_WRK_PID:-} ${GATEWAY_PID:-} ${AUTH_PID:-}
 }
 trap cleanup EXIT
 
 step "starting AuthService on $AUTH_PORT and the gateway on $BENCH_GATEWAY_PORT"
-http_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
-# shellcheck disable=SC2046  # pg_env_for prints KEY=VALUE words
-(cd "$REPO_ROOT" && exec env $(pg_env_for auth) AUTH_SIGNING_KEY="$(dev_signing_key)" AUTH_MAIL_DIRECTORY="$WORK/mail" \
-  AUTH_ACCESS_TOKEN_TTL_SECONDS=3600 KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT=$AUTH_PORT \
-  LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/AuthService" >"$WORK/auth.log" 2>&1 </dev/null) &
-AUTH_PID=$!
+bench_start_auth "$AUTH_PORT"
 wait_for 120 "auth readiness" http_ok "http://127.0.0.1:$AUTH_PORT/health/ready" \
   || fail "AuthService did not become ready; see $WORK/auth.log"
-env -u GATEWAY_JWKS_URL -u UPSTREAM_AUTH_URL HTTP_PORT=$BENCH_GATEWAY_PORT GATEWAY_ROUTES_FILE="$WORK/routes.json" \
-  LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/Gateway" >"$WORK/gateway.log" 2>&1 </dev/null &
-GATEWAY_PID=$!
-wait_for 30 "gateway keys" http_ok "$GATEWAY_URL/health/ready" || fail "the gateway did not become ready; see $WORK/gateway.log"
+bench_start_gateway "$BENCH_GATEWAY_PORT" "$WORK/routes.json"
 ok "AuthService (pid $AUTH_PID, log $WORK/auth.log), gateway (pid $GATEWAY_PID, log $WORK/gateway.log)"
 
 step "registering $USERS users through the gateway"

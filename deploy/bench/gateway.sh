@@ -10,6 +10,7 @@
 # BENCH_BIN_DIR=/path/to/bin uses the Gateway binary found there instead of building a release one.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+source "$REPO_ROOT/deploy/lib/bench.sh"
 
 RUNS=${1:-3}; DURATION=${2:-10}; CONNECTIONS=${3:-50}
 UPSTREAM_PORT=18181; NGINX_PROXY_PORT=18182; GATEWAY_PORT=18183
@@ -17,10 +18,7 @@ WORK="$LOCAL_DIR/bench"; mkdir -p "$WORK"
 TARGETS="direct nginx gateway verified"
 
 step "tools (wrk, nginx from Debian; openssl)"
-for pkg in wrk nginx-light; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
-    || { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null; }
-done
+bench_tools wrk nginx-light
 command -v openssl >/dev/null || fail "openssl is needed to make the signing key"
 ok "wrk, nginx and openssl present"
 

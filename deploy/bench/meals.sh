@@ -26,6 +26,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 source "$REPO_ROOT/deploy/lib/postgres.sh"
 source "$REPO_ROOT/deploy/lib/broker.sh"
+source "$REPO_ROOT/deploy/lib/bench.sh"
 
 RUNS=${1:-3}; DURATION=${2:-15}; CONNECTIONS=${3:-50}
 AUTH_PORT=18381; MEALS_PORT=18382; BENCH_GATEWAY_PORT=18383
@@ -37,37 +38,17 @@ GATEWAY_URL="http://127.0.0.1:$BENCH_GATEWAY_PORT"; MEALS_URL="http://127.0.0.1:
 ANALYZE_TEXT="2 eggs, a slice of whole wheat toast and 200 ml orange juice"
 
 step "tools (wrk, jq from Debian; curl)"
-for pkg in wrk jq; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
-    || { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null; }
-done
+bench_tools wrk jq
 command -v curl >/dev/null || fail "curl is needed"
 ok "wrk, jq and curl present"
 
 # --- services -----------------------------------------------------------------------------------------------
 step "infrastructure (PostgreSQL and the broker)"
-pg_running || fail "PostgreSQL is not running; start the infrastructure with: bash deploy/infra.sh start"
-broker_running || fail "the broker is not running; start the infrastructure with: bash deploy/infra.sh start"
-for role in auth_service meals_service; do
-  [ -s "$SECRETS_DIR/$role.password" ] || fail "no $role role yet; run: bash deploy/infra.sh start"
-done
+bench_require_infra auth_service meals_service
 [ -s "$FOOD_DATA_FILE" ] || fail "no food table at $FOOD_DATA_FILE; run: bash deploy/setup.sh"
 ok "postgres on $PG_PORT, broker on $BROKER_PORT, food table $FOOD_DATA_FILE"
 
-PRODUCTS="AuthService MealsService Gateway"
-if [ -n "${BENCH_BIN_DIR:-}" ]; then
-  step "binaries from BENCH_BIN_DIR"
-  BIN_DIR=$BENCH_BIN_DIR
-  case "$BIN_DIR" in *release*) ;; *) say "note: $BIN_DIR may not hold release builds; figures are not comparable" ;; esac
-else
-  step "building AuthService, MealsService and the gateway (release)"
-  for product in $PRODUCTS; do
-    (cd "$REPO_ROOT" && swift build -c release --product "$product" 2>&1 | tail -n 1)
-  done
-  BIN_DIR="$(cd "$REPO_ROOT" && swift build -c release --show-bin-path)"
-fi
-for binary in $PRODUCTS; do [ -x "$BIN_DIR/$binary" ] || fail "no $binary executable in $BIN_DIR"; done
-ok "binaries in $BIN_DIR"
+bench_binaries AuthService MealsService Gateway
 
 for port in $AUTH_PORT $MEALS_PORT $BENCH_GATEWAY_PORT; do require_port_free "$port" benchmark; done
 # The real routes of the auth and meals services, without rate limits; /api/analyze keeps its larger body limit.
@@ -96,15 +77,8 @@ meal_count_of() { # meal_count_of USER_ID: meals on the first page of the user's
 }
 meals_gone() { [ "$(meal_count_of "$1")" = 0 ]; }
 cleanup() {
-  local pid
   if [ "${BENCH_KEEP_USERS:-0}" != 1 ] && [ ${#TOKENS[@]} -gt 0 ] && [ -n "${GATEWAY_PID:-}" ]; then
-    local i deleted=0
-    for i in "${!TOKENS[@]}"; do
-      [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X DELETE -H "Authorization: Bearer ${TOKENS[$i]}" \
-        -H 'Content-Type: application/json' -d "{\"password\":\"$PASSWORD\"}" "$GATEWAY_URL/api/users/me")" = 204 ] \
-        && deleted=$((deleted + 1))
-    done
-    say "deleted $deleted of ${#TOKENS[@]} bench accounts"
+    bench_delete_accounts
     # The meals go when the meals service consumes user.deleted; give it the time before stopping it.
     if [ -n "${MEALS_PID:-}" ] && kill -0 "$MEALS_PID" 2>/dev/null; then
       local id gone=1
@@ -112,21 +86,13 @@ cleanup() {
       [ "$gone" = 1 ] && say "their meals are deleted too" || say "warning: some bench meals were still there after 30 s"
     fi
   fi
-  for pid in ${GATEWAY_PID:-} ${MEALS_PID:-} ${AUTH_PID:-}; do kill "$pid" 2>/dev/null || true; done
-  # The services may need their whole drain and cancellation time (10 + 5 s) to stop.
-  for pid in ${GATEWAY_PID:-} ${MEALS_PID:-} ${AUTH_PID:-}; do
-    wait_for 20 "exit of $pid" bash -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null || true
-  done
+  # shellcheck disable=SC2086  # the pids are words
+  bench_stop ${GATEWAY_PID:-} ${MEALS_PID:-} ${AUTH_PID:-}
 }
 trap cleanup EXIT
 
 step "starting AuthService on $AUTH_PORT, MealsService on $MEALS_PORT and the gateway on $BENCH_GATEWAY_PORT"
-http_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
-# shellcheck disable=SC2046  # pg_env_for prints KEY=VALUE words
-(cd "$REPO_ROOT" && exec env $(pg_env_for auth) AUTH_SIGNING_KEY="$(dev_signing_key)" AUTH_MAIL_DIRECTORY="$WORK/mail" \
-  AUTH_ACCESS_TOKEN_TTL_SECONDS=3600 KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT=$AUTH_PORT \
-  LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/AuthService" >"$WORK/auth.log" 2>&1 </dev/null) &
-AUTH_PID=$!
+bench_start_auth "$AUTH_PORT"
 # No vision provider: photos are read and checked whole, then answered 503 vision_not_configured.
 # shellcheck disable=SC2046
 (cd "$REPO_ROOT" && exec env -u MEALS_VISION_BASE_URL -u MEALS_UPLOAD_MAX_BYTES $(pg_env_for meals) \
@@ -138,10 +104,7 @@ wait_for 120 "auth readiness" http_ok "http://127.0.0.1:$AUTH_PORT/health/ready"
 # A first start imports the food table (one transaction), which takes a while.
 wait_for 180 "meals readiness" http_ok "$MEALS_URL/health/ready" \
   || fail "MealsService did not become ready (food table loaded); see $WORK/meals.log"
-env -u GATEWAY_JWKS_URL -u UPSTREAM_AUTH_URL -u UPSTREAM_MEALS_URL HTTP_PORT=$BENCH_GATEWAY_PORT \
-  GATEWAY_ROUTES_FILE="$WORK/routes.json" LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/Gateway" >"$WORK/gateway.log" 2>&1 </dev/null &
-GATEWAY_PID=$!
-wait_for 30 "gateway keys" http_ok "$GATEWAY_URL/health/ready" || fail "the gateway did not become ready; see $WORK/gateway.log"
+bench_start_gateway "$BENCH_GATEWAY_PORT" "$WORK/routes.json"
 # The memory figures read /proc/<pid>: the pids must be the services themselves, not wrappers.
 for pair in "MealsService:$MEALS_PID" "Gateway:$GATEWAY_PID"; do
   [ "$(basename "$(readlink "/proc/${pair#*:}/exe")")" = "${pair%%:*}" ] || fail "pid ${pair#*:} is not ${pair%%:*}"

@@ -1,0 +1,71 @@
+# What the benchmark scripts share: tools, the infrastructure check, release binaries, starting AuthService and
+# the gateway, deleting the bench accounts, stopping processes. Sourced after common.sh, postgres.sh, broker.sh.
+
+http_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
+
+bench_tools() { # bench_tools PACKAGE...: installs the Debian packages that are missing
+  local pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+      || { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null; }
+  done
+}
+
+bench_require_infra() { # bench_require_infra ROLE...: PostgreSQL, the broker and the services' roles are there
+  local role
+  pg_running || fail "PostgreSQL is not running; start the infrastructure with: bash deploy/infra.sh start"
+  broker_running || fail "the broker is not running; start the infrastructure with: bash deploy/infra.sh start"
+  for role in "$@"; do
+    [ -s "$SECRETS_DIR/$role.password" ] || fail "no $role role yet; run: bash deploy/infra.sh start"
+  done
+}
+
+bench_binaries() { # bench_binaries PRODUCT...: sets BIN_DIR to BENCH_BIN_DIR or to freshly built release binaries
+  local product
+  if [ -n "${BENCH_BIN_DIR:-}" ]; then
+    step "binaries from BENCH_BIN_DIR"
+    BIN_DIR=$BENCH_BIN_DIR
+    case "$BIN_DIR" in *release*) ;; *) say "note: $BIN_DIR may not hold release builds; figures are not comparable" ;; esac
+  else
+    step "building $* (release)"
+    for product in "$@"; do
+      (cd "$REPO_ROOT" && swift build -c release --product "$product" 2>&1 | tail -n 1)
+    done
+    BIN_DIR="$(cd "$REPO_ROOT" && swift build -c release --show-bin-path)"
+  fi
+  for product in "$@"; do [ -x "$BIN_DIR/$product" ] || fail "no $product executable in $BIN_DIR"; done
+  ok "binaries in $BIN_DIR"
+}
+
+bench_start_auth() { # bench_start_auth PORT: AuthService on PORT with 1 h tokens, log in $WORK/auth.log; sets AUTH_PID
+  # shellcheck disable=SC2046  # pg_env_for prints KEY=VALUE words
+  (cd "$REPO_ROOT" && exec env $(pg_env_for auth) AUTH_SIGNING_KEY="$(dev_signing_key)" AUTH_MAIL_DIRECTORY="$WORK/mail" \
+    AUTH_ACCESS_TOKEN_TTL_SECONDS=3600 KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT="$1" \
+    LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/AuthService" >"$WORK/auth.log" 2>&1 </dev/null) &
+  AUTH_PID=$!
+}
+
+bench_start_gateway() { # bench_start_gateway PORT ROUTES_FILE: the gateway, waited for until it has the keys; sets GATEWAY_PID
+  env -u GATEWAY_JWKS_URL -u UPSTREAM_AUTH_URL -u UPSTREAM_MEALS_URL HTTP_PORT="$1" GATEWAY_ROUTES_FILE="$2" \
+    LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/Gateway" >"$WORK/gateway.log" 2>&1 </dev/null &
+  GATEWAY_PID=$!
+  wait_for 30 "gateway keys" http_ok "http://127.0.0.1:$1/health/ready" || fail "the gateway did not become ready; see $WORK/gateway.log"
+}
+
+bench_delete_accounts() { # deletes the accounts of TOKENS (password PASSWORD) through GATEWAY_URL unless BENCH_KEEP_USERS=1
+  local i deleted=0
+  for i in "${!TOKENS[@]}"; do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X DELETE -H "Authorization: Bearer ${TOKENS[$i]}" \
+      -H 'Content-Type: application/json' -d "{\"password\":\"$PASSWORD\"}" "$GATEWAY_URL/api/users/me")" = 204 ] \
+      && deleted=$((deleted + 1))
+  done
+  say "deleted $deleted of ${#TOKENS[@]} bench accounts"
+}
+
+bench_stop() { # bench_stop PID...: SIGTERM, then up to 20 s each (a service's drain and cancellation time) before SIGKILL
+  local pid
+  for pid in "$@"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "$@"; do
+    wait_for 20 "exit of $pid" bash -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null || true
+  done
+}
