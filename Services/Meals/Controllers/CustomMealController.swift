@@ -131,7 +131,7 @@ struct CustomMealBody: ResponseCodable {
     var name: String
     var mealType: String?
     var items: [ItemRequest]
-    var totals: NutrientsBody
+    var totals: NutrientProfile
     var version: Int
     var createdAt: Date
     var updatedAt: Date
@@ -142,7 +142,7 @@ struct CustomMealBody: ResponseCodable {
         mealType = meal.mealType?.rawValue
         items = meal.items
         let drafts = (try? ItemRequestResolver.resolve(meal.items, catalog: catalog)) ?? []
-        totals = NutrientsBody(MealComposer.totals(of: drafts))
+        totals = MealComposer.totals(of: drafts)
         version = meal.version
         createdAt = meal.createdAt
         updatedAt = meal.updatedAt

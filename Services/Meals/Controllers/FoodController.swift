@@ -25,7 +25,7 @@ struct FoodController: Sendable {
         let results = try foods.catalog().search(query, limit: limit).map { match in
             FoodSummaryBody(
                 id: match.food.id, name: match.food.name, group: match.food.group.displayName,
-                relevance: (match.relevance * 100).rounded() / 100, per100g: NutrientsBody(match.food.per100g),
+                relevance: (match.relevance * 100).rounded() / 100, per100g: match.food.per100g,
                 measures: match.food.measures)
         }
         return FoodSearchBody(query: query, results: results)
@@ -37,7 +37,7 @@ struct FoodController: Sendable {
             let nutrients = try await repository.nutrients(of: id)
         else { throw APIError.notFound("No such food.") }
         return FoodBody(
-            id: food.id, name: food.name, group: food.group.displayName, traits: food.traits, per100g: NutrientsBody(food.per100g),
+            id: food.id, name: food.name, group: food.group.displayName, traits: food.traits, per100g: food.per100g,
             nutrients: nutrients, measures: food.measures)
     }
 }

@@ -1,29 +1,6 @@
 import Foundation
 import Hummingbird
 
-/// Energy and nutrients of a meal (grams; sodium in mg).
-struct NutrientsBody: ResponseCodable, Equatable {
-    var calories: Double
-    var protein: Double
-    var carbs: Double
-    var fat: Double
-    var fiber: Double
-    var sugars: Double
-    var saturatedFat: Double
-    var sodium: Double
-
-    init(_ profile: NutrientProfile) {
-        calories = profile.calories
-        protein = profile.protein
-        carbs = profile.carbs
-        fat = profile.fat
-        fiber = profile.fiber
-        sugars = profile.sugars
-        saturatedFat = profile.saturatedFat
-        sodium = profile.sodium
-    }
-}
-
 /// A meal as answered by every meal route and by `POST /api/analyze`.
 struct MealBody: ResponseCodable, Equatable {
     var id: UUID
@@ -40,7 +17,7 @@ struct MealBody: ResponseCodable, Equatable {
     var edited: Bool
     var version: Int
     var items: [MealItem]
-    var totals: NutrientsBody
+    var totals: NutrientProfile
     var healthScore: MealHealth?
     var dietScore: DietScore
     /// Phrases of the description that matched no food; they are not counted.
@@ -64,7 +41,7 @@ struct MealBody: ResponseCodable, Equatable {
         edited = meal.edited
         version = meal.version
         items = meal.items
-        totals = NutrientsBody(meal.totals)
+        totals = meal.totals
         healthScore = meal.health
         dietScore = meal.diet
         unrecognised = meal.unrecognised
@@ -86,7 +63,7 @@ struct FoodSummaryBody: ResponseCodable {
     var name: String
     var group: String
     var relevance: Double
-    var per100g: NutrientsBody
+    var per100g: NutrientProfile
     var measures: [HouseholdMeasure]
 }
 
@@ -102,7 +79,7 @@ struct FoodBody: ResponseCodable {
     var name: String
     var group: String
     var traits: FoodTraits
-    var per100g: NutrientsBody
+    var per100g: NutrientProfile
     /// Every nutrient the table has for this food, per 100 g, by its USDA name (units as in SR24: g, mg, µg, IU).
     var nutrients: [String: Double]
     var measures: [HouseholdMeasure]

@@ -1,4 +1,4 @@
-/// The nutrients the scorers and the meal totals use, for some amount of food (per 100 g in the table).
+/// The nutrients the scorers, the meal totals and the API answers use, for some amount of food (per 100 g in the table).
 struct NutrientProfile: Codable, Sendable, Equatable {
     var calories: Double
     var protein: Double
