@@ -111,8 +111,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]),
-        service("MetricsService", path: "Services/Metrics"),
-        service("TrendsService", path: "Services/Trends"),
+        service("MetricsService", path: "Services/Metrics", extra: [postgres]),
+        service("TrendsService", path: "Services/Trends", extra: [postgres]),
         service("SharingService", path: "Services/Sharing"),
         .executableTarget(
             name: "Gateway",
@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "Gateway",
+                "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "Gateway",
                 postgres, logging, lifecycle, configuration, hummingbird, httpTypes,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -162,6 +162,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/MealsTests"
+        ),
+        .testTarget(
+            name: "TrendsTests",
+            dependencies: ["TrendsService", "ServiceDefaults", "EventContracts", hummingbird, configuration, logging],
+            path: "Tests/TrendsTests"
         ),
         .testTarget(
             name: "GatewayTests",

@@ -1,17 +1,37 @@
 import Configuration
 import EventContracts
 import Foundation
+import Kafka
 import Logging
 import PostgresSupport
 import ServiceDefaults
 
 /// The composition root of the metrics service: creates every concrete client and wires the routes.
-/// Owns schema `metrics`; publishes weightLogged; consumes userDeleted.
-func buildApplication(config: ConfigReader, logger: Logger) throws -> BackendApplication {
+/// Owns schema `metrics`; publishes `weight.logged`; consumes `user.profile_updated` (the user's zone and
+/// preferred unit) and `user.deleted`. `now` is the clock of every stored time; tests pass their own.
+func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws
+    -> BackendApplication
+{
     let infrastructure = try ServiceInfrastructure(
-        name: "metrics", config: config, publishes: [.weightLogged], uses: [.userDeleted], consumes: true,
+        name: "metrics", config: config, publishes: [.weightLogged], uses: MetricsEventHandler.topics, consumes: true,
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
+    let client = infrastructure.postgres
+    let days = DailyMetricsRepository(logger: logger)
+    let profiles = MetricsProfileRepository(logger: logger)
+
+    let consumer = try KafkaConsumer(
+        configuration: infrastructure.kafka, groupId: config.string(forKey: "metrics.consumer.group", default: "metrics"),
+        topics: MetricsEventHandler.topics.map(\.rawValue), logger: logger)
+    let inbox = InboxConsumer(
+        client: client, consumer: consumer, handler: MetricsEventHandler(profiles: profiles, days: days), logger: logger,
+        startAfter: infrastructure.migrated)
+
     let router = ServiceRuntime.makeRouter(service: "metrics", checks: infrastructure.readinessChecks)
+    MetricsController(
+        client: client, days: days, profiles: profiles, store: DailyMetricsStore(client: client, days: days, now: now, logger: logger),
+        now: now
+    ).addRoutes(to: router)
     return BackendApplication(
-        infrastructure: infrastructure, router: router, http: HTTPServerSettings(config: config, defaultPort: 8083), logger: logger)
+        infrastructure: infrastructure, services: [inbox], router: router, http: HTTPServerSettings(config: config, defaultPort: 8083),
+        logger: logger)
 }

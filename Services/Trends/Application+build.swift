@@ -1,17 +1,39 @@
 import Configuration
 import EventContracts
 import Foundation
+import Kafka
 import Logging
 import PostgresSupport
 import ServiceDefaults
 
 /// The composition root of the trends service: creates every concrete client and wires the routes.
-/// Owns schema `trends`; publishes nothing; consumes mealAnalyzed, mealConsumed, mealDeleted, weightLogged, userProfileUpdated, userDeleted.
-func buildApplication(config: ConfigReader, logger: Logger) throws -> BackendApplication {
+/// Owns schema `trends` (read models only); publishes nothing; consumes `meal.analyzed`, `meal.consumed`,
+/// `meal.deleted`, `weight.logged`, `user.profile_updated` and `user.deleted`. `now` decides the user's
+/// "today"; tests pass their own.
+func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws
+    -> BackendApplication
+{
     let infrastructure = try ServiceInfrastructure(
-        name: "trends", config: config, publishes: [], uses: [.mealAnalyzed, .mealConsumed, .mealDeleted, .weightLogged, .userProfileUpdated, .userDeleted], consumes: true,
+        name: "trends", config: config, publishes: [], uses: TrendsEventHandler.topics, consumes: true,
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
+    let client = infrastructure.postgres
+
+    let consumer = try KafkaConsumer(
+        configuration: infrastructure.kafka, groupId: config.string(forKey: "trends.consumer.group", default: "trends"),
+        topics: TrendsEventHandler.topics.map(\.rawValue), logger: logger)
+    let handler = TrendsEventHandler(
+        meals: MealProjection(logger: logger), summaries: DaySummaryProjection(logger: logger),
+        bodyMetrics: BodyMetricsProjection(logger: logger), profiles: ProfileProjection(logger: logger))
+    let inbox = InboxConsumer(client: client, consumer: consumer, handler: handler, logger: logger, startAfter: infrastructure.migrated)
+
+    let profiles = ProfileReader(client: client, logger: logger)
+    let summaries = DaySummaryReader(client: client, logger: logger)
+    let meals = MealReader(client: client, logger: logger)
+    let bodyMetrics = BodyMetricsReader(client: client, logger: logger)
     let router = ServiceRuntime.makeRouter(service: "trends", checks: infrastructure.readinessChecks)
+    TrendsController(profiles: profiles, summaries: summaries, meals: meals, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
+    DashboardController(profiles: profiles, summaries: summaries, meals: meals, now: now).addRoutes(to: router)
     return BackendApplication(
-        infrastructure: infrastructure, router: router, http: HTTPServerSettings(config: config, defaultPort: 8084), logger: logger)
+        infrastructure: infrastructure, services: [inbox], router: router, http: HTTPServerSettings(config: config, defaultPort: 8084),
+        logger: logger)
 }

@@ -15,6 +15,15 @@ public struct ReceivedEvent: Sendable {
     public func decode<Payload: EventPayload>(_ type: Payload.Type) throws -> EventEnvelope<Payload> {
         try EventCoding.decode(type, from: bytes)
     }
+
+    /// The payload as `type`; an unreadable one is `EventRejected`, since it can never be applied.
+    public func payload<Payload: EventPayload>(_ type: Payload.Type) throws -> Payload {
+        do {
+            return try decode(type).data
+        } catch {
+            throw EventRejected("unreadable \(header.type) payload")
+        }
+    }
 }
 
 /// Applies one event's effect in the consumer's schema, inside the transaction that records it in the inbox.

@@ -17,7 +17,9 @@ import Testing
 
 /// A wall clock tests can move forward (reset-link expiry, refresh grace, sign-in lockouts).
 final class TestClock: Sendable {
-    private let current = Mutex(Date())
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date()) { current = Mutex(start) }
 
     func now() -> Date { current.withLock { $0 } }
 
@@ -57,19 +59,10 @@ struct IdentityStack: Sendable {
 
     /// Starts both on an emptied schema and runs `body` against the gateway.
     static func run(_ body: @Sendable (IdentityStack) async throws -> Void) async throws {
-        let settings = try TestEnvironment.postgresSettings(schema: "itest_auth")
-        try await withPostgres(settings) { try await emptySchema($0) }
         let clock = TestClock()
         let mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
-        let seed = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
-        let config = ConfigReaderFactory.make([
-            "postgres.port": String(settings.port), "postgres.database": settings.database, "postgres.user": settings.username,
-            "postgres.password": settings.password, "postgres.schema": "itest_auth", "postgres.pool.min": "0",
-            "kafka.brokers": TestEnvironment.brokers, "outbox.poll.interval.seconds": "1",
-            "auth.signing.key": "itest:\(Base64URL.encode(seed))", "auth.mail.directory": mailDirectory.path,
-            "auth.refresh.reuse.grace.seconds": "5",
-        ])
-        let auth = try await AuthService.buildApplication(config: config, logger: TestEnvironment.logger, now: { clock.now() })
+        let auth = try await TestServices.auth(
+            clock: clock, mailDirectory: mailDirectory, extra: ["auth.refresh.reuse.grace.seconds": "5"])
         try await withRunning(auth.infrastructure.services + auth.services) {
             try await auth.application.test(.live) { authClient in
                 try await withGateway(routesJSON: routesJSON, upstreams: ["auth": authClient.port!], clock: clock) { gateway in

@@ -43,26 +43,11 @@ struct MealsStack: Sendable {
 
     /// Starts everything on emptied schemas and runs `body` against the gateway; `withVision` adds the scripted provider.
     static func run(withVision: Bool = false, _ body: @Sendable (MealsStack) async throws -> Void) async throws {
-        let authSettings = try TestEnvironment.postgresSettings(schema: "itest_auth")
-        let mealsSettings = try TestEnvironment.postgresSettings(schema: "itest_meals")
-        try await withPostgres(authSettings) { try await emptySchema($0) }
-        try await withPostgres(mealsSettings) { try await emptySchema($0) }
         let clock = TestClock()
-        let seed = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
-        @Sendable func common(_ settings: PostgresSettings, schema: String) -> [String: String] {
-            [
-                "postgres.port": String(settings.port), "postgres.database": settings.database, "postgres.user": settings.username,
-                "postgres.password": settings.password, "postgres.schema": schema, "postgres.pool.min": "0",
-                "kafka.brokers": TestEnvironment.brokers, "outbox.poll.interval.seconds": "1",
-            ]
-        }
-        var authValues = common(authSettings, schema: "itest_auth")
-        authValues["auth.signing.key"] = "itest:\(Base64URL.encode(seed))"
-        authValues["auth.mail.directory"] = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID())").path
-        let auth = try await AuthService.buildApplication(config: ConfigReaderFactory.make(authValues), logger: TestEnvironment.logger, now: { clock.now() })
-
+        let auth = try await TestServices.auth(clock: clock)
+        let mealsConfig = try await TestServices.config(schema: "itest_meals")
         try await ScriptedVisionProvider.runIfNeeded(withVision) { vision in
-            var mealValues = common(mealsSettings, schema: "itest_meals")
+            var mealValues = mealsConfig
             mealValues["meals.food.data.file"] = TestEnvironment.foodDataFile.path
             mealValues["meals.consumer.group"] = "itest-meals-\(UUID().uuidString.prefix(8))"
             if let vision {

@@ -41,6 +41,15 @@ enum TestEnvironment {
         return try PostgresSettings(config: config, defaultSchema: schema, defaultUser: role)
     }
 
+    /// The configuration every service under test shares: its schema as its own role, the broker, a quick outbox.
+    static func serviceConfig(_ settings: PostgresSettings, schema: String) -> [String: String] {
+        [
+            "postgres.port": String(settings.port), "postgres.database": settings.database, "postgres.user": settings.username,
+            "postgres.password": settings.password, "postgres.schema": schema, "postgres.pool.min": "0",
+            "kafka.brokers": brokers, "outbox.poll.interval.seconds": "1",
+        ]
+    }
+
     /// Runs `deploy/infra.sh <command>` (e.g. `restart-broker`, `stop-postgres`) and fails if it fails.
     /// Spawned and reaped directly: Foundation's `Process.waitUntilExit` can hang under Swift concurrency.
     static func infra(_ command: String) throws {

@@ -1,3 +1,4 @@
+import EventContracts
 import Testing
 
 @testable import MealsService

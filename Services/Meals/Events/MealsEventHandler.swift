@@ -16,24 +16,16 @@ struct MealsEventHandler: EventHandler {
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
         switch event.header.type {
         case Topic.userProfileUpdated.rawValue:
-            let profile = try decode(UserProfileUpdated.self, event)
+            let profile = try event.payload(UserProfileUpdated.self)
             try await profiles.save(profile, on: connection)
         case Topic.userDeleted.rawValue:
-            let userId = try decode(UserDeleted.self, event).userId
+            let userId = try event.payload(UserDeleted.self).userId
             try await meals.deleteAll(userId: userId, on: connection)
             try await customMeals.deleteAll(userId: userId, on: connection)
             try await profiles.delete(userId: userId, on: connection)
             logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
         default:
             throw EventRejected("the meals service does not consume \(event.header.type)")
-        }
-    }
-
-    private func decode<Payload: EventPayload>(_ type: Payload.Type, _ event: ReceivedEvent) throws -> Payload {
-        do {
-            return try event.decode(type).data
-        } catch {
-            throw EventRejected("unreadable \(event.header.type) payload")
         }
     }
 }

@@ -1,3 +1,4 @@
+import EventContracts
 import Foundation
 
 /// Scores drafted items for a caller and sums them into a meal: per-item health scores with their reason and

@@ -1,3 +1,5 @@
+import EventContracts
+
 /// How nourishing an item is (0-100) and the three parts it is made of, each 0-100.
 struct HealthScore: Codable, Sendable, Equatable {
     var score: Int

@@ -1,3 +1,5 @@
+import EventContracts
+
 /// Scores how nourishing each item is (nutrient density, processing, fit with the user's goals) and a meal as a whole.
 enum HealthScorer {
     /// The item's health score with its reason and encouragement; see `NutrientDensity`, `ProcessingLevel.healthPoints`

@@ -1,3 +1,5 @@
+import EventContracts
+
 /// The two sentences that come with an item's health score, built from the food's own name and numbers so
 /// different foods read differently; supportive throughout, suggesting additions rather than judging.
 enum HealthWording {

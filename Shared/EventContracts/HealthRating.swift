@@ -1,12 +1,13 @@
+/// The health rating scale of meals, items and days (the `healthRating` strings of meal events).
 /// Ratings: nutritious 90-100, good 70-89, fair 50-69, limited 0-49.
-enum HealthRating: String, Codable, Sendable {
+public enum HealthRating: String, Codable, Sendable, CaseIterable {
     case nutritious
     case good
     case fair
     case limited
 
     /// The rating a 0-100 health score earns.
-    init(score: Int) {
+    public init(score: Int) {
         switch score {
         case 90...: self = .nutritious
         case 70..<90: self = .good
@@ -16,7 +17,7 @@ enum HealthRating: String, Codable, Sendable {
     }
 
     /// How the app shows it ("Nutritious").
-    var label: String {
+    public var label: String {
         switch self {
         case .nutritious: "Nutritious"
         case .good: "Good"

@@ -1,0 +1,93 @@
+import Foundation
+import ServiceDefaults
+
+/// Reads the fields of a metrics request, collecting every problem so one 422 names them all.
+struct MetricsFieldReader {
+    let profile: MetricsProfile
+    let now: Date
+    private(set) var problems: [String: String] = [:]
+
+    init(profile: MetricsProfile, now: Date) {
+        self.profile = profile
+        self.now = now
+    }
+
+    /// The day of a measurement: today in the user's zone when absent; never in the future.
+    mutating func date(_ text: String?) -> CalendarDate? {
+        guard let text else { return profile.today(now: now) }
+        guard let date = CalendarDate(text) else {
+            problems["date"] = "Use a date such as 2026-05-01."
+            return nil
+        }
+        guard date <= profile.latestAllowedDate(now: now) else {
+            problems["date"] = "Cannot be in the future."
+            return nil
+        }
+        return date
+    }
+
+    /// `kg` or `lbs`; the user's preferred unit when absent.
+    mutating func unit(_ text: String?) -> WeightUnit {
+        guard let text else { return profile.weightUnit }
+        guard let unit = WeightUnit(rawValue: text) else {
+            problems["unit"] = "Use kg or lbs."
+            return profile.weightUnit
+        }
+        return unit
+    }
+
+    /// The weight in kilograms, within 20-500 kg.
+    mutating func weight(_ value: Double, unit: WeightUnit) -> Double? {
+        let kilograms = unit.kilograms(value)
+        guard kilograms.isFinite, BodyMetricLimits.weightKg.contains(kilograms) else {
+            let limits = BodyMetricLimits.weightKg
+            problems["weight"] =
+                unit == .kg
+                ? "Use \(Int(limits.lowerBound)) to \(Int(limits.upperBound)) kg."
+                : "Use \(Self.pounds(limits.lowerBound)) to \(Self.pounds(limits.upperBound)) lbs."
+            return nil
+        }
+        return kilograms
+    }
+
+    /// Blood ketones within 0-10 mmol/L.
+    mutating func ketones(_ value: Double) -> Double? {
+        guard value.isFinite, BodyMetricLimits.ketones.contains(value) else {
+            problems["level"] = "Use 0 to 10 mmol/L."
+            return nil
+        }
+        return value
+    }
+
+    /// The notes trimmed; an empty text clears them (nil: leave as they are).
+    mutating func notes(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.count <= BodyMetricLimits.notesLength else {
+            problems["notes"] = "Use at most \(BodyMetricLimits.notesLength) characters."
+            return nil
+        }
+        return trimmed
+    }
+
+    /// The last `days` days ending today in the user's zone (`days` 1-366, 30 when absent).
+    mutating func dayRange(_ text: String?) -> ClosedRange<CalendarDate> {
+        let today = profile.today(now: now)
+        var count = 30
+        if let text {
+            if let value = Int(text), BodyMetricLimits.days.contains(value) {
+                count = value
+            } else {
+                problems["days"] = "Use \(BodyMetricLimits.days.lowerBound) to \(BodyMetricLimits.days.upperBound)."
+            }
+        }
+        return today.adding(days: 1 - count)...today
+    }
+
+    /// 422 naming every invalid field.
+    func check() throws {
+        guard problems.isEmpty else { throw APIError.invalid(problems) }
+    }
+
+    private static func pounds(_ kilograms: Double) -> Int { Int((kilograms / WeightUnit.kilogramsPerPound).rounded()) }
+}

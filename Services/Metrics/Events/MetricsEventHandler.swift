@@ -1,0 +1,28 @@
+import EventContracts
+import Foundation
+import Logging
+import PostgresNIO
+import PostgresSupport
+
+/// Applies the events the metrics service consumes: `user.profile_updated` (the zone that decides the
+/// user's "today" and the preferred weight unit) and `user.deleted` (every day of the user goes).
+struct MetricsEventHandler: EventHandler {
+    let profiles: MetricsProfileRepository
+    let days: DailyMetricsRepository
+
+    static let topics: [Topic] = [.userProfileUpdated, .userDeleted]
+
+    func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        switch event.header.type {
+        case Topic.userProfileUpdated.rawValue:
+            try await profiles.save(try event.payload(UserProfileUpdated.self), on: connection)
+        case Topic.userDeleted.rawValue:
+            let userId = try event.payload(UserDeleted.self).userId
+            try await days.deleteAll(userId: userId, on: connection)
+            try await profiles.delete(userId: userId, on: connection)
+            logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
+        default:
+            throw EventRejected("the metrics service does not consume \(event.header.type)")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceDefaults
+
+/// Rows of `daily_metrics`: one per user and day.
+struct DailyMetricsRepository: Sendable {
+    let logger: Logger
+
+    /// The user's day locked for update; a day never recorded comes back empty with version 0 (and a
+    /// placeholder row that the caller's transaction either fills or rolls back).
+    func lock(userId: UUID, date: CalendarDate, now: Date, on connection: PostgresConnection) async throws -> DailyMetrics {
+        try await connection.query(
+            """
+            INSERT INTO daily_metrics (user_id, day, version, updated_at) VALUES (\(userId), \(date.description)::date, 0, \(now))
+            ON CONFLICT (user_id, day) DO NOTHING
+            """, logger: logger)
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: Self.columns) FROM daily_metrics WHERE user_id = \(userId) AND day = \(date.description)::date FOR UPDATE
+            """, logger: logger)
+        for try await row in rows.decode(Row.self) { return try Self.record(row) }
+        throw PostgresError.protocol("the locked day vanished")
+    }
+
+    func save(_ record: DailyMetrics, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            UPDATE daily_metrics SET weight_kg = \(record.weightKg), ketones = \(record.ketones), notes = \(record.notes),
+                version = \(record.version), updated_at = \(record.updatedAt)
+            WHERE user_id = \(record.userId) AND day = \(record.date.description)::date
+            """, logger: logger)
+    }
+
+    /// The user's recorded days from `from` to `to` (inclusive), oldest first; tombstones are left out.
+    func list(userId: UUID, from: CalendarDate, to: CalendarDate, client: PostgresClient) async throws -> [DailyMetrics] {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Self.columns) FROM daily_metrics
+            WHERE user_id = \(userId) AND day BETWEEN \(from.description)::date AND \(to.description)::date
+                AND (weight_kg IS NOT NULL OR ketones IS NOT NULL)
+            ORDER BY day
+            """, logger: logger)
+        var records: [DailyMetrics] = []
+        for try await row in rows.decode(Row.self) { records.append(try Self.record(row)) }
+        return records
+    }
+
+    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("DELETE FROM daily_metrics WHERE user_id = \(userId)", logger: logger)
+    }
+
+    private typealias Row = (UUID, String, Double?, Double?, String?, Int, Date)
+    private static let columns = "user_id, day::text, weight_kg, ketones, notes, version, updated_at"
+
+    private static func record(_ row: Row) throws -> DailyMetrics {
+        guard let date = CalendarDate(row.1) else { throw PostgresError.protocol("unreadable day \(row.1)") }
+        return DailyMetrics(
+            userId: row.0, date: date, weightKg: row.2, ketones: row.3, notes: row.4, version: row.5, updatedAt: row.6)
+    }
+}

@@ -1,0 +1,37 @@
+import EventContracts
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The unit and zone of each user, written by the `user.profile_updated` handler.
+struct MetricsProfileRepository: Sendable {
+    let logger: Logger
+
+    /// Stores the unit and zone of `event` unless a newer version is already stored.
+    func save(_ event: UserProfileUpdated, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO user_profiles (user_id, weight_unit, time_zone, version)
+            VALUES (\(event.userId), \(event.weightUnit), \(event.timeZone), \(event.version))
+            ON CONFLICT (user_id) DO UPDATE SET weight_unit = EXCLUDED.weight_unit, time_zone = EXCLUDED.time_zone,
+                version = EXCLUDED.version
+            WHERE user_profiles.version < EXCLUDED.version
+            """, logger: logger)
+    }
+
+    /// The user's profile; `.unknown` before the first event (an unknown unit or zone falls back to kg or UTC).
+    func profile(of userId: UUID, client: PostgresClient) async throws -> MetricsProfile {
+        let rows = try await client.query(
+            "SELECT weight_unit, time_zone FROM user_profiles WHERE user_id = \(userId)", logger: logger)
+        for try await (unit, zone) in rows.decode((String, String).self) {
+            return MetricsProfile(
+                weightUnit: WeightUnit(rawValue: unit) ?? .kg, timeZone: TimeZone(identifier: zone) ?? MetricsProfile.unknown.timeZone,
+                isKnown: true)
+        }
+        return .unknown
+    }
+
+    func delete(userId: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("DELETE FROM user_profiles WHERE user_id = \(userId)", logger: logger)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import ServiceDefaults
+
+/// The dashboard routes: stats, progress, a day's history, the calendar and achievements. Days are the
+/// user's local days; "today" is today in the zone of their current profile.
+struct DashboardController: Sendable {
+    let profiles: ProfileReader
+    let summaries: DaySummaryReader
+    let meals: MealReader
+    let now: @Sendable () -> Date
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/api/user/stats", use: stats)
+        router.get("/api/progress", use: progress)
+        router.get("/api/history/:date", use: history)
+        router.get("/api/calendar", use: calendar)
+        router.get("/api/achievements", use: achievements)
+    }
+
+    /// `GET /api/user/stats`: today, this week and all time.
+    @Sendable func stats(request: Request, context: AppRequestContext) async throws -> UserStatsReport {
+        let caller = try CallerIdentity(request)
+        let today = try await profiles.profile(of: caller.userId).today(now: now())
+        async let totals = summaries.totals(of: caller.userId, from: [today, today.startOfWeek, UserStatsReport.beginning], through: today)
+        async let logged = summaries.loggedDays(of: caller.userId)
+        return UserStatsReport(today: today, totals: try await totals, streaks: Streaks(loggedDays: try await logged, today: today))
+    }
+
+    /// `GET /api/progress?days=7` (1-90): every day with its meal count, calories, goal status and health rating.
+    @Sendable func progress(request: Request, context: AppRequestContext) async throws -> DaysReport {
+        let caller = try CallerIdentity(request)
+        let profile = try await profiles.profile(of: caller.userId)
+        var reader = TrendsQueryReader(request, today: profile.today(now: now()))
+        let range = reader.lastDays(fallback: 7, limits: 1...90)
+        try reader.check()
+        let days = try await summaries.summaries(of: caller.userId, in: range)
+        return DaysReport(range: range, summaries: days, goal: profile.dailyCalorieGoal)
+    }
+
+    /// `GET /api/calendar?month=YYYY-MM`: each day of the month up to today with its goal status.
+    @Sendable func calendar(request: Request, context: AppRequestContext) async throws -> DaysReport {
+        let caller = try CallerIdentity(request)
+        let profile = try await profiles.profile(of: caller.userId)
+        var reader = TrendsQueryReader(request, today: profile.today(now: now()))
+        let range = reader.month()
+        try reader.check()
+        let days = try await summaries.summaries(of: caller.userId, in: range)
+        return DaysReport(range: range, summaries: days, goal: profile.dailyCalorieGoal)
+    }
+
+    /// `GET /api/history/:date`: the day's summary and meals; 404 for a path that is not a date.
+    @Sendable func history(request: Request, context: AppRequestContext) async throws -> DayHistory {
+        let caller = try CallerIdentity(request)
+        guard let date = context.parameters.get("date").flatMap({ CalendarDate($0) }) else {
+            throw APIError.notFound("No such day; use a date such as 2026-05-01.")
+        }
+        let profile = try await profiles.profile(of: caller.userId)
+        async let days = summaries.summaries(of: caller.userId, in: date...date)
+        async let dayMeals = meals.meals(of: caller.userId, on: date)
+        let summary = try await days.first ?? .empty(date)
+        return DayHistory(
+            date: date, summary: DayReport(summary, goal: profile.dailyCalorieGoal), meals: try await dayMeals.map(DayHistory.Meal.init))
+    }
+
+    /// `GET /api/achievements`: streak milestones at 7, 21, 35, 50, 100 and 365 days, locked and unlocked.
+    @Sendable func achievements(request: Request, context: AppRequestContext) async throws -> AchievementsReport {
+        let caller = try CallerIdentity(request)
+        let today = try await profiles.profile(of: caller.userId).today(now: now())
+        return AchievementsReport(Streaks(loggedDays: try await summaries.loggedDays(of: caller.userId), today: today))
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import ServiceDefaults
+
+/// Reads the query of a dashboard route, collecting every problem so one 422 names them all.
+struct TrendsQueryReader {
+    let query: [String: String]
+    let today: CalendarDate
+    private(set) var problems: [String: String] = [:]
+
+    init(_ request: Request, today: CalendarDate) {
+        var query: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+        self.query = query
+        self.today = today
+    }
+
+    /// `period=7d|30d|90d`, 7d when absent.
+    mutating func period() -> TrendPeriod {
+        guard let text = query["period"] else { return .week }
+        guard let period = TrendPeriod(rawValue: text) else {
+            problems["period"] = "Use 7d, 30d or 90d."
+            return .week
+        }
+        return period
+    }
+
+    /// The last `days` days ending today (`days` within `limits`, `fallback` when absent).
+    mutating func lastDays(fallback: Int, limits: ClosedRange<Int>) -> ClosedRange<CalendarDate> {
+        var count = fallback
+        if let text = query["days"] {
+            if let value = Int(text), limits.contains(value) {
+                count = value
+            } else {
+                problems["days"] = "Use \(limits.lowerBound) to \(limits.upperBound)."
+            }
+        }
+        return today.adding(days: 1 - count)...today
+    }
+
+    /// `month=YYYY-MM` (this month when absent): its days up to today.
+    mutating func month() -> ClosedRange<CalendarDate> {
+        var first = today.startOfMonth
+        if let text = query["month"] {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard text.count == 7, parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+                let start = CalendarDate(year: year, month: month)
+            else {
+                problems["month"] = "Use a month such as 2026-05."
+                return first...today
+            }
+            guard start <= today else {
+                problems["month"] = "Cannot be in the future."
+                return first...today
+            }
+            first = start
+        }
+        return first...min(first.adding(days: first.daysInMonth - 1), today)
+    }
+
+    /// 422 naming every invalid parameter.
+    func check() throws {
+        guard problems.isEmpty else { throw APIError.invalid(problems) }
+    }
+}

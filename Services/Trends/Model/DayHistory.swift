@@ -1,0 +1,67 @@
+import EventContracts
+import Foundation
+import ServiceDefaults
+
+/// `GET /api/history/:date`: the day's summary and its meals with times, nutrition and scores.
+struct DayHistory: Codable, Sendable, Equatable {
+    struct Meal: Codable, Sendable, Equatable {
+        var mealId: UUID
+        var title: String
+        var mealType: String?
+        var eatenAt: Date
+        var isConsumed: Bool
+        var edited: Bool
+        var notes: String?
+        var hasPhoto: Bool
+        var items: [MealSnapshotItem]
+        var totals: NutrientTotals
+        var healthScore: Int?
+        var healthRating: String?
+        var dietPreference: String
+        var dietScore: Int
+        var dietBand: String
+        var dietExplanation: String
+
+        init(_ meal: MealSnapshot) {
+            mealId = meal.mealId
+            title = meal.title
+            mealType = meal.mealType
+            eatenAt = meal.eatenAt
+            isConsumed = meal.isConsumed
+            edited = meal.edited
+            notes = meal.notes
+            hasPhoto = meal.hasPhoto
+            items = meal.items
+            totals = meal.totals
+            healthScore = meal.healthScore
+            healthRating = meal.healthRating
+            dietPreference = meal.dietPreference
+            dietScore = meal.dietScore
+            dietBand = meal.dietBand
+            dietExplanation = meal.dietExplanation
+        }
+    }
+
+    var date: CalendarDate
+    var summary: DayReport
+    var meals: [Meal]
+}
+
+/// `GET /api/progress?days=` and `GET /api/calendar?month=`: a run of days with the goal achievement over them.
+struct DaysReport: Codable, Sendable, Equatable {
+    var from: CalendarDate
+    var to: CalendarDate
+    var days: [DayReport]
+    var goal: GoalAchievement
+    /// Daily averages over the logged days.
+    var averages: NutritionAverages?
+
+    init(range: ClosedRange<CalendarDate>, summaries: [DaySummary], goal: Int?) {
+        let days = DaySummary.filled(summaries, over: range)
+        from = range.lowerBound
+        to = range.upperBound
+        self.days = days.map { DayReport($0, goal: goal) }
+        self.goal = GoalAchievement(days, goal: goal)
+        averages = NutritionAverages(PeriodTotals(days))
+    }
+}

@@ -1,0 +1,107 @@
+import EventContracts
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceDefaults
+
+/// The `meals` read model: the newest known state of every meal. Versions decide, never arrival order:
+/// a copy older than the stored one changes nothing, and a deletion leaves a tombstone so that a late,
+/// older copy cannot bring the meal back.
+struct MealProjection: Sendable {
+    let logger: Logger
+
+    /// Applies a full-state copy of a meal; returns the days whose summaries it changes (its day, and the
+    /// day it moved from), empty when the copy was stale.
+    func apply(_ meal: MealSnapshot, on connection: PostgresConnection) async throws -> Set<CalendarDate> {
+        guard let day = CalendarDate(meal.localDate) else { throw ProjectionError.unreadableDate(meal.localDate) }
+        let snapshot = String(decoding: try Self.encoder.encode(meal), as: UTF8.self)
+        let totals = meal.totals
+        let rows = try await connection.query(
+            """
+            WITH previous AS (SELECT local_date::text AS day FROM meals WHERE meal_id = \(meal.mealId))
+            INSERT INTO meals (meal_id, user_id, version, has_state, deleted, is_consumed, local_date, eaten_at, title, meal_type,
+                calories, protein, carbs, fat, fiber, health_score, health_rating, diet_score, diet_band, snapshot)
+            VALUES (\(meal.mealId), \(meal.userId), \(meal.version), true, false, \(meal.isConsumed), \(meal.localDate)::date,
+                \(meal.eatenAt), \(meal.title), \(meal.mealType), \(totals.calories), \(totals.proteinGrams), \(totals.carbsGrams),
+                \(totals.fatGrams), \(totals.fiberGrams), \(meal.healthScore), \(meal.healthRating), \(meal.dietScore), \(meal.dietBand),
+                \(snapshot)::jsonb)
+            ON CONFLICT (meal_id) DO UPDATE SET version = EXCLUDED.version, has_state = true, is_consumed = EXCLUDED.is_consumed,
+                local_date = EXCLUDED.local_date, eaten_at = EXCLUDED.eaten_at, title = EXCLUDED.title, meal_type = EXCLUDED.meal_type,
+                calories = EXCLUDED.calories, protein = EXCLUDED.protein, carbs = EXCLUDED.carbs, fat = EXCLUDED.fat,
+                fiber = EXCLUDED.fiber, health_score = EXCLUDED.health_score, health_rating = EXCLUDED.health_rating,
+                diet_score = EXCLUDED.diet_score, diet_band = EXCLUDED.diet_band, snapshot = EXCLUDED.snapshot
+            WHERE meals.user_id = EXCLUDED.user_id AND NOT meals.deleted
+                AND (meals.version < EXCLUDED.version OR (meals.version = EXCLUDED.version AND NOT meals.has_state))
+            RETURNING (SELECT day FROM previous)
+            """, logger: logger)
+        return try await Self.changedDays(rows, plus: day)
+    }
+
+    /// Applies `meal.deleted`: `deleted` leaves a tombstone; `unconsumed` keeps the meal as scanned only.
+    func apply(_ deletion: MealDeleted, on connection: PostgresConnection) async throws -> Set<CalendarDate> {
+        let rows: PostgresRowSequence
+        switch deletion.reason {
+        case "deleted":
+            rows = try await connection.query(
+                """
+                WITH previous AS (SELECT local_date::text AS day FROM meals WHERE meal_id = \(deletion.mealId))
+                INSERT INTO meals (meal_id, user_id, version, has_state, deleted)
+                VALUES (\(deletion.mealId), \(deletion.userId), \(deletion.version), false, true)
+                ON CONFLICT (meal_id) DO UPDATE SET version = EXCLUDED.version, deleted = true, is_consumed = false, title = NULL,
+                    snapshot = NULL
+                WHERE meals.user_id = EXCLUDED.user_id AND meals.version < EXCLUDED.version
+                RETURNING (SELECT day FROM previous)
+                """, logger: logger)
+        case "unconsumed":
+            rows = try await connection.query(
+                """
+                WITH previous AS (SELECT local_date::text AS day FROM meals WHERE meal_id = \(deletion.mealId))
+                INSERT INTO meals (meal_id, user_id, version, has_state, is_consumed)
+                VALUES (\(deletion.mealId), \(deletion.userId), \(deletion.version), false, false)
+                ON CONFLICT (meal_id) DO UPDATE SET version = EXCLUDED.version, is_consumed = false,
+                    snapshot = jsonb_set(meals.snapshot, '{isConsumed}', 'false')
+                WHERE meals.user_id = EXCLUDED.user_id AND NOT meals.deleted AND meals.version < EXCLUDED.version
+                RETURNING (SELECT day FROM previous)
+                """, logger: logger)
+        default:
+            throw ProjectionError.unknownDeletionReason(deletion.reason)
+        }
+        return try await Self.changedDays(rows, plus: nil)
+    }
+
+    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("DELETE FROM meals WHERE user_id = \(userId)", logger: logger)
+    }
+
+    /// The previous day of an applied change (and `day`), or nothing when no row came back (a stale copy).
+    private static func changedDays(_ rows: PostgresRowSequence, plus day: CalendarDate?) async throws -> Set<CalendarDate> {
+        var days: Set<CalendarDate> = []
+        var applied = false
+        for try await previous in rows.decode(String?.self) {
+            applied = true
+            if let previous, let date = CalendarDate(previous) { days.insert(date) }
+        }
+        guard applied else { return [] }
+        if let day { days.insert(day) }
+        return days
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+}
+
+/// An event that passed the contract's decoding but cannot be projected.
+enum ProjectionError: Error, CustomStringConvertible {
+    case unreadableDate(String)
+    case unknownDeletionReason(String)
+
+    var description: String {
+        switch self {
+        case .unreadableDate(let text): "unreadable local date \(text)"
+        case .unknownDeletionReason(let reason): "unknown meal.deleted reason \(reason)"
+        }
+    }
+}

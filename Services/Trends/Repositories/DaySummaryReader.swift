@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceDefaults
+
+/// Reads `daily_summaries`.
+struct DaySummaryReader: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// The stored days of the user within `range`, oldest first (days without meals have no row).
+    func summaries(of userId: UUID, in range: ClosedRange<CalendarDate>) async throws -> [DaySummary] {
+        let rows = try await client.query(
+            """
+            SELECT day::text, consumed_count, scanned_count, calories, protein, carbs, fat, fiber, diet_score_mean, health_score_mean
+            FROM daily_summaries
+            WHERE user_id = \(userId) AND day BETWEEN \(range.lowerBound.description)::date AND \(range.upperBound.description)::date
+            ORDER BY day
+            """, logger: logger)
+        var days: [DaySummary] = []
+        for try await row in rows.decode((String, Int, Int, Double, Double, Double, Double, Double, Double?, Double?).self) {
+            guard let date = CalendarDate(row.0) else { continue }
+            days.append(
+                DaySummary(
+                    date: date, consumedCount: row.1, scannedCount: row.2, calories: row.3, proteinGrams: row.4, carbsGrams: row.5,
+                    fatGrams: row.6, fiberGrams: row.7, dietScore: row.8, healthScore: row.9))
+        }
+        return days
+    }
+
+    /// Every day on which the user consumed a meal, oldest first.
+    func loggedDays(of userId: UUID) async throws -> [CalendarDate] {
+        let rows = try await client.query(
+            "SELECT day::text FROM daily_summaries WHERE user_id = \(userId) AND consumed_count > 0 ORDER BY day", logger: logger)
+        var days: [CalendarDate] = []
+        for try await text in rows.decode(String.self) {
+            if let day = CalendarDate(text) { days.append(day) }
+        }
+        return days
+    }
+
+    /// The totals of every day from each of `starts` through `end`, in one query.
+    func totals(of userId: UUID, from starts: [CalendarDate], through end: CalendarDate) async throws -> [CalendarDate: PeriodTotals] {
+        let startTexts = starts.map(\.description)
+        let rows = try await client.query(
+            """
+            SELECT since::text, coalesce(sum(s.consumed_count), 0)::int8, coalesce(sum(s.scanned_count), 0)::int8,
+                count(s.day) FILTER (WHERE s.consumed_count > 0), coalesce(sum(s.calories), 0), coalesce(sum(s.protein), 0),
+                coalesce(sum(s.carbs), 0), coalesce(sum(s.fat), 0), coalesce(sum(s.fiber), 0)
+            FROM unnest(\(startTexts)::date[]) AS since
+            LEFT JOIN daily_summaries s ON s.user_id = \(userId) AND s.day >= since AND s.day <= \(end.description)::date
+            GROUP BY since
+            """, logger: logger)
+        var totals: [CalendarDate: PeriodTotals] = [:]
+        for try await row in rows.decode((String, Int, Int, Int, Double, Double, Double, Double, Double).self) {
+            guard let since = CalendarDate(row.0) else { continue }
+            totals[since] = PeriodTotals(
+                mealsConsumed: row.1, mealsScanned: row.2, daysLogged: row.3, calories: row.4, proteinGrams: row.5, carbsGrams: row.6,
+                fatGrams: row.7, fiberGrams: row.8)
+        }
+        return totals
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceDefaults
+
+/// Reads the user's profile from the read model.
+struct ProfileReader: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// The user's profile; `.standard` before the first event (an unknown zone falls back to UTC).
+    func profile(of userId: UUID) async throws -> TrendsProfile {
+        let rows = try await client.query(
+            """
+            SELECT time_zone, weight_unit, daily_calorie_goal, calorie_balance_goal, target_weight_kg, height_cm, birth_date, sex,
+                activity_level
+            FROM user_profiles WHERE user_id = \(userId)
+            """, logger: logger)
+        for try await row in rows.decode((String, String, Int?, Int?, Double?, Double?, String?, String?, String?).self) {
+            return TrendsProfile(
+                timeZone: TimeZone(identifier: row.0) ?? TrendsProfile.standard.timeZone, weightUnit: row.1, dailyCalorieGoal: row.2,
+                calorieBalanceGoal: row.3, targetWeightKg: row.4, heightCm: row.5, birthDate: row.6.flatMap { CalendarDate($0) },
+                sex: row.7, activityLevel: row.8)
+        }
+        return .standard
+    }
+}
