@@ -66,7 +66,8 @@ struct TrackingStack: Sendable {
         applications += [("metrics", metrics), ("trends", trends)]
 
         try await withRunning(applications.flatMap { $0.1.infrastructure.services + $0.1.services }) {
-            try await TestServices.live(applications) { ports in
+            try await TestServices.live(applications) { clients in
+                let ports = clients.mapValues { $0.port! }
                 try await IdentityStack.withGateway(routesJSON: routesJSON, upstreams: ports, clock: clock) { gateway in
                     try await body(
                         TrackingStack(
@@ -121,19 +122,20 @@ enum TestServices {
         return try await AuthService.buildApplication(config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: { clock.now() })
     }
 
-    /// Serves every application live on loopback, waits until each is ready, and runs `body` with their ports by name.
+    /// Serves every application live on loopback, waits until each is ready, and runs `body` with their clients by name.
     static func live(
-        _ applications: [(String, BackendApplication)], ports: [String: Int] = [:], _ body: @Sendable ([String: Int]) async throws -> Void
+        _ applications: [(String, BackendApplication)], clients: [String: any TestClientProtocol] = [:],
+        _ body: @Sendable ([String: any TestClientProtocol]) async throws -> Void
     ) async throws {
-        guard let (name, application) = applications.first else { return try await body(ports) }
+        guard let (name, application) = applications.first else { return try await body(clients) }
         try await application.application.test(.live) { client in
             let ready = try await TestEnvironment.eventually(timeout: .seconds(60)) {
                 try await client.execute(uri: "/health/ready", method: .get).status == .ok
             }
             #expect(ready, "the \(name) service did not become ready")
-            var ports = ports
-            ports[name] = client.port!
-            try await live(Array(applications.dropFirst()), ports: ports, body)
+            var clients = clients
+            clients[name] = client
+            try await live(Array(applications.dropFirst()), clients: clients, body)
         }
     }
 }
