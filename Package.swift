@@ -164,6 +164,11 @@ let package = Package(
             path: "Tests/MealsTests"
         ),
         .testTarget(
+            name: "TrendsTests",
+            dependencies: ["TrendsService", "ServiceDefaults", "EventContracts", hummingbird, configuration, logging],
+            path: "Tests/TrendsTests"
+        ),
+        .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration,
