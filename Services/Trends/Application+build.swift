@@ -32,6 +32,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let bodyMetrics = BodyMetricsReader(client: client, logger: logger)
     let router = ServiceRuntime.makeRouter(service: "trends", checks: infrastructure.readinessChecks)
     TrendsController(profiles: profiles, summaries: summaries, meals: meals, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
+    ExpenditureController(profiles: profiles, summaries: summaries, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
     DashboardController(profiles: profiles, summaries: summaries, meals: meals, now: now).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [inbox], router: router, http: HTTPServerSettings(config: config, defaultPort: 8084),

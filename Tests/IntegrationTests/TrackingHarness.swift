@@ -28,6 +28,7 @@ struct TrackingStack: Sendable {
           "defaultRateLimit": "open",
           "routes": [
             { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
+            { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
             { "prefix": "/api/auth", "upstream": "auth", "public": false },
             { "prefix": "/api/users", "upstream": "auth", "public": false },
             { "prefix": "/api/analyze", "upstream": "meals", "public": false },

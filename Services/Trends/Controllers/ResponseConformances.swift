@@ -6,3 +6,4 @@ extension UserStatsReport: ResponseEncodable {}
 extension DaysReport: ResponseEncodable {}
 extension DayHistory: ResponseEncodable {}
 extension AchievementsReport: ResponseEncodable {}
+extension ExpenditureEstimate: ResponseEncodable {}
