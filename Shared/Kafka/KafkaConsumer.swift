@@ -56,16 +56,46 @@ public final class KafkaConsumer: @unchecked Sendable {
 
     /// Commits the position after `message`, so a restarted member resumes behind it. Call after the effect committed.
     public func commit(_ message: KafkaMessage) async throws {
-        try await KafkaBlockingPool.run { [client] in
-            let offsets = rd_kafka_topic_partition_list_new(1)
+        try await commit([message])
+    }
+
+    /// Commits the position after the last of `messages` in each partition, in one request.
+    public func commit(_ messages: [KafkaMessage]) async throws {
+        var next: [PartitionKey: Int64] = [:]
+        for message in messages {
+            let key = PartitionKey(topic: message.topic, partition: message.partition)
+            next[key] = max(next[key] ?? 0, message.offset + 1)
+        }
+        guard !next.isEmpty else { return }
+        try await KafkaBlockingPool.run { [client, next] in
+            let offsets = rd_kafka_topic_partition_list_new(Int32(next.count))
             defer { rd_kafka_topic_partition_list_destroy(offsets) }
-            rd_kafka_topic_partition_list_add(offsets, message.topic, message.partition).pointee.offset = message.offset + 1
+            for (key, offset) in next {
+                rd_kafka_topic_partition_list_add(offsets, key.topic, key.partition).pointee.offset = offset
+            }
             let error = rd_kafka_commit(client.pointer, offsets, 0)
             // After a broker restart the group may be gone; the inbox makes the re-read harmless.
             if error != RD_KAFKA_RESP_ERR_NO_ERROR && error != RD_KAFKA_RESP_ERR__NO_OFFSET {
                 throw KafkaError.from(error, operation: "commit")
             }
         }
+    }
+
+    /// Waits for the next message, then adds up to `limit - 1` more that are already fetched, without waiting
+    /// for them. Empty when the task is cancelled or the consumer closed.
+    public func nextBatch(limit: Int) async throws -> [KafkaMessage] {
+        guard let first = try await nextMessage() else { return [] }
+        guard limit > 1 else { return [first] }
+        return try await KafkaBlockingPool.run {
+            var batch = [first]
+            while batch.count < limit, let message = self.pollOnce(timeoutMilliseconds: 0) { batch.append(message) }
+            return batch
+        }
+    }
+
+    private struct PartitionKey: Hashable {
+        var topic: String
+        var partition: Int32
     }
 
     /// Leaves the group cleanly so partitions move to other members at once. Idempotent.

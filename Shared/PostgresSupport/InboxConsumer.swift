@@ -42,18 +42,24 @@ public struct EventRejected: Error, CustomStringConvertible {
 /// Reads a consumer group's messages and applies each exactly once: the inbox row and the effect commit
 /// in one transaction, and the Kafka offset is committed only afterwards. Redelivered events find their
 /// id in the inbox and change nothing.
+///
+/// Messages already fetched are applied in batches (up to `batchLimit`) in one transaction with one offset
+/// commit, so a backlog costs one database commit and one broker round trip per batch instead of per event.
+/// When anything in a batch fails or is rejected, the batch rolls back and its events are applied one by
+/// one, each retried with backoff until applied or rejected.
 public final class InboxConsumer: Service {
     private let client: PostgresClient
     private let consumer: KafkaConsumer
     private let handler: any EventHandler
     private let logger: Logger
     private let maxBackoff: Duration
+    private let batchLimit: Int
     private let startAfter: StartupLatch?
 
     /// - Parameter startAfter: opened when the schema's migrations are applied; nothing is read before.
     public init(
         client: PostgresClient, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(10),
-        startAfter: StartupLatch? = nil
+        batchLimit: Int = 200, startAfter: StartupLatch? = nil
     ) {
         self.startAfter = startAfter
         self.client = client
@@ -61,79 +67,117 @@ public final class InboxConsumer: Service {
         self.handler = handler
         self.logger = logger
         self.maxBackoff = maxBackoff
+        self.batchLimit = max(1, batchLimit)
     }
 
     public func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
                 await self.startAfter?.wait()
-                for try await message in self.consumer.messages {
-                    try await self.process(message)
+                while true {
+                    let batch = try await self.consumer.nextBatch(limit: self.batchLimit)
+                    if batch.isEmpty { break }
+                    try await self.process(batch)
                 }
             }
         } catch is CancellationError {}
         await consumer.close()
     }
 
-    /// Applies one message, retrying with backoff until it is applied, rejected or the task is cancelled.
-    func process(_ message: KafkaMessage) async throws {
-        let header: EventHeader
-        do {
-            header = try EventCoding.header(of: message.value)
-        } catch {
-            logger.error(
-                "unreadable event skipped",
-                metadata: ["topic": .string(message.topic), "partition": "\(message.partition)", "offset": "\(message.offset)"])
-            Counter(label: "inbox_events_total", dimensions: [("topic", message.topic), ("result", "unreadable")]).increment()
-            try await commitQuietly(message)
-            return
+    /// Applies a batch of messages, then commits their offsets.
+    func process(_ messages: [KafkaMessage]) async throws {
+        var events: [ReceivedEvent] = []
+        for message in messages {
+            do {
+                events.append(ReceivedEvent(header: try EventCoding.header(of: message.value), bytes: message.value))
+            } catch {
+                logger.error(
+                    "unreadable event skipped",
+                    metadata: ["topic": .string(message.topic), "partition": "\(message.partition)", "offset": "\(message.offset)"])
+                Counter(label: "inbox_events_total", dimensions: [("topic", message.topic), ("result", "unreadable")]).increment()
+            }
         }
-        let event = ReceivedEvent(header: header, bytes: message.value)
+        if events.count > 1, let results = try await applyTogether(events) {
+            for (event, result) in zip(events, results) { count(event, result) }
+        } else {
+            for event in events { try await applyWithRetries(event) }
+        }
+        try await commitQuietly(messages)
+    }
+
+    /// One transaction for every event; nil (everything rolled back) when one fails or is rejected.
+    private func applyTogether(_ events: [ReceivedEvent]) async throws -> [String]? {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                var results: [String] = []
+                for event in events { results.append(try await apply(event, on: connection)) }
+                return results
+            }
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            logger.debug("batch rolled back; applying its events one by one", metadata: ["error": .string(LogSafeError.describe(error))])
+            return nil
+        }
+    }
+
+    /// Applies one event in its own transaction, retrying with backoff until it is applied, rejected or the task is cancelled.
+    private func applyWithRetries(_ event: ReceivedEvent) async throws {
         var backoff = Duration.milliseconds(100)
         while true {
             try Task.checkCancellation()
             do {
-                let result = try await applyOnce(event)
-                Counter(label: "inbox_events_total", dimensions: [("topic", message.topic), ("result", result)]).increment()
-                break
+                let result = try await client.transaction(logger: logger) { connection in try await self.apply(event, on: connection) }
+                count(event, result)
+                return
+            } catch let rejection as EventRejected {
+                try await recordRejection(event, rejection)
+                return
             } catch let error as CancellationError {
                 throw error
             } catch {
                 logger.warning(
                     "event not applied yet; will retry",
-                    metadata: ["event_id": .string(header.id.uuidString), "error": .string(LogSafeError.describe(error)), "retry_in": "\(backoff)"])
+                    metadata: [
+                        "event_id": .string(event.header.id.uuidString), "error": .string(LogSafeError.describe(error)),
+                        "retry_in": "\(backoff)",
+                    ])
                 try await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, maxBackoff)
             }
         }
-        try await commitQuietly(message)
     }
 
-    /// One transaction: record the id, apply the effect if the id was new. Returns what happened.
-    private func applyOnce(_ event: ReceivedEvent) async throws -> String {
-        try await client.withTransaction(logger: logger) { connection in
-            let inserted = try await connection.query(
-                """
-                INSERT INTO inbox (event_id, event_type) VALUES (\(event.header.id), \(event.header.type))
-                ON CONFLICT (event_id) DO NOTHING RETURNING event_id
-                """, logger: logger
-            ).decode(UUID.self).first { _ in true } != nil
-            guard inserted else { return "duplicate" }
-            do {
-                try await handler.handle(event, on: connection, logger: logger)
-                return "applied"
-            } catch let rejection as EventRejected {
-                logger.error(
-                    "event rejected and skipped",
-                    metadata: ["event_id": .string(event.header.id.uuidString), "reason": .string(rejection.reason)])
-                return "rejected"
-            }
-        }
+    /// Records the id and applies the effect if the id was new; returns what happened. A rejection is thrown,
+    /// so that the transaction rolls back whatever the handler wrote before it.
+    private func apply(_ event: ReceivedEvent, on connection: PostgresConnection) async throws -> String {
+        let inserted = try await connection.query(
+            """
+            INSERT INTO inbox (event_id, event_type) VALUES (\(event.header.id), \(event.header.type))
+            ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+            """, logger: logger
+        ).decode(UUID.self).first { _ in true } != nil
+        guard inserted else { return "duplicate" }
+        try await handler.handle(event, on: connection, logger: logger)
+        return "applied"
     }
 
-    private func commitQuietly(_ message: KafkaMessage) async throws {
+    /// Records a rejected event's id without any effect, so it is skipped from now on.
+    private func recordRejection(_ event: ReceivedEvent, _ rejection: EventRejected) async throws {
+        try await client.query(
+            "INSERT INTO inbox (event_id, event_type) VALUES (\(event.header.id), \(event.header.type)) ON CONFLICT (event_id) DO NOTHING",
+            logger: logger)
+        logger.error("event rejected and skipped", metadata: ["event_id": .string(event.header.id.uuidString), "reason": .string(rejection.reason)])
+        count(event, "rejected")
+    }
+
+    private func count(_ event: ReceivedEvent, _ result: String) {
+        Counter(label: "inbox_events_total", dimensions: [("topic", event.header.type), ("result", result)]).increment()
+    }
+
+    private func commitQuietly(_ messages: [KafkaMessage]) async throws {
         do {
-            try await consumer.commit(message)
+            try await consumer.commit(messages)
         } catch {
             // The effect is already recorded; a lost commit only means a harmless redelivery.
             logger.debug("offset commit failed", metadata: ["error": .string(LogSafeError.describe(error))])

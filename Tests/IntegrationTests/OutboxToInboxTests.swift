@@ -17,6 +17,17 @@ struct RecordDeletion: EventHandler {
     }
 }
 
+/// Records every event like `RecordDeletion`, then rejects the `poison` user's event after writing, so a
+/// batch must roll back that partial effect.
+struct RecordUnlessPoison: EventHandler {
+    let poison: UUID
+
+    func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        try await RecordDeletion().handle(event, on: connection, logger: logger)
+        if try event.payload(UserDeleted.self).userId == poison { throw EventRejected("poison") }
+    }
+}
+
 @Suite("Outbox to inbox across schemas, on the real broker", .enabled(if: TestEnvironment.isAvailable), .serialized)
 struct OutboxToInboxTests {
     let logger = TestEnvironment.logger
@@ -95,6 +106,46 @@ struct OutboxToInboxTests {
                     #expect(firstOffset < secondOffset, "the retained event was not published again after the log was lost")
                     #expect(try await appliedCount(of: firstEvent, client: consumerDB) == 1, "the re-delivered event was applied twice")
                     #expect(try await appliedCount(of: secondEvent, client: consumerDB) == 1)
+                }
+            }
+        }
+    }
+
+    @Test("a backlog is applied in batches: a rejected event rolls back only its own effect, the others apply exactly once")
+    func batchWithRejection() async throws {
+        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
+        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
+        let kafka = KafkaConfiguration(bootstrapServers: TestEnvironment.brokers, clientId: "itest-batch")
+        try await withPostgres(producerSettings) { producerDB in
+            try await withPostgres(consumerSettings) { consumerDB in
+                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
+                let producer = try KafkaProducer(configuration: kafka, logger: logger)
+                let users = (0..<30).map { _ in UUID() }
+                let poison = users[17]
+                var ids: [UUID] = []
+                try await withRunning([producer]) {
+                    try await producer.createTopics([Topic.userDeleted.rawValue], partitions: 3)
+                    for user in users {
+                        let envelope = EventEnvelope(source: "itest", subject: user.uuidString, data: UserDeleted(userId: user, deletedAt: Date()))
+                        ids.append(envelope.id)
+                        _ = try await producer.send(
+                            OutgoingMessage(topic: Topic.userDeleted.rawValue, key: envelope.subject, value: try EventCoding.encode(envelope)))
+                    }
+                    // The consumer starts behind a backlog, so it fetches the events together.
+                    let consumer = try KafkaConsumer(
+                        configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
+                    let inbox = InboxConsumer(
+                        client: consumerDB, consumer: consumer, handler: RecordUnlessPoison(poison: poison), logger: logger, maxBackoff: .seconds(1))
+                    try await withRunning([inbox]) {
+                        let done = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                            try await consumerDB.query("SELECT count(*) FROM inbox WHERE event_id = ANY(\(ids))").decode(Int64.self)
+                                .first { _ in true } == Int64(ids.count)
+                        }
+                        #expect(done, "not every event reached the inbox")
+                    }
+                }
+                for (user, id) in zip(users, ids) {
+                    #expect(try await appliedCount(of: id, client: consumerDB) == (user == poison ? 0 : 1), "event of user \(user)")
                 }
             }
         }
