@@ -45,25 +45,13 @@ struct MetricsController: Sendable {
 
     /// `GET /api/metrics/weight?days=30&unit=`: the weights of the last `days` days (today included), oldest first.
     @Sendable func weights(request: Request, context: AppRequestContext) async throws -> MetricsListBody<WeightEntryBody> {
-        let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId, client: client)
-        var fields = MetricsFieldReader(profile: profile, now: now())
-        let range = fields.dayRange(request.uri.queryParameters["days"].map(String.init))
-        let unit = fields.unit(request.uri.queryParameters["unit"].map(String.init))
-        try fields.check()
-        let records = try await days.list(userId: caller.userId, from: range.lowerBound, to: range.upperBound, client: client)
+        let (range, unit, records) = try await recordedDays(request)
         return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.compactMap { WeightEntryBody($0, unit: unit) })
     }
 
     /// `DELETE /api/metrics/weight/:date`: 204; 404 when that day has no weight.
     @Sendable func removeWeight(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        let caller = try CallerIdentity(request)
-        let date = try Self.pathDate(context)
-        _ = try await store.change(userId: caller.userId, date: date) { day in
-            guard day.weightKg != nil else { throw APIError.notFound("No weight was logged on \(date).") }
-            day.weightKg = nil
-        }
-        return .noContent
+        try await remove(\.weightKg, named: "weight", request: request, context: context)
     }
 
     /// `POST /api/metrics/ketones` {date?, level, notes?}: 201 for the day's first level, 200 when it replaces one.
@@ -87,29 +75,37 @@ struct MetricsController: Sendable {
 
     /// `GET /api/metrics/ketones?days=30`: the ketone levels of the last `days` days, oldest first.
     @Sendable func ketones(request: Request, context: AppRequestContext) async throws -> MetricsListBody<KetoneEntryBody> {
-        let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId, client: client)
-        var fields = MetricsFieldReader(profile: profile, now: now())
-        let range = fields.dayRange(request.uri.queryParameters["days"].map(String.init))
-        try fields.check()
-        let records = try await days.list(userId: caller.userId, from: range.lowerBound, to: range.upperBound, client: client)
+        let (range, _, records) = try await recordedDays(request)
         return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.compactMap(KetoneEntryBody.init))
     }
 
     /// `DELETE /api/metrics/ketones/:date`: 204; 404 when that day has no ketone level.
     @Sendable func removeKetones(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        let caller = try CallerIdentity(request)
-        let date = try Self.pathDate(context)
-        _ = try await store.change(userId: caller.userId, date: date) { day in
-            guard day.ketones != nil else { throw APIError.notFound("No ketone level was logged on \(date).") }
-            day.ketones = nil
-        }
-        return .noContent
+        try await remove(\.ketones, named: "ketone level", request: request, context: context)
     }
 
     /// `GET /api/metrics/daily?days=7&unit=`: every recorded day of the range with its weight, ketone level,
     /// `inKetosis` and notes, oldest first; days without a record are left out.
     @Sendable func daily(request: Request, context: AppRequestContext) async throws -> MetricsListBody<DailyMetricsBody> {
+        let (range, unit, records) = try await recordedDays(request)
+        return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.map { DailyMetricsBody($0, unit: unit) })
+    }
+
+    /// Removes one measurement of the caller's `:date`; 404 when that day has none.
+    private func remove(
+        _ measurement: WritableKeyPath<DailyMetrics, Double?> & Sendable, named name: String, request: Request, context: AppRequestContext
+    ) async throws -> HTTPResponse.Status {
+        let caller = try CallerIdentity(request)
+        let date = try Self.pathDate(context)
+        _ = try await store.change(userId: caller.userId, date: date) { day in
+            guard day[keyPath: measurement] != nil else { throw APIError.notFound("No \(name) was logged on \(date).") }
+            day[keyPath: measurement] = nil
+        }
+        return .noContent
+    }
+
+    /// The caller's recorded days of the last `days` days and the unit asked for (or preferred).
+    private func recordedDays(_ request: Request) async throws -> (range: ClosedRange<CalendarDate>, unit: WeightUnit, days: [DailyMetrics]) {
         let caller = try CallerIdentity(request)
         let profile = try await profiles.profile(of: caller.userId, client: client)
         var fields = MetricsFieldReader(profile: profile, now: now())
@@ -117,7 +113,7 @@ struct MetricsController: Sendable {
         let unit = fields.unit(request.uri.queryParameters["unit"].map(String.init))
         try fields.check()
         let records = try await days.list(userId: caller.userId, from: range.lowerBound, to: range.upperBound, client: client)
-        return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.map { DailyMetricsBody($0, unit: unit) })
+        return (range, unit, records)
     }
 
     /// The `:date` path parameter; 404 for anything that is not a date (no such record can exist).
