@@ -1,5 +1,6 @@
 import EventContracts
 import Foundation
+import ServiceDefaults
 
 /// What the meals service knows of a user from `user.profile_updated`: diet and goals for the scorers and
 /// the time zone that turns times into the user's dates. A user whose profile has not arrived yet is
@@ -32,21 +33,8 @@ struct CallerProfile: Sendable, Equatable {
     }
 
     /// The user's calendar date of `instant`, `YYYY-MM-DD`.
-    func localDate(of instant: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-    }
+    func localDate(of instant: Date) -> String { CalendarDate(instant, in: timeZone).description }
 
     /// The first instant of the user's date `date` (`YYYY-MM-DD`), nil for an impossible date.
-    func startOfDay(_ date: String) -> Date? {
-        let parts = date.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, date.count == 10 else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
-        guard components.isValidDate(in: calendar) else { return nil }
-        return calendar.date(from: components)
-    }
+    func startOfDay(_ date: String) -> Date? { CalendarDate(date)?.start(in: timeZone) }
 }

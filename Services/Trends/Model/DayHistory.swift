@@ -46,22 +46,3 @@ struct DayHistory: Codable, Sendable, Equatable {
     var summary: DayReport
     var meals: [Meal]
 }
-
-/// `GET /api/progress?days=` and `GET /api/calendar?month=`: a run of days with the goal achievement over them.
-struct DaysReport: Codable, Sendable, Equatable {
-    var from: CalendarDate
-    var to: CalendarDate
-    var days: [DayReport]
-    var goal: GoalAchievement
-    /// Daily averages over the logged days.
-    var averages: NutritionAverages?
-
-    init(range: ClosedRange<CalendarDate>, summaries: [DaySummary], goal: Int?) {
-        let days = DaySummary.filled(summaries, over: range)
-        from = range.lowerBound
-        to = range.upperBound
-        self.days = days.map { DayReport($0, goal: goal) }
-        self.goal = GoalAchievement(days, goal: goal)
-        averages = NutritionAverages(PeriodTotals(days))
-    }
-}
