@@ -10,6 +10,9 @@ public struct KafkaConfiguration: Sendable {
     public var metadataRefreshInterval: Duration
     /// Upper bound on messages buffered inside the producer; `send` fails with `queueFull` beyond it.
     public var maxBufferedMessages: Int
+    /// How long a consumer's fetch may wait at the broker for new messages: the floor of event latency when a
+    /// broker answers only at the end of the wait (librdkafka's default is 500 ms).
+    public var fetchMaxWait: Duration
     /// Raw librdkafka properties applied last (for SASL, TLS and the like in production).
     public var extraProperties: [String: String]
 
@@ -20,6 +23,7 @@ public struct KafkaConfiguration: Sendable {
         deliveryTimeout: Duration = .seconds(10),
         metadataRefreshInterval: Duration = .seconds(3),
         maxBufferedMessages: Int = 100_000,
+        fetchMaxWait: Duration = .milliseconds(20),
         extraProperties: [String: String] = [:]
     ) {
         self.bootstrapServers = bootstrapServers
@@ -27,6 +31,7 @@ public struct KafkaConfiguration: Sendable {
         self.deliveryTimeout = deliveryTimeout
         self.metadataRefreshInterval = metadataRefreshInterval
         self.maxBufferedMessages = maxBufferedMessages
+        self.fetchMaxWait = fetchMaxWait
         self.extraProperties = extraProperties
     }
 }

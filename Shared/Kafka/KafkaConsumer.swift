@@ -31,6 +31,7 @@ public final class KafkaConsumer: @unchecked Sendable {
         properties["auto.offset.reset"] = "earliest"
         properties["session.timeout.ms"] = "10000"
         properties["heartbeat.interval.ms"] = "1000"
+        properties["fetch.wait.max.ms"] = String(configuration.fetchMaxWait.milliseconds)
         properties["queued.max.messages.kbytes"] = String(max(1, maxPrefetchBytes / 1024))
         properties.merge(configuration.extraProperties) { _, extra in extra }
         self.client = try KafkaClientHandle(kind: RD_KAFKA_CONSUMER, properties: properties, events: RD_KAFKA_EVENT_LOG, logger: logger)
