@@ -177,20 +177,8 @@ list_wrk() { # list_wrk SECONDS URL HEADER...: raw wrk output
 }
 LIST_GATEWAY=("$GATEWAY_URL/api/meals?limit=20" "Authorization: Bearer $LIST_TOKEN")
 LIST_DIRECT=("$MEALS_URL/api/meals?limit=20" "X-User-Id: $LIST_USER" "X-Session-Id: $LIST_SESSION")
-# wrk output on stdin -> "ok_per_second p50_us p99_us not_2xx socket_errors"
-summarize() {
-  awk '
-    function us(v) { if (v ~ /us$/) return v+0; if (v ~ /ms$/) return (v+0)*1000; if (v ~ /s$/) return (v+0)*1000000; return v }
-    / requests in / { requests = $1; d = $4; sub(/,$/, "", d); seconds = us(d) / 1000000 }
-    /^ +50%/ { p50 = us($2) }
-    /^ +99%/ { p99 = us($2) }
-    /Non-2xx or 3xx responses/ { bad = $NF }
-    /Socket errors/ { gsub(/,/, ""); errors = $4 + $6 + $8 + $10 }
-    END { printf "%.2f %.0f %.0f %d %d\n", (seconds > 0 ? (requests - bad) / seconds : 0), p50, p99, bad, errors }'
-}
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 show() { sed 's/^/    ok\/s p50_us p99_us non-2xx socket-errors: /'; }
-col() { cut -d' ' -f"$2" "$WORK/$1.runs" | median; }
+col() { cut -d' ' -f"$2" "$WORK/$1.runs" | bench_median; }
 
 # --- (a) text analysis, direct, paced ---------------------------------------------------------------------------
 step "warm-up (3 s of analyses, 3 s of health checks, 3 s of lists through the gateway and directly)"
@@ -201,20 +189,20 @@ ok "warm"
 
 step "(a) POST /api/analyze (text) straight to the service: $RUNS runs of ${DURATION}s, $ANALYZE_CONNECTIONS connections pausing ${ANALYZE_DELAY_MS} ms (under $ANALYZE_RATE/s)"
 : >"$WORK/analyze.runs"
-for _ in $(seq "$RUNS"); do paced_wrk "$DURATION" "$WORK/analyze.lua" "$MEALS_URL/api/analyze" | summarize | tee -a "$WORK/analyze.runs" | show; done
+for _ in $(seq "$RUNS"); do paced_wrk "$DURATION" "$WORK/analyze.lua" "$MEALS_URL/api/analyze" | bench_wrk_summary | tee -a "$WORK/analyze.runs" | show; done
 
 step "(a) baseline: GET /health/live on the service at the same pace"
 : >"$WORK/live.runs"
-for _ in $(seq "$RUNS"); do paced_wrk "$DURATION" "$WORK/paced.lua" "$MEALS_URL/health/live" | summarize | tee -a "$WORK/live.runs" | show; done
+for _ in $(seq "$RUNS"); do paced_wrk "$DURATION" "$WORK/paced.lua" "$MEALS_URL/health/live" | bench_wrk_summary | tee -a "$WORK/live.runs" | show; done
 
 # --- (b) meal list, through the gateway and directly --------------------------------------------------------------
 step "(b) GET /api/meals?limit=20 through the gateway: $RUNS runs of ${DURATION}s, $CONNECTIONS connections"
 : >"$WORK/list-gateway.runs"
-for _ in $(seq "$RUNS"); do list_wrk "$DURATION" "${LIST_GATEWAY[@]}" | summarize | tee -a "$WORK/list-gateway.runs" | show; done
+for _ in $(seq "$RUNS"); do list_wrk "$DURATION" "${LIST_GATEWAY[@]}" | bench_wrk_summary | tee -a "$WORK/list-gateway.runs" | show; done
 
 step "(b) baseline: the same request straight to the service: $RUNS runs of ${DURATION}s, $CONNECTIONS connections"
 : >"$WORK/list-direct.runs"
-for _ in $(seq "$RUNS"); do list_wrk "$DURATION" "${LIST_DIRECT[@]}" | summarize | tee -a "$WORK/list-direct.runs" | show; done
+for _ in $(seq "$RUNS"); do list_wrk "$DURATION" "${LIST_DIRECT[@]}" | bench_wrk_summary | tee -a "$WORK/list-direct.runs" | show; done
 
 for phase in analyze live list-gateway list-direct; do
   awk -v p="$phase" '{ bad += $4; e += $5 } END { if (bad + e) printf "    warning: %s: %d answers were not 2xx and %d socket errors; the figures are not of the intended path\n", p, bad, e }' \
@@ -287,7 +275,7 @@ awk -v g="$(col list-gateway 2)" -v d="$(col list-direct 2)" -v gr="$(col list-g
 awk -v c="$CONNECTIONS" 'BEGIN { printf "    (wrk keeps all %d connections busy, so latency is queueing: p99 <= 25 ms there needs about %d req/s or more)\n", c, c / 0.025 }'
 # The first round is the figure: later rounds start with the memory the allocator kept from it, so their
 # growth shows only what the kept memory did not cover (a median over rounds would hide the first).
-later() { tail -n +2 "$WORK/upload.runs" | cut -d' ' -f"$1" | median; }
+later() { tail -n +2 "$WORK/upload.runs" | cut -d' ' -f"$1" | bench_median; }
 awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v r="$RUNS" -v m1="$(head -n 1 "$WORK/upload.runs" | cut -d' ' -f1)" \
   -v g1="$(head -n 1 "$WORK/upload.runs" | cut -d' ' -f2)" -v m="$(later 1)" -v g="$(later 2)" 'BEGIN {
   printf "(c) meals peak RSS growth / upload size, %d sequential uploads of %.1f MB: %.2fx   (goal: at most 3x)\n", u, n / 1000000, m1

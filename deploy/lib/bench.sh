@@ -1,5 +1,6 @@
-# What the benchmark scripts share: tools, the infrastructure check, release binaries, starting AuthService and
-# the gateway, deleting the bench accounts, stopping processes. Sourced after common.sh, postgres.sh, broker.sh.
+# What the benchmark scripts share: tools, the infrastructure check, release binaries, starting the backend
+# services and the gateway, deleting the bench accounts, reading wrk's output, stopping processes. Sourced after
+# common.sh, postgres.sh, broker.sh.
 
 http_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
 
@@ -37,16 +38,30 @@ bench_binaries() { # bench_binaries PRODUCT...: sets BIN_DIR to BENCH_BIN_DIR or
   ok "binaries in $BIN_DIR"
 }
 
-bench_start_auth() { # bench_start_auth PORT: AuthService on PORT with 1 h tokens, log in $WORK/auth.log; sets AUTH_PID
+bench_start_service() { # bench_start_service NAME PORT [KEY=VALUE...]: a backend service (auth, meals, metrics, trends,
+  # sharing) as its own role on its schema, on PORT, with the extra environment given; its log is appended to
+  # $WORK/NAME.log. Sets SERVICE_PID (the service itself, not a wrapper).
+  local name=$1 port=$2 executable; shift 2
+  case "$name" in
+    auth) executable=AuthService ;; meals) executable=MealsService ;; metrics) executable=MetricsService ;;
+    trends) executable=TrendsService ;; sharing) executable=SharingService ;; *) fail "no backend service called $name" ;;
+  esac
   # shellcheck disable=SC2046  # pg_env_for prints KEY=VALUE words
-  (cd "$REPO_ROOT" && exec env $(pg_env_for auth) AUTH_SIGNING_KEY="$(dev_signing_key)" AUTH_MAIL_DIRECTORY="$WORK/mail" \
-    AUTH_ACCESS_TOKEN_TTL_SECONDS=3600 KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT="$1" \
-    LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/AuthService" >"$WORK/auth.log" 2>&1 </dev/null) &
-  AUTH_PID=$!
+  (cd "$REPO_ROOT" && exec env $(pg_env_for "$name") KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT="$port" \
+    LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$@" "$BIN_DIR/$executable" >>"$WORK/$name.log" 2>&1 </dev/null) &
+  SERVICE_PID=$!
+}
+
+bench_start_auth() { # bench_start_auth PORT: AuthService on PORT with 1 h tokens, log in $WORK/auth.log; sets AUTH_PID
+  : >"$WORK/auth.log"
+  bench_start_service auth "$1" AUTH_SIGNING_KEY="$(dev_signing_key)" AUTH_MAIL_DIRECTORY="$WORK/mail" AUTH_ACCESS_TOKEN_TTL_SECONDS=3600
+  AUTH_PID=$SERVICE_PID
 }
 
 bench_start_gateway() { # bench_start_gateway PORT ROUTES_FILE: the gateway, waited for until it has the keys; sets GATEWAY_PID
-  env -u GATEWAY_JWKS_URL -u UPSTREAM_AUTH_URL -u UPSTREAM_MEALS_URL HTTP_PORT="$1" GATEWAY_ROUTES_FILE="$2" \
+  # The routes file names the upstreams; variables left in the environment would override it.
+  env -u GATEWAY_JWKS_URL -u UPSTREAM_AUTH_URL -u UPSTREAM_MEALS_URL -u UPSTREAM_METRICS_URL -u UPSTREAM_TRENDS_URL \
+    -u UPSTREAM_SHARING_URL HTTP_PORT="$1" GATEWAY_ROUTES_FILE="$2" \
     LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/Gateway" >"$WORK/gateway.log" 2>&1 </dev/null &
   GATEWAY_PID=$!
   wait_for 30 "gateway keys" http_ok "http://127.0.0.1:$1/health/ready" || fail "the gateway did not become ready; see $WORK/gateway.log"
@@ -61,6 +76,20 @@ bench_delete_accounts() { # deletes the accounts of TOKENS (password PASSWORD) t
   done
   say "deleted $deleted of ${#TOKENS[@]} bench accounts"
 }
+
+# wrk --latency output on stdin -> "ok_per_second p50_us p99_us not_2xx socket_errors"
+bench_wrk_summary() {
+  awk '
+    function us(v) { if (v ~ /us$/) return v+0; if (v ~ /ms$/) return (v+0)*1000; if (v ~ /s$/) return (v+0)*1000000; return v }
+    / requests in / { requests = $1; d = $4; sub(/,$/, "", d); seconds = us(d) / 1000000 }
+    /^ +50%/ { p50 = us($2) }
+    /^ +99%/ { p99 = us($2) }
+    /Non-2xx or 3xx responses/ { bad = $NF }
+    /Socket errors/ { gsub(/,/, ""); errors = $4 + $6 + $8 + $10 }
+    END { printf "%.2f %.0f %.0f %d %d\n", (seconds > 0 ? (requests - bad) / seconds : 0), p50, p99, bad, errors }'
+}
+
+bench_median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; } # numbers on stdin, one a line
 
 bench_stop() { # bench_stop PID...: SIGTERM, then up to 20 s each (a service's drain and cancellation time) before SIGKILL
   local pid
