@@ -246,6 +246,8 @@ wait_for 180 "meals readiness" http_ok "http://127.0.0.1:$MEALS_PORT/health/read
 start_trends
 bench_start_gateway "$BENCH_GATEWAY_PORT" "$WORK/routes.json"
 ok "AuthService (pid $AUTH_PID), MealsService (pid $MEALS_PID), TrendsService (pid $TRENDS_PID), gateway (pid $GATEWAY_PID); logs in $WORK"
+# A run killed outright (SIGKILL) cannot clean up; with the run id its synthetic users can be found again.
+say "run id $RUN_ID: synthetic user n of round R is md5('trends-bench/$RUN_ID-R/n')::uuid (rounds w, a<run>-<rate>, b<run>)"
 
 # --- (a) event latency ---------------------------------------------------------------------------------------------
 paced_events() { # paced_events TAG SECONDS RATE: meal.consumed rows at RATE, a batch every BATCH_MS, each its own transaction
