@@ -133,20 +133,11 @@ struct BodyMetricsTests {
                 .delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: leaving.accessToken)
             #expect(gone.status == .noContent)
             let purged = try await TestEnvironment.eventually(timeout: .seconds(30)) {
-                try await stack.metricsDays(of: leaving.user.id) == 0
+                try await userRows(in: "daily_metrics", of: leaving.user.id, client: stack.metricsDatabase) == 0
             }
             #expect(purged, "the leaving user's days were not purged")
-            #expect(try await stack.metricsDays(of: stayingId) == 1)
+            #expect(try await userRows(in: "daily_metrics", of: stayingId, client: stack.metricsDatabase) == 1)
         }
-    }
-}
-
-extension TrackingStack {
-    /// How many day rows the metrics schema holds for `userId`.
-    func metricsDays(of userId: UUID) async throws -> Int {
-        let rows = try await metricsDatabase.query("SELECT count(*) FROM daily_metrics WHERE user_id = \(userId)", logger: TestEnvironment.logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
     }
 }
 

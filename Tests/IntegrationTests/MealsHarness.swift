@@ -90,9 +90,7 @@ struct MealsStack: Sendable {
 
     /// How many meals of `userId` the meals schema holds.
     func storedMeals(of userId: UUID) async throws -> Int {
-        let rows = try await mealsDatabase.query("SELECT count(*) FROM meals WHERE user_id = \(userId)", logger: TestEnvironment.logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
+        try await userRows(in: "meals", of: userId, client: mealsDatabase)
     }
 }
 

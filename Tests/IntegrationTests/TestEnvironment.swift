@@ -80,6 +80,13 @@ enum TestEnvironment {
     }
 }
 
+/// How many rows of `table` in the client's schema belong to `userId` (purge checks).
+func userRows(in table: String, of userId: UUID, client: PostgresClient) async throws -> Int {
+    let rows = try await client.query("SELECT count(*) FROM \(unescaped: table) WHERE user_id = \(userId)", logger: TestEnvironment.logger)
+    for try await count in rows.decode(Int.self) { return count }
+    return 0
+}
+
 /// Drops every table and function in the client's schema, so a test starts from nothing.
 func emptySchema(_ client: PostgresClient) async throws {
     try await client.query(

@@ -125,7 +125,7 @@ struct TrendsPipelineTests {
             let purged = try await TestEnvironment.eventually(timeout: .seconds(30)) {
                 var total = 0
                 for table in ["meals", "daily_summaries", "body_metrics", "user_profiles"] {
-                    total += try await stack.trendsRows(in: table, of: leaving.user.id)
+                    total += try await userRows(in: table, of: leaving.user.id, client: stack.trendsDatabase)
                 }
                 return total == 0
             }
@@ -164,12 +164,6 @@ extension TrackingStack {
             _ = try await gateway.call(.delete, "/api/meals/\(meal.id.uuidString.lowercased())", token: token)
             try await Task.sleep(for: .milliseconds(200))
         }
-    }
-
-    func trendsRows(in table: String, of userId: UUID) async throws -> Int {
-        let rows = try await trendsDatabase.query("SELECT count(*) FROM \(unescaped: table) WHERE user_id = \(userId)", logger: TestEnvironment.logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
     }
 }
 

@@ -136,17 +136,9 @@ struct TrendsProjectionTests {
             try await stack.awaitApplied(ids)
 
             for table in ["meals", "daily_summaries", "body_metrics", "user_profiles"] {
-                #expect(try await stack.rows(in: table, of: leaving) == 0, "\(table) still holds the deleted user")
-                #expect(try await stack.rows(in: table, of: staying) == 1, "\(table) lost the other user")
+                #expect(try await userRows(in: table, of: leaving, client: stack.database) == 0, "\(table) still holds the deleted user")
+                #expect(try await userRows(in: table, of: staying, client: stack.database) == 1, "\(table) lost the other user")
             }
         }
-    }
-}
-
-extension ProjectionStack {
-    func rows(in table: String, of userId: UUID) async throws -> Int {
-        let rows = try await database.query("SELECT count(*) FROM \(unescaped: table) WHERE user_id = \(userId)", logger: TestEnvironment.logger)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
     }
 }
