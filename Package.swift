@@ -9,13 +9,14 @@ let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-h
 let postgres: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
 
 /// Every backend service depends on the shared kit, plus what its own domain needs (`extra`).
-func service(_ name: String, path: String, extra: [Target.Dependency] = []) -> Target {
+/// `resources` are further folders copied into the bundle beside `Migrations` (templates).
+func service(_ name: String, path: String, extra: [Target.Dependency] = [], resources: [String] = []) -> Target {
     .executableTarget(
         name: name,
         dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration] + extra,
         path: path,
-        exclude: ["Migrations"],
-        resources: [.copy("Migrations")]
+        exclude: ["Migrations"] + resources,
+        resources: (["Migrations"] + resources).map { .copy($0) }
     )
 }
 
@@ -46,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // MARK: Shared kit
@@ -113,7 +115,16 @@ let package = Package(
             ]),
         service("MetricsService", path: "Services/Metrics", extra: [postgres]),
         service("TrendsService", path: "Services/Trends", extra: [postgres]),
-        service("SharingService", path: "Services/Sharing"),
+        service(
+            "SharingService", path: "Services/Sharing",
+            extra: [
+                postgres,
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: ["Templates"]),
         .executableTarget(
             name: "Gateway",
             dependencies: [
@@ -145,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "Gateway",
+                "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
                 postgres, logging, lifecycle, configuration, hummingbird, httpTypes,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,17 +1,52 @@
+import AsyncHTTPClient
 import Configuration
 import EventContracts
 import Foundation
+import Kafka
 import Logging
 import PostgresSupport
 import ServiceDefaults
 
 /// The composition root of the sharing service: creates every concrete client and wires the routes.
-/// Owns schema `sharing`; publishes nothing; consumes mealAnalyzed, mealConsumed, mealDeleted, userDeleted.
-func buildApplication(config: ConfigReader, logger: Logger) throws -> BackendApplication {
+/// Owns schema `sharing`; publishes nothing; consumes `meal.analyzed`, `meal.consumed`, `meal.deleted`,
+/// `user.profile_updated` (display names) and `user.deleted`. `now` decides expiry; tests pass their own.
+func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws
+    -> BackendApplication
+{
+    let settings = try SharingSettings(config: config)
     let infrastructure = try ServiceInfrastructure(
-        name: "sharing", config: config, publishes: [], uses: [.mealAnalyzed, .mealConsumed, .mealDeleted, .userDeleted], consumes: true,
+        name: "sharing", config: config, publishes: [], uses: SharingEventHandler.topics, consumes: true,
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
+    let client = infrastructure.postgres
+    guard let templates = Bundle.module.url(forResource: "Templates", withExtension: nil) else {
+        throw ConfigurationError.invalid("Templates", reason: "the sharing service's templates are missing from its bundle")
+    }
+    let renderer = try SharedPageRenderer(directory: templates)
+
+    let meals = MealSnapshotRepository(logger: logger)
+    let links = ShareLinkRepository(client: client, logger: logger)
+    let photos = MealPhotoRepository(client: client, logger: logger)
+    let consumer = try KafkaConsumer(
+        configuration: infrastructure.kafka, groupId: config.string(forKey: "sharing.consumer.group", default: "sharing"),
+        topics: SharingEventHandler.topics.map(\.rawValue), logger: logger)
+    let inbox = InboxConsumer(
+        client: client, consumer: consumer, handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(logger: logger), links: links),
+        logger: logger, startAfter: infrastructure.migrated)
+    let mealsClient = HTTPClientService(
+        configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled))
+
+    let addresses = PublicAddresses(baseURL: settings.publicBaseURL)
+    let opener = LinkOpener(links: links)
     let router = ServiceRuntime.makeRouter(service: "sharing", checks: infrastructure.readinessChecks)
+    ShareController(
+        client: client, meals: meals, links: links, photos: photos,
+        photoClient: MealPhotoClient(
+            client: mealsClient.client, mealsURL: settings.mealsURL, timeout: settings.photoTimeout, maxBytes: settings.maxPhotoBytes,
+            logger: logger),
+        opener: opener, addresses: addresses, snapshotWait: settings.snapshotWait, now: now
+    ).addRoutes(to: router)
+    SharedPageController(opener: opener, photos: photos, renderer: renderer, addresses: addresses, now: now).addRoutes(to: router)
     return BackendApplication(
-        infrastructure: infrastructure, router: router, http: HTTPServerSettings(config: config, defaultPort: 8085), logger: logger)
+        infrastructure: infrastructure, services: [inbox, mealsClient], router: router,
+        http: HTTPServerSettings(config: config, defaultPort: 8085), logger: logger)
 }

@@ -16,6 +16,12 @@ extension Request {
         }
     }
 
+    /// Like `decodeJSON`, but a request without a body (no length and no type, or length 0) gives `empty`.
+    public func decodeOptionalJSON<Value: Decodable>(as type: Value.Type, empty: Value, context: some RequestContext) async throws -> Value {
+        if headers[.contentLength] == "0" || headers[.contentType] == nil && headers[.contentLength] == nil { return empty }
+        return try await decodeJSON(as: type, context: context)
+    }
+
     /// The field path and what is wrong with it, in words a client developer understands.
     public static func details(of error: DecodingError) -> [String: String] {
         func path(_ codingPath: [any CodingKey]) -> String {

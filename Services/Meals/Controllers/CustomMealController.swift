@@ -28,13 +28,13 @@ struct CustomMealController: Sendable {
         let query = request.uri.queryParameters
         let limit = query["limit"].map { Int(String($0)) ?? -1 } ?? 50
         guard (1...100).contains(limit) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
-        let after = try query["cursor"].map { try PageCursor.decode(String($0)) }.map { (name: $0.key, id: $0.id) }
+        let after = try query["cursor"].map { try ListCursor.decode(String($0)) }.map { (name: $0.key, id: $0.id) }
         let rows = try await customMeals.list(userId: caller.userId, after: after, limit: limit, client: client)
         let catalog = try foods.catalog()
         let page = Array(rows.prefix(limit))
         return CustomMealPageBody(
             customMeals: try page.map { try CustomMealBody($0, catalog: catalog) },
-            nextCursor: rows.count > limit ? page.last.map { PageCursor.encode(key: $0.name, id: $0.id) } : nil)
+            nextCursor: rows.count > limit ? page.last.map { ListCursor.encode(key: $0.name, id: $0.id) } : nil)
     }
 
     /// `POST /api/custom-meals` {name, mealType, items}: 201; items are checked against the food table now.

@@ -49,10 +49,13 @@ struct MealController: Sendable {
             if filter.mealType == nil { problems["mealType"] = "Use breakfast, lunch, dinner or snack." }
         }
         guard problems.isEmpty else { throw APIError.invalid(problems) }
-        if let cursor = query["cursor"] { filter.cursor = try PageCursor.decodeMealCursor(String(cursor)) }
+        if let cursor = query["cursor"] {
+            let (eatenAt, id) = try ListCursor.decodeTime(String(cursor))
+            filter.cursor = MealCursor(eatenAt: eatenAt, id: id)
+        }
         let rows = try await meals.list(userId: caller.userId, filter: filter, client: client)
         let page = Array(rows.prefix(limit))
-        let next = rows.count > limit ? page.last.map { PageCursor.encode(MealCursor(eatenAt: $0.eatenAt, id: $0.id)) } : nil
+        let next = rows.count > limit ? page.last.map { ListCursor.encode(time: $0.eatenAt, id: $0.id) } : nil
         return MealPageBody(meals: page.map(MealBody.init), nextCursor: next)
     }
 
@@ -188,9 +191,6 @@ struct MealController: Sendable {
 
     /// The consume body, which may be absent.
     static func optionalBody(_ request: Request, context: AppRequestContext) async throws -> ConsumeRequest {
-        if request.headers[.contentLength] == "0" || request.headers[.contentType] == nil && request.headers[.contentLength] == nil {
-            return ConsumeRequest()
-        }
-        return try await request.decodeJSON(as: ConsumeRequest.self, context: context)
+        try await request.decodeOptionalJSON(as: ConsumeRequest.self, empty: ConsumeRequest(), context: context)
     }
 }

@@ -1,0 +1,47 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceDefaults
+
+/// Answers of the public routes: an `ETag` from the body's digest (a matching `If-None-Match` gets 304), and a
+/// `Cache-Control` whose lifetime never passes the link's expiry, so no cache serves a link after it expired.
+enum PublicResponse {
+    /// Longest time a cache may keep a view (JSON, page) without asking again: a revocation reaches caches within it.
+    static let viewLifetime = 60
+    /// Longest time a cache may keep a card or a photo.
+    static let assetLifetime = 3600
+
+    static let securityHeaders: HTTPFields = [
+        .init("X-Content-Type-Options")!: "nosniff",
+        .init("Referrer-Policy")!: "no-referrer",
+        .init("X-Robots-Tag")!: "noindex, nofollow",
+    ]
+
+    /// 200 with `body`, or 304 when the client's copy is current.
+    static func make(
+        _ body: ByteBuffer, contentType: String, digest: String? = nil, expiresAt: Date, lifetime: Int, now: Date, request: Request,
+        headers extra: HTTPFields = [:]
+    ) -> Response {
+        let tag = "\"\(digest ?? Base64URL.encode(SHA256.hash(data: body.readableBytesView).prefix(16)))\""
+        let seconds = max(0, min(lifetime, Int(expiresAt.timeIntervalSince(now).rounded(.down))))
+        var headers = securityHeaders
+        headers[.eTag] = tag
+        headers[.cacheControl] = "public, max-age=\(seconds), must-revalidate"
+        headers.append(contentsOf: extra)
+        if let match = request.headers[.ifNoneMatch], matches(match, tag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = contentType
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+
+    /// Whether an `If-None-Match` list names `tag` (weak comparison, RFC 9110 section 13.1.2).
+    static func matches(_ header: String, _ tag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/\(tag)"
+        }
+    }
+}

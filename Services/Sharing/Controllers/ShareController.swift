@@ -1,0 +1,124 @@
+import EventContracts
+import Foundation
+import Hummingbird
+import NIOCore
+import PostgresNIO
+import ServiceDefaults
+
+/// The share API: create a link for one's own meal, list and revoke one's links, and the public JSON view.
+struct ShareController: Sendable {
+    let client: PostgresClient
+    let meals: MealSnapshotRepository
+    let links: ShareLinkRepository
+    let photos: MealPhotoRepository
+    let photoClient: MealPhotoClient
+    let opener: LinkOpener
+    let addresses: PublicAddresses
+    /// How long a share request waits for the meal's first event.
+    let snapshotWait: Duration
+    let now: @Sendable () -> Date
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/api/share/meal/:id", use: share)
+        router.get("/api/share", use: list)
+        router.get("/api/share/:token", use: view)
+        router.delete("/api/share/:token", use: revoke)
+    }
+
+    /// `POST /api/share/meal/:id` {expiresInDays?, includePhoto?, showDisplayName?}: 201 with the new link.
+    /// 404 for a meal the caller does not own (or that was deleted); 409 `meal_not_ready` while its first event has
+    /// not arrived within `snapshotWait`.
+    @Sendable func share(request: Request, context: AppRequestContext) async throws -> EditedResponse<ShareLinkBody> {
+        let caller = try CallerIdentity(request)
+        guard let mealId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchMeal }
+        let body = try await request.decodeOptionalJSON(as: ShareRequest.self, empty: ShareRequest(), context: context)
+        let days = body.expiresInDays ?? ShareRequest.defaultDays
+        guard (1...ShareRequest.maximumDays).contains(days) else {
+            throw APIError.invalid(["expiresInDays": "Use 1 to \(ShareRequest.maximumDays) days."])
+        }
+        let meal = try await ownedMeal(mealId, of: caller.userId)
+        var includePhoto = false
+        if body.includePhoto == true { includePhoto = try await copyPhoto(of: meal, for: caller) }
+        let created = now()
+        let link = ShareLink(
+            token: ShareToken.generate(), linkId: UUID(), mealId: mealId, userId: caller.userId, createdAt: created,
+            expiresAt: created.addingTimeInterval(Double(days) * 86_400), revokedAt: nil, includePhoto: includePhoto,
+            showDisplayName: body.showDisplayName ?? false, viewCount: 0, lastViewedAt: nil, mealTitle: meal.title,
+            mealCalories: meal.totals.calories)
+        try await links.create(link)
+        return EditedResponse(
+            status: .created, headers: [.location: "/api/share/\(link.token)"],
+            response: ShareLinkBody(link, addresses: addresses, now: created))
+    }
+
+    /// `GET /api/share?limit=20&cursor=`: the caller's links, newest first, with their view counts and status.
+    @Sendable func list(request: Request, context: AppRequestContext) async throws -> ShareLinkPageBody {
+        let caller = try CallerIdentity(request)
+        let query = request.uri.queryParameters
+        let limit = query["limit"].map { Int(String($0)) ?? -1 } ?? 20
+        guard (1...100).contains(limit) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
+        let cursor = try query["cursor"].map { try ListCursor.decodeTime(String($0)) }.map { LinkCursor(createdAt: $0.time, linkId: $0.id) }
+        let rows = try await links.list(userId: caller.userId, after: cursor, limit: limit + 1)
+        let page = rows.prefix(limit)
+        let current = now()
+        return ShareLinkPageBody(
+            links: page.map { ShareLinkBody($0, addresses: addresses, now: current) },
+            nextCursor: rows.count > limit ? page.last.map { ListCursor.encode(time: $0.createdAt, id: $0.linkId) } : nil)
+    }
+
+    /// `GET /api/share/:token`, public: the shared meal; counts a view.
+    @Sendable func view(request: Request, context: AppRequestContext) async throws -> Response {
+        let current = now()
+        let shared = try await opener.open(context.parameters.get("token") ?? "", now: current, countingView: true)
+        let body = try Self.encoder.encode(SharedMealBody(shared, addresses: addresses))
+        return PublicResponse.make(
+            ByteBuffer(bytes: body), contentType: "application/json; charset=utf-8", expiresAt: shared.expiresAt,
+            lifetime: PublicResponse.viewLifetime, now: current, request: request)
+    }
+
+    /// `DELETE /api/share/:token`: 204, also when already revoked or expired; 404 for a link the caller does not own.
+    @Sendable func revoke(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let caller = try CallerIdentity(request)
+        let token = context.parameters.get("token") ?? ""
+        guard ShareToken.isWellFormed(token), try await links.revoke(token: token, userId: caller.userId, now: now()) else {
+            throw LinkOpener.refusal(nil)
+        }
+        return .noContent
+    }
+
+    /// The caller's meal, waiting up to `snapshotWait` for its first event.
+    private func ownedMeal(_ mealId: UUID, of userId: UUID) async throws -> MealSnapshot {
+        let deadline = ContinuousClock.now + snapshotWait
+        while true {
+            if let stored = try await meals.meal(mealId, client: client) {
+                // Another user's meal is as unknown as a missing one.
+                guard stored.userId == userId, let snapshot = stored.snapshot else { throw Self.noSuchMeal }
+                return snapshot
+            }
+            guard ContinuousClock.now < deadline else {
+                throw APIError(
+                    .conflict, code: "meal_not_ready", message: "This meal is not ready to share yet; try again in a moment.",
+                    headers: [.retryAfter: "1"])
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Copies the meal's photo once (later shares reuse it); false when the meal has none.
+    private func copyPhoto(of meal: MealSnapshot, for caller: CallerIdentity) async throws -> Bool {
+        guard meal.hasPhoto else { return false }
+        if try await photos.exists(mealId: meal.mealId) { return true }
+        guard let photo = try await photoClient.photo(mealId: meal.mealId, for: caller) else { return false }
+        try await photos.save(photo, mealId: meal.mealId, userId: caller.userId)
+        return true
+    }
+
+    private static let noSuchMeal = APIError.notFound("No such meal.")
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+}

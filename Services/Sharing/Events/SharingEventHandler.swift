@@ -1,0 +1,64 @@
+import EventContracts
+import Foundation
+import Logging
+import PostgresNIO
+import PostgresSupport
+
+/// Applies the events the sharing service consumes: meal copies (`meal.analyzed`, `meal.consumed`), deletions
+/// (`meal.deleted` with reason `deleted`; `unconsumed` changes nothing here because the `meal.analyzed` sent
+/// with it carries the new state), display names (`user.profile_updated`) and purges (`user.deleted`).
+struct SharingEventHandler: EventHandler {
+    let meals: MealSnapshotRepository
+    let names: DisplayNameRepository
+    let links: ShareLinkRepository
+
+    static let topics: [Topic] = [.mealAnalyzed, .mealConsumed, .mealDeleted, .userProfileUpdated, .userDeleted]
+
+    func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        switch event.header.type {
+        case Topic.mealAnalyzed.rawValue:
+            let meal = try event.payload(MealAnalyzed.self).meal
+            if try await !isDeleted(meal.userId, on: connection) { try await meals.apply(meal, on: connection) }
+        case Topic.mealConsumed.rawValue:
+            let meal = try event.payload(MealConsumed.self).meal
+            if try await !isDeleted(meal.userId, on: connection) { try await meals.apply(meal, on: connection) }
+        case Topic.mealDeleted.rawValue:
+            let deletion = try event.payload(MealDeleted.self)
+            switch deletion.reason {
+            case "deleted":
+                if try await !isDeleted(deletion.userId, on: connection) {
+                    try await meals.delete(mealId: deletion.mealId, userId: deletion.userId, version: deletion.version, on: connection)
+                }
+            case "unconsumed":
+                break
+            default:
+                throw EventRejected("meal.deleted has an unknown reason")
+            }
+        case Topic.userProfileUpdated.rawValue:
+            let profile = try event.payload(UserProfileUpdated.self)
+            if try await !isDeleted(profile.userId, on: connection) { try await names.save(profile, on: connection) }
+        case Topic.userDeleted.rawValue:
+            try await purge(try event.payload(UserDeleted.self), on: connection, logger: logger)
+        default:
+            throw EventRejected("the sharing service does not consume \(event.header.type)")
+        }
+    }
+
+    /// Every link, meal copy, photo and name of the user goes; later events of the user are ignored.
+    private func purge(_ deletion: UserDeleted, on connection: PostgresConnection, logger: Logger) async throws {
+        let userId = deletion.userId
+        try await links.deleteAll(userId: userId, on: connection)
+        try await meals.deleteAll(userId: userId, on: connection)
+        try await names.delete(userId: userId, on: connection)
+        try await connection.query(
+            "INSERT INTO deleted_users (user_id, deleted_at) VALUES (\(userId), \(deletion.deletedAt)) ON CONFLICT (user_id) DO NOTHING",
+            logger: logger)
+        logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
+    }
+
+    private func isDeleted(_ userId: UUID, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query("SELECT 1 FROM deleted_users WHERE user_id = \(userId)", logger: meals.logger)
+        for try await _ in rows { return true }
+        return false
+    }
+}

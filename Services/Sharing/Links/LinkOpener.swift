@@ -1,0 +1,27 @@
+import Foundation
+import ServiceDefaults
+
+/// Opens a link for the public routes: the shared meal, or the refusal every public route gives alike
+/// (404 for a token that never existed, 410 for an expired or revoked link or a deleted meal).
+struct LinkOpener: Sendable {
+    let links: ShareLinkRepository
+
+    /// The meal behind `token`; `countingView` adds one to the link's views (the JSON view and the page do, the
+    /// card and the photo do not).
+    func open(_ token: String, now: Date, countingView: Bool) async throws -> SharedMeal {
+        guard ShareToken.isWellFormed(token) else { throw Self.refusal(nil) }
+        let shared = countingView ? try await links.view(token: token, now: now) : try await links.peek(token: token, now: now)
+        if let shared { return shared }
+        throw Self.refusal(try await links.status(token: token, now: now))
+    }
+
+    /// The error for a link that does not open with `status` (nil: no such link).
+    static func refusal(_ status: LinkStatus?) -> APIError {
+        switch status {
+        case .expired?: APIError(.gone, code: "share_expired", message: "This shared link has expired.")
+        case .revoked?: APIError(.gone, code: "share_revoked", message: "The owner stopped sharing this meal.")
+        case .mealDeleted?: APIError(.gone, code: "shared_meal_deleted", message: "The shared meal was deleted.")
+        case .active?, nil: APIError(.notFound, code: "share_not_found", message: "No meal is shared at this link.")
+        }
+    }
+}

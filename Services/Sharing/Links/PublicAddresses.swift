@@ -1,0 +1,9 @@
+/// The public addresses of a link, made from the configured base URL.
+struct PublicAddresses: Sendable {
+    /// Without a trailing slash.
+    let baseURL: String
+
+    func page(_ token: String) -> String { "\(baseURL)/shared/\(token)" }
+    func card(_ token: String) -> String { "\(baseURL)/shared/\(token)/card.svg" }
+    func photo(_ token: String) -> String { "\(baseURL)/shared/\(token)/photo" }
+}

@@ -1,0 +1,46 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import ServiceDefaults
+
+/// The one internal HTTP call of the sharing service: when an owner shares a meal with its photo, the photo is
+/// fetched once from the meals service's `GET /api/meals/:id/photo` on the owner's behalf (the meals service
+/// checks ownership again) and copied, so public views never reach the meals service.
+struct MealPhotoClient: Sendable {
+    let client: HTTPClient
+    let mealsURL: String
+    let timeout: Duration
+    let maxBytes: Int
+    let logger: Logger
+
+    /// The meal's photo; nil when the meals service has none for this caller. 503 when it cannot be reached.
+    func photo(mealId: UUID, for caller: CallerIdentity) async throws -> MealPhoto? {
+        var request = HTTPClientRequest(url: "\(mealsURL)/api/meals/\(mealId.uuidString.lowercased())/photo")
+        request.headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
+        request.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
+        do {
+            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.timeInterval * 1e9)))
+            switch response.status.code {
+            case 200:
+                let mediaType = response.headers.first(name: "content-type") ?? "application/octet-stream"
+                guard mediaType.hasPrefix("image/") else { throw PhotoFetchError.notAnImage }
+                return MealPhoto(mediaType: mediaType, bytes: try await response.body.collect(upTo: maxBytes))
+            case 404:
+                return nil
+            default:
+                throw PhotoFetchError.status(Int(response.status.code))
+            }
+        } catch {
+            logger.warning("meal photo fetch failed", metadata: ["meal_id": .string(mealId.uuidString), "reason": "\(error)"])
+            throw APIError.unavailable("The meal's photo cannot be copied right now; try again shortly or share without the photo.")
+        }
+    }
+}
+
+/// Why the meals service's answer could not be used.
+enum PhotoFetchError: Error {
+    case notAnImage
+    case status(Int)
+}

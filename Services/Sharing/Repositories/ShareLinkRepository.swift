@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Share links: creation, the owner's list, revocation, and the public look-ups that open them.
+struct ShareLinkRepository: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    func create(_ link: ShareLink) async throws {
+        try await client.query(
+            """
+            INSERT INTO links (token, link_id, meal_id, user_id, created_at, expires_at, include_photo, show_display_name)
+            VALUES (\(link.token), \(link.linkId), \(link.mealId), \(link.userId), \(link.createdAt), \(link.expiresAt),
+                \(link.includePhoto), \(link.showDisplayName))
+            """, logger: logger)
+    }
+
+    /// Opens a link for a viewer and counts the view, in one statement (concurrent views never lose a count);
+    /// nil when the link does not open now (see `status`).
+    func view(token: String, now: Date) async throws -> SharedMeal? {
+        try await sharedMeal(
+            client.query(
+                """
+                WITH viewed AS (
+                    UPDATE links SET view_count = view_count + 1, last_viewed_at = \(now)
+                    WHERE token = \(token) AND revoked_at IS NULL AND expires_at > \(now)
+                        AND EXISTS (SELECT 1 FROM meals WHERE meals.meal_id = links.meal_id AND NOT meals.deleted AND meals.snapshot IS NOT NULL)
+                    RETURNING token, meal_id, user_id, expires_at, include_photo, show_display_name)
+                SELECT viewed.token, meals.snapshot, display_names.display_name, viewed.expires_at, meal_photos.digest
+                FROM viewed JOIN meals ON meals.meal_id = viewed.meal_id
+                LEFT JOIN display_names ON display_names.user_id = viewed.user_id AND viewed.show_display_name
+                LEFT JOIN meal_photos ON meal_photos.meal_id = viewed.meal_id AND viewed.include_photo
+                """, logger: logger))
+    }
+
+    /// An open link's meal without counting a view (its card and photo are parts of a view, not views).
+    func peek(token: String, now: Date) async throws -> SharedMeal? {
+        try await sharedMeal(
+            client.query(
+                """
+                SELECT links.token, meals.snapshot, display_names.display_name, links.expires_at, meal_photos.digest
+                FROM links JOIN meals ON meals.meal_id = links.meal_id AND NOT meals.deleted AND meals.snapshot IS NOT NULL
+                LEFT JOIN display_names ON display_names.user_id = links.user_id AND links.show_display_name
+                LEFT JOIN meal_photos ON meal_photos.meal_id = links.meal_id AND links.include_photo
+                WHERE links.token = \(token) AND links.revoked_at IS NULL AND links.expires_at > \(now)
+                """, logger: logger))
+    }
+
+    /// Why a link does not open: nil when no such link exists (404), else expired, revoked or meal deleted (410).
+    func status(token: String, now: Date) async throws -> LinkStatus? {
+        try await links("\(unescaped: Self.selectLinks) WHERE links.token = \(token)").first?.status(at: now)
+    }
+
+    /// The caller's links, newest first, `limit` after `cursor`.
+    func list(userId: UUID, after cursor: LinkCursor?, limit: Int) async throws -> [ShareLink] {
+        guard let cursor else {
+            return try await links(
+                "\(unescaped: Self.selectLinks) WHERE links.user_id = \(userId) \(unescaped: Self.newestFirst) LIMIT \(limit)")
+        }
+        return try await links(
+            """
+            \(unescaped: Self.selectLinks) WHERE links.user_id = \(userId)
+                AND (links.created_at, links.link_id) < (\(cursor.createdAt), \(cursor.linkId))
+            \(unescaped: Self.newestFirst) LIMIT \(limit)
+            """)
+    }
+
+    /// Revokes the owner's link (again is fine); false when the caller owns no such link.
+    func revoke(token: String, userId: UUID, now: Date) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            UPDATE links SET revoked_at = COALESCE(revoked_at, \(now)) WHERE token = \(token) AND user_id = \(userId) RETURNING 1
+            """, logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("DELETE FROM links WHERE user_id = \(userId)", logger: logger)
+    }
+
+    private static let selectLinks = """
+        SELECT links.token, links.link_id, links.meal_id, links.user_id, links.created_at, links.expires_at, links.revoked_at,
+            links.include_photo, links.show_display_name, links.view_count, links.last_viewed_at,
+            live.snapshot ->> 'title', (live.snapshot -> 'totals' ->> 'calories')::double precision
+        FROM links LEFT JOIN meals ON meals.meal_id = links.meal_id
+        LEFT JOIN LATERAL (SELECT meals.snapshot::json AS snapshot WHERE NOT meals.deleted) AS live ON true
+        """
+    private static let newestFirst = "ORDER BY links.created_at DESC, links.link_id DESC"
+
+    private func links(_ query: PostgresQuery) async throws -> [ShareLink] {
+        var found: [ShareLink] = []
+        let rows = try await client.query(query, logger: logger)
+        for try await row in rows.decode((String, UUID, UUID, UUID, Date, Date, Date?, Bool, Bool, Int, Date?, String?, Double?).self) {
+            found.append(
+                ShareLink(
+                    token: row.0, linkId: row.1, mealId: row.2, userId: row.3, createdAt: row.4, expiresAt: row.5, revokedAt: row.6,
+                    includePhoto: row.7, showDisplayName: row.8, viewCount: row.9, lastViewedAt: row.10, mealTitle: row.11, mealCalories: row.12))
+        }
+        return found
+    }
+
+    private func sharedMeal(_ rows: PostgresRowSequence) async throws -> SharedMeal? {
+        for try await (token, snapshot, displayName, expiresAt, digest) in rows.decode((String, String, String?, Date, String?).self) {
+            return SharedMeal(
+                token: token, meal: try MealSnapshotRepository.decode(snapshot), displayName: displayName, expiresAt: expiresAt,
+                photoDigest: digest)
+        }
+        return nil
+    }
+}
+
+/// Where the owner's list continues: after the link created at `createdAt` with `linkId`.
+struct LinkCursor: Sendable {
+    var createdAt: Date
+    var linkId: UUID
+}
