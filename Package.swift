@@ -180,6 +180,14 @@ let package = Package(
             path: "Tests/TrendsTests"
         ),
         .testTarget(
+            name: "SharingTests",
+            dependencies: [
+                "SharingService", "ServiceDefaults", "EventContracts", hummingbird,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/SharingTests"
+        ),
+        .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration,

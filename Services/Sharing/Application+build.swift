@@ -18,10 +18,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         name: "sharing", config: config, publishes: [], uses: SharingEventHandler.topics, consumes: true,
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
     let client = infrastructure.postgres
-    guard let templates = Bundle.module.url(forResource: "Templates", withExtension: nil) else {
-        throw ConfigurationError.invalid("Templates", reason: "the sharing service's templates are missing from its bundle")
-    }
-    let renderer = try SharedPageRenderer(directory: templates)
+    let renderer = try SharedPageRenderer.bundled()
 
     let meals = MealSnapshotRepository(logger: logger)
     let links = ShareLinkRepository(client: client, logger: logger)

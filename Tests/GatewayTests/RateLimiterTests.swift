@@ -80,5 +80,10 @@ struct RateLimiterTests {
         #expect(shipped.rateLimitPolicy(for: login) == RateLimitPolicy(name: "auth", limit: 5, windowSeconds: 900, per: .ip))
         let meals = try #require(shipped.route(for: "/api/meals/1"))
         #expect(shipped.rateLimitPolicy(for: meals) == RateLimitPolicy(name: "user", limit: 100, windowSeconds: 3600, per: .user))
+        // Shared links are opened without a token, so they are limited per client address.
+        let publicPolicy = RateLimitPolicy(name: "public", limit: 300, windowSeconds: 60, per: .ip)
+        for path in ["/api/share/abc", "/shared/abc", "/shared/abc/card.svg", "/shared/abc/photo"] {
+            #expect(shipped.rateLimitPolicy(for: try #require(shipped.route(for: Substring(path)))) == publicPolicy, "\(path)")
+        }
     }
 }

@@ -41,7 +41,7 @@ struct RouteTableTests {
             ("/api/auth/register", "auth", true), ("/api/auth/login", "auth", true), ("/api/users/profile", "auth", false),
             ("/api/analyze", "meals", false), ("/api/meals/1/consume", "meals", false), ("/api/metrics/weight", "metrics", false),
             ("/api/trends", "trends", false), ("/api/user/stats", "trends", false), ("/api/share/meal/1", "sharing", false),
-            ("/api/share/abc", "sharing", true),
+            ("/api/share/abc", "sharing", true), ("/shared/abc", "sharing", true), ("/shared/abc/card.svg", "sharing", true),
         ]
         for (path, upstream, isPublic) in expectations {
             let route = try #require(shipped.route(for: Substring(path)), "no route for \(path)")

@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import ServiceDefaults
 
 /// Renders the public page, the share card and the unavailable-link page from the templates in `Templates/`.
 /// Mustache's `{{name}}` escapes `& < > " '`, so user strings cannot become markup in HTML or SVG.
@@ -14,6 +15,14 @@ struct SharedPageRenderer: Sendable {
             templates[name] = try MustacheTemplate(string: text)
         }
         library = MustacheLibrary(templates: templates)
+    }
+
+    /// The renderer of the templates shipped in this service's bundle.
+    static func bundled() throws -> SharedPageRenderer {
+        guard let directory = Bundle.module.url(forResource: "Templates", withExtension: nil) else {
+            throw ConfigurationError.invalid("Templates", reason: "the sharing service's templates are missing from its bundle")
+        }
+        return try SharedPageRenderer(directory: directory)
     }
 
     /// The HTML page of an open link.

@@ -1,0 +1,249 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import HTTPTypes
+import HummingbirdTesting
+import ServiceDefaults
+import Testing
+
+/// Sharing through the gateway: links, the public view, expiry on the test clock, revocation, ownership,
+/// the page and card with hostile text, meal edits and deletions, photos, and purge.
+@Suite("Sharing", .serialized, .enabled(if: TestEnvironment.isAvailable))
+struct SharingTests {
+    @Test("an owner's share gives a URL-safe token, the public URL and share text; anyone opens it without a token; views count")
+    func shareAndView() async throws {
+        try await SharingStack.run { stack in
+            let (token, userId) = try await stack.signUp()
+            let mealId = try await stack.logMeal(title: "Salmon and greens", calories: 419.6, token: token)
+            let created = stack.clock.now()
+            let response = try await stack.share(mealId, token: token)
+            #expect(response.status == .created)
+            let link = try response.decoded(LinkAnswer.self)
+            #expect(link.token.count == 43 && link.token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            #expect(link.url == "\(SharingStack.baseURL)/shared/\(link.token)")
+            #expect(response.headers[.location] == "/api/share/\(link.token)")
+            #expect(link.shareText == "I had Salmon and greens with 420 calories! \(link.url)")
+            #expect(abs(link.expiresAt.timeIntervalSince(created) - 7 * 86_400) < 2, "seven days by default")
+            #expect(link.status == "active" && link.viewCount == 0 && !link.includesPhoto && !link.showsDisplayName)
+            let second = try await stack.shareLink(mealId, token: token)
+            #expect(second.token != link.token, "every share is a new link")
+
+            let view = try await stack.open("/api/share/\(link.token)")
+            #expect(view.status == .ok)
+            let shared = try view.decoded(SharedMealAnswer.self)
+            #expect(shared.meal.name == "Salmon and greens" && shared.meal.totals.calories == 419.6 && shared.meal.items.count == 1)
+            #expect(shared.meal.dietScore.score >= 0 && shared.meal.healthScore != nil)
+            #expect(shared.sharedBy == nil, "the name is shown only when the owner allows it")
+            let raw = String(buffer: view.body).lowercased()
+            #expect(!raw.contains(userId.uuidString.lowercased()) && !raw.contains("@example.com"), "never the owner's id or email")
+
+            // Twenty views at once: every one counted.
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<20 { group.addTask { try await stack.open("/api/share/\(link.token)").status } }
+                for try await status in group { #expect(status == .ok) }
+            }
+            let listed = try await stack.links(token: token)
+            #expect(listed.map(\.token) == [second.token, link.token], "newest first")
+            #expect(listed.last?.viewCount == 21 && listed.first?.viewCount == 0)
+
+            let paged = try await stack.gateway.call(.get, "/api/share?limit=1", token: token)
+            let firstPage = try paged.decoded(LinkPageAnswer.self)
+            #expect(firstPage.links.map(\.token) == [second.token])
+            let cursor = try #require(firstPage.nextCursor)
+            let next = try await stack.gateway.call(.get, "/api/share?limit=1&cursor=\(cursor)", token: token).decoded(LinkPageAnswer.self)
+            #expect(next.links.map(\.token) == [link.token] && next.nextCursor == nil)
+            let badLimit = try await stack.gateway.call(.get, "/api/share?limit=0", token: token)
+            #expect(badLimit.status == .unprocessableContent)
+            let anonymousList = try await stack.gateway.call(.get, "/api/share")
+            #expect(anonymousList.status == .unauthorized && anonymousList.errorCode == "unauthenticated")
+        }
+    }
+
+    @Test("only the owner shares a meal, sees and revokes its links; a meal the service has not seen is 409 meal_not_ready")
+    func ownership() async throws {
+        try await SharingStack.run { stack in
+            let (owner, _) = try await stack.signUp("Owner")
+            let (stranger, _) = try await stack.signUp("Stranger")
+            let mealId = try await stack.logMeal(token: owner)
+            let link = try await stack.shareLink(mealId, token: owner)
+
+            let stolen = try await stack.share(mealId, token: stranger)
+            #expect(stolen.status == .notFound && stolen.errorCode == "not_found", "another user's meal is as unknown as a missing one")
+            #expect(try await stack.links(token: stranger).isEmpty)
+            let revokeAttempt = try await stack.gateway.call(.delete, "/api/share/\(link.token)", token: stranger)
+            #expect(revokeAttempt.status == .notFound)
+            #expect(try await stack.open("/api/share/\(link.token)").status == .ok, "a stranger's revocation changes nothing")
+            let anonymousShare = try await stack.gateway.call(.post, "/api/share/meal/\(mealId.uuidString)", json: "{}")
+            #expect(anonymousShare.status == .unauthorized)
+
+            let unknown = try await stack.gateway.call(.post, "/api/share/meal/\(UUID().uuidString)", json: "{}", token: owner)
+            #expect(unknown.status == .conflict && unknown.errorCode == "meal_not_ready" && unknown.headers[.retryAfter] == "1")
+            let notAnId = try await stack.gateway.call(.post, "/api/share/meal/not-a-meal", json: "{}", token: owner)
+            #expect(notAnId.status == .notFound)
+        }
+    }
+
+    @Test("links expire on the clock (410, caches never outlive them), revoke to 410, unknown tokens 404, bad terms 422")
+    func expiryAndRevocation() async throws {
+        try await SharingStack.run { stack in
+            let (token, _) = try await stack.signUp()
+            let mealId = try await stack.logMeal(token: token)
+            for (body, status, field) in [
+                (#"{"expiresInDays":0}"#, HTTPResponse.Status.unprocessableContent, "expiresInDays"),
+                (#"{"expiresInDays":31}"#, .unprocessableContent, "expiresInDays"),
+                (#"{"expiresInDays":"soon"}"#, .badRequest, "expiresInDays"),
+                (#"{"includePhoto":"yes"}"#, .badRequest, "includePhoto"),
+            ] {
+                let refused = try await stack.share(mealId, json: body, token: token)
+                #expect(refused.status == status, "\(body)")
+                #expect(try refused.decoded(ErrorBody.self).error.details[field] != nil, "\(body) names \(field)")
+            }
+            let wrongType = try await stack.gateway.call(
+                .post, "/api/share/meal/\(mealId.uuidString)", token: token, headers: [.contentType: "text/plain"])
+            #expect(wrongType.status == .unsupportedMediaType)
+            #expect(try await stack.links(token: token).isEmpty, "refused shares store nothing")
+
+            let day = try await stack.shareLink(mealId, json: #"{"expiresInDays":1}"#, token: token)
+            let month = try await stack.shareLink(mealId, json: #"{"expiresInDays":30}"#, token: token)
+            #expect(abs(month.expiresAt.timeIntervalSince(month.createdAt) - 30 * 86_400) < 1)
+
+            stack.clock.advance(by: 86_400 - 30)
+            let nearEnd = try await stack.open("/api/share/\(day.token)")
+            #expect(nearEnd.status == .ok)
+            #expect(nearEnd.headers[.cacheControl] == "public, max-age=30, must-revalidate", "no cache keeps it past its expiry")
+            stack.clock.advance(by: 31)
+            for path in ["/api/share/\(day.token)", "/shared/\(day.token)", "/shared/\(day.token)/card.svg"] {
+                let expired = try await stack.open(path)
+                #expect(expired.status == .gone && expired.errorCode == "share_expired", "\(path)")
+            }
+            let browser = try await stack.open("/shared/\(day.token)", headers: [.accept: "text/html,application/xhtml+xml"])
+            #expect(browser.status == .gone && browser.headers[.contentType]?.hasPrefix("text/html") == true)
+            #expect(String(buffer: browser.body).contains("no longer available"))
+            #expect(try await stack.open("/api/share/\(month.token)").status == .ok)
+
+            #expect(try await stack.gateway.call(.delete, "/api/share/\(month.token)", token: token).status == .noContent)
+            #expect(try await stack.gateway.call(.delete, "/api/share/\(month.token)", token: token).status == .noContent, "idempotent")
+            let revoked = try await stack.open("/api/share/\(month.token)")
+            #expect(revoked.status == .gone && revoked.errorCode == "share_revoked")
+            let statuses = Dictionary(uniqueKeysWithValues: try await stack.links(token: token).map { ($0.token, $0.status) })
+            #expect(statuses == [day.token: "expired", month.token: "revoked"])
+
+            let unknown = try await stack.open("/api/share/\(String(repeating: "A", count: 43))")
+            #expect(unknown.status == .notFound && unknown.errorCode == "share_not_found")
+            for malformed in ["short", "%3Cscript%3E", String(repeating: "A", count: 44)] {
+                #expect(try await stack.open("/api/share/\(malformed)").status == .notFound, "\(malformed)")
+            }
+        }
+    }
+
+    @Test("the page and card escape hostile names and notes, carry OpenGraph tags and the brand, and answer 304 to a current ETag")
+    func pageAndCard() async throws {
+        try await SharingStack.run { stack in
+            let (token, _) = try await stack.signUp(#"<b onmouseover=alert(1)>Eve</b>"#)
+            let hostileTitle = #"<script>alert(\"x\")</script> & Bob's \u0007<img src=x onerror=alert(1)>"#
+            let hostileNotes = #"\"><svg onload=alert(1)></textarea> \u202Egnp.exe"#
+            let mealId = try await stack.logMeal(title: hostileTitle, notes: hostileNotes, token: token)
+            let link = try await stack.shareLink(mealId, json: #"{"showDisplayName":true}"#, token: token)
+
+            let view = try await stack.eventuallyView(link.token) { (try? $0.decoded(SharedMealAnswer.self).sharedBy) != nil }
+            let shared = try view.decoded(SharedMealAnswer.self)
+            let viewsBefore = try #require(try await stack.links(token: token).first?.viewCount)
+            #expect(shared.sharedBy == "<b onmouseover=alert(1)>Eve</b>", "JSON carries the name as text")
+            #expect(shared.meal.name.hasPrefix("<script>") && shared.meal.notes?.contains("<svg") == true)
+
+            let page = try await stack.open("/shared/\(link.token)", headers: [.accept: "text/html"])
+            #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
+            let html = String(buffer: page.body)
+            for forbidden in ["<script>alert", "<img src=x", "<svg onload", "<b onmouseover", "\u{7}", "\u{202E}"] {
+                #expect(!html.contains(forbidden), "the page must not contain \(forbidden.debugDescription)")
+            }
+            #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Bob&#39;s"))
+            #expect(html.contains("&lt;b onmouseover=alert(1)&gt;Eve&lt;/b&gt;"), "the allowed display name, escaped")
+            #expect(html.contains(#"<meta property="og:image" content="\#(link.cardUrl)">"#))
+            #expect(html.contains(#"<meta property="og:url" content="\#(link.url)">"#))
+            #expect(html.contains(#"<meta name="twitter:card" content="summary_large_image">"#))
+            #expect(html.contains("Nutrition<span>AI</span>") && html.contains("noindex"))
+            #expect(page.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("default-src 'none'") == true)
+            #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
+
+            let card = try await stack.open("/shared/\(link.token)/card.svg")
+            #expect(card.status == .ok && card.headers[.contentType] == "image/svg+xml; charset=utf-8")
+            let svg = String(buffer: card.body)
+            #expect(svg.contains(#"width="1200" height="630""#) && svg.contains("Nutrition<tspan"))
+            #expect(!svg.contains("<script>") && !svg.contains("<img") && !svg.contains("\u{7}"))
+            let parser = XMLParser(data: Data(buffer: card.body))
+            #expect(parser.parse(), "the card is well-formed XML despite the hostile text: \(String(describing: parser.parserError))")
+
+            let etag = try #require(page.headers[.eTag])
+            let again = try await stack.open("/shared/\(link.token)", headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified && again.body.readableBytes == 0)
+            let cardTag = try #require(card.headers[.eTag])
+            #expect(try await stack.open("/shared/\(link.token)/card.svg", headers: [.ifNoneMatch: cardTag]).status == .notModified)
+            let views = try await stack.links(token: token).first?.viewCount
+            #expect(views == viewsBefore + 2, "the page view and its revalidation count; the card's two requests do not")
+        }
+    }
+
+    @Test("an edit reaches the shared meal, a deletion makes its links 410; the photo is served only when included")
+    func editsDeletionsAndPhotos() async throws {
+        try await SharingStack.run { stack in
+            let (token, userId) = try await stack.signUp()
+            let mealId = try await stack.logMeal(title: "Lentil soup", token: token)
+            let link = try await stack.shareLink(mealId, json: #"{"includePhoto":true}"#, token: token)
+            #expect(!link.includesPhoto, "a meal without a photo is shared without one")
+            #expect(try await stack.open("/shared/\(link.token)/photo").errorCode == "photo_not_shared")
+
+            let edit = try await stack.gateway.call(
+                .put, "/api/meals/\(mealId.uuidString.lowercased())", json: #"{"title":"Lentil soup with bread"}"#, token: token)
+            #expect(edit.status == .ok)
+            let edited = try await stack.eventuallyView(link.token) { (try? $0.decoded(SharedMealAnswer.self).meal.name) == "Lentil soup with bread" }
+            #expect(try edited.decoded(SharedMealAnswer.self).meal.name == "Lentil soup with bread")
+
+            #expect(try await stack.gateway.call(.delete, "/api/meals/\(mealId.uuidString.lowercased())", token: token).status == .noContent)
+            let gone = try await stack.eventuallyView(link.token) { $0.status == .gone }
+            #expect(gone.status == .gone && gone.errorCode == "shared_meal_deleted")
+            #expect(try await stack.links(token: token).first?.status == "meal_deleted")
+            #expect(try await stack.share(mealId, token: token).status == .notFound, "a deleted meal cannot be shared again")
+
+            stack.vision.script(
+                #"{"items":[{"name":"white rice","amount":1,"unit":"cup","grams":158,"confidence":0.9,"calories_kcal":205,"protein_g":4.3,"carbs_g":44.5,"fat_g":0.4,"fiber_g":0.6,"sugars_g":0.1,"saturated_fat_g":0.1,"sodium_mg":2,"alcohol_g":0}]}"#)
+            let photo: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<3000).map { UInt8($0 % 251) }
+            let analyzed = try await stack.gateway.call(
+                .post, "/api/analyze", json: #"{"image":"\#(Data(photo).base64EncodedString())"}"#, token: token)
+            #expect(analyzed.status == .created, "\(String(buffer: analyzed.body))")
+            let photoMeal = try analyzed.decoded(MealAnswer.self).id
+            let withPhoto = try await stack.shareLink(photoMeal, json: #"{"includePhoto":true}"#, token: token)
+            let withoutPhoto = try await stack.shareLink(photoMeal, token: token)
+            #expect(withPhoto.includesPhoto && !withoutPhoto.includesPhoto)
+            let served = try await stack.open("/shared/\(withPhoto.token)/photo")
+            #expect(served.status == .ok && Array(buffer: served.body) == photo && served.headers[.contentType] == "image/png")
+            #expect(try await stack.open("/api/share/\(withPhoto.token)").decoded(SharedMealAnswer.self).photoUrl == "\(withPhoto.url)/photo")
+            let hidden = try await stack.open("/shared/\(withoutPhoto.token)/photo")
+            #expect(hidden.status == .notFound && hidden.errorCode == "photo_not_shared")
+            #expect(try await stack.open("/api/share/\(withoutPhoto.token)").decoded(SharedMealAnswer.self).photoUrl == nil)
+            #expect(try await userRows(in: "meal_photos", of: userId, client: stack.sharingDatabase) == 1)
+        }
+    }
+
+    @Test("account deletion purges every link, meal copy, photo and name of the user")
+    func purge() async throws {
+        try await SharingStack.run { stack in
+            let (token, userId) = try await stack.signUp("Leaving")
+            let (other, otherId) = try await stack.signUp("Staying")
+            let link = try await stack.shareLink(try await stack.logMeal(token: token), json: #"{"showDisplayName":true}"#, token: token)
+            let kept = try await stack.shareLink(try await stack.logMeal(token: other), token: other)
+            _ = try await stack.eventuallyView(link.token) { (try? $0.decoded(SharedMealAnswer.self).sharedBy) == "Leaving" }
+
+            let deleted = try await stack.gateway.call(.delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: token)
+            #expect(deleted.status == .noContent)
+            let purged = try await stack.eventuallyView(link.token) { $0.status == .notFound }
+            #expect(purged.status == .notFound)
+            for table in ["links", "meals", "display_names", "meal_photos"] {
+                #expect(try await userRows(in: table, of: userId, client: stack.sharingDatabase) == 0, "\(table)")
+            }
+            #expect(try await userRows(in: "links", of: otherId, client: stack.sharingDatabase) == 1)
+            #expect(try await stack.open("/api/share/\(kept.token)").status == .ok, "other users' links stay")
+        }
+    }
+}
