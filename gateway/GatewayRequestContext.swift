@@ -16,6 +16,8 @@ struct GatewayRequestContext: ServiceRequestContext, RemoteAddressRequestContext
     var clientAddress = "unknown"
     /// The verified caller, set by `AuthenticationMiddleware` on private routes.
     var caller: VerifiedAccessToken?
+    /// On a public route, the error code of a bearer token that did not verify (passed on as `X-Token-Problem`).
+    var tokenProblem: String?
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -66,6 +66,8 @@ struct UpstreamProxy: RouterMiddleware {
         if let caller = context.caller {
             upstream.headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
             upstream.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
+        } else if let problem = context.tokenProblem {
+            upstream.headers.add(name: CallerIdentity.tokenProblemHeader.rawName, value: problem)
         }
         upstream.headers.replaceOrAdd(name: "X-Forwarded-Proto", value: request.uri.scheme?.rawValue ?? "http")
         if request.method != .get && request.method != .head {

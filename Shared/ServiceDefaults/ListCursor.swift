@@ -15,16 +15,18 @@ public enum ListCursor {
         return (String(plain[..<separator]), id)
     }
 
-    /// The cursor after a row sorted by `time` (microseconds) then `id`.
+    /// The cursor after a row sorted by the timestamp `time` (as read from PostgreSQL, whole microseconds) then `id`.
     public static func encode(time: Date, id: UUID) -> String {
         encode(key: String(Int64((time.timeIntervalSince1970 * 1_000_000).rounded())), id: id)
     }
 
-    /// A cursor made by `encode(time:id:)`.
-    public static func decodeTime(_ text: String) throws -> (time: Date, id: UUID) {
+    /// A cursor made by `encode(time:id:)`: the time in microseconds since 1970, kept as an integer because a `Date`
+    /// bound to a query can land a microsecond off (postgres-nio truncates), which would skip rows sharing that time.
+    /// Compare it in SQL as `'epoch'::timestamptz + micros * interval '1 microsecond'`.
+    public static func decodeTime(_ text: String) throws -> (micros: Int64, id: UUID) {
         let (key, id) = try decode(text)
         guard let micros = Int64(key) else { throw invalid }
-        return (Date(timeIntervalSince1970: Double(micros) / 1_000_000), id)
+        return (micros, id)
     }
 
     /// 400 for a cursor this API did not make.

@@ -72,7 +72,7 @@ extension UpstreamProxyTests {
         }
     }
 
-    @Test("on a public route a valid token identifies the caller and a bad one is ignored")
+    @Test("on a public route a valid token identifies the caller; a bad one does not block but its problem is passed on")
     func publicRouteTokens() async throws {
         let token = try await tokens.token()
         try await withGateway { gateway in
@@ -80,10 +80,26 @@ extension UpstreamProxyTests {
                 let seen = try echoed(response)
                 #expect(seen["x-user-id"] == tokens.userId.uuidString.lowercased())
             }
-            try await gateway.execute(uri: "/api/meals/echo", method: .get, headers: [.authorization: "Bearer nonsense"]) { response in
+            try await gateway.execute(
+                uri: "/api/meals/echo", method: .get,
+                headers: [.authorization: "Bearer nonsense", HTTPField.Name("X-Token-Problem")!: "token_expired"]
+            ) { response in
                 #expect(response.status == .ok)
                 let seen = try echoed(response)
                 #expect(seen["x-user-id"] == nil)
+                #expect(seen["x-token-problem"] == "invalid_token", "the gateway's finding replaces the client's claim")
+            }
+            let now = Date()
+            let expired = try await tokens.token(tokens.claims(issuedAt: now.addingTimeInterval(-2000), expiresAt: now.addingTimeInterval(-10)))
+            try await gateway.execute(uri: "/api/meals/echo", method: .get, headers: [.authorization: "Bearer \(expired)"]) { response in
+                #expect(response.status == .ok, "a stale token does not block a public route")
+                let seen = try echoed(response)
+                #expect(seen["x-token-problem"] == "token_expired")
+            }
+            try await gateway.execute(uri: "/api/meals/echo", method: .get, headers: [HTTPField.Name("X-Token-Problem")!: "token_expired"]) {
+                response in
+                let seen = try echoed(response)
+                #expect(seen["x-token-problem"] == nil, "clients cannot set it")
             }
         }
     }

@@ -93,18 +93,23 @@ struct MealLifecycleTests {
                 let created = try await stack.gateway.call(.post, "/api/meals", json: entry, token: token)
                 #expect(created.status == .created)
             }
+            // Three meals at the same fractional instant: a cursor between them must neither skip nor repeat one.
+            for _ in 0..<3 {
+                let entry = #"{"items":[{"foodId":"09040","grams":100}],"mealType":"snack","eatenAt":"2026-03-06T08:15:30.123Z"}"#
+                #expect(try await stack.gateway.call(.post, "/api/meals", json: entry, token: token).status == .created)
+            }
             var seen: [UUID] = []
             var cursor: String?
             repeat {
-                let response = try await stack.gateway.call(.get, "/api/meals?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+                let response = try await stack.gateway.call(.get, "/api/meals?limit=1" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
                 let page = try response.decoded(MealPage.self)
-                #expect(page.meals.count <= 2)
+                #expect(page.meals.count <= 1)
                 seen += page.meals.map(\.id)
                 cursor = page.nextCursor
             } while cursor != nil
-            #expect(seen.count == 5 && Set(seen).count == 5)
+            #expect(seen.count == 8 && Set(seen).count == 8)
             let consumed = try await stack.gateway.call(.get, "/api/meals?status=consumed", token: token).decoded(MealPage.self)
-            #expect(consumed.meals.count == 3 && consumed.meals.allSatisfy(\.isConsumed))
+            #expect(consumed.meals.count == 3 + 3 && consumed.meals.allSatisfy(\.isConsumed))
             let lunches = try await stack.gateway.call(.get, "/api/meals?mealType=lunch", token: token).decoded(MealPage.self)
             #expect(lunches.meals.count == 2)
             let range = try await stack.gateway.call(.get, "/api/meals?from=2026-03-02&to=2026-03-03", token: token).decoded(MealPage.self)

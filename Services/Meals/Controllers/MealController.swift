@@ -50,8 +50,8 @@ struct MealController: Sendable {
         }
         guard problems.isEmpty else { throw APIError.invalid(problems) }
         if let cursor = query["cursor"] {
-            let (eatenAt, id) = try ListCursor.decodeTime(String(cursor))
-            filter.cursor = MealCursor(eatenAt: eatenAt, id: id)
+            let (micros, id) = try ListCursor.decodeTime(String(cursor))
+            filter.cursor = MealCursor(eatenAtMicros: micros, id: id)
         }
         let rows = try await meals.list(userId: caller.userId, filter: filter, client: client)
         let page = Array(rows.prefix(limit))

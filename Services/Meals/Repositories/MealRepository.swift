@@ -71,7 +71,8 @@ struct MealRepository: Sendable {
         if let consumed = filter.consumed { conditions.append("is_consumed = \(try bind(consumed))") }
         if let mealType = filter.mealType { conditions.append("meal_type = \(try bind(mealType.rawValue))") }
         if let cursor = filter.cursor {
-            conditions.append("(eaten_at, id) < (\(try bind(cursor.eatenAt)), \(try bind(cursor.id)))")
+            conditions.append(
+                "(eaten_at, id) < ('epoch'::timestamptz + \(try bind(cursor.eatenAtMicros)) * interval '1 microsecond', \(try bind(cursor.id)))")
         }
         query.sql += " WHERE " + conditions.joined(separator: " AND ") + " ORDER BY eaten_at DESC, id DESC LIMIT \(try bind(filter.limit + 1))"
         return try await Self.records(try await client.query(query, logger: logger))
@@ -116,7 +117,8 @@ struct MealRepository: Sendable {
 
 /// A position in the meal list: the last meal of the previous page.
 struct MealCursor: Sendable, Equatable {
-    var eatenAt: Date
+    /// `eaten_at` in whole microseconds since 1970 (see `ListCursor.decodeTime`).
+    var eatenAtMicros: Int64
     var id: UUID
 }
 

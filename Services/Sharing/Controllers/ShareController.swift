@@ -57,7 +57,7 @@ struct ShareController: Sendable {
         let query = request.uri.queryParameters
         let limit = query["limit"].map { Int(String($0)) ?? -1 } ?? 20
         guard (1...100).contains(limit) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
-        let cursor = try query["cursor"].map { try ListCursor.decodeTime(String($0)) }.map { LinkCursor(createdAt: $0.time, linkId: $0.id) }
+        let cursor = try query["cursor"].map { try ListCursor.decodeTime(String($0)) }.map { LinkCursor(createdAtMicros: $0.micros, linkId: $0.id) }
         let rows = try await links.list(userId: caller.userId, after: cursor, limit: limit + 1)
         let page = rows.prefix(limit)
         let current = now()

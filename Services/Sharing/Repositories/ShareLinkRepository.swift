@@ -61,7 +61,7 @@ struct ShareLinkRepository: Sendable {
         return try await links(
             """
             \(unescaped: Self.selectLinks) WHERE links.user_id = \(userId)
-                AND (links.created_at, links.link_id) < (\(cursor.createdAt), \(cursor.linkId))
+                AND (links.created_at, links.link_id) < ('epoch'::timestamptz + \(cursor.createdAtMicros) * interval '1 microsecond', \(cursor.linkId))
             \(unescaped: Self.newestFirst) LIMIT \(limit)
             """)
     }
@@ -111,8 +111,9 @@ struct ShareLinkRepository: Sendable {
     }
 }
 
-/// Where the owner's list continues: after the link created at `createdAt` with `linkId`.
+/// Where the owner's list continues: after the link created at `createdAtMicros` with `linkId`.
 struct LinkCursor: Sendable {
-    var createdAt: Date
+    /// `created_at` in whole microseconds since 1970 (see `ListCursor.decodeTime`).
+    var createdAtMicros: Int64
     var linkId: UUID
 }
