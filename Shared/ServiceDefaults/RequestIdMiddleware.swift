@@ -27,7 +27,7 @@ public struct RequestIdMiddleware<Context: ServiceRequestContext>: RouterMiddlew
             "request completed",
             metadata: [
                 "method": .string(request.method.rawValue),
-                "path": .string(request.uri.path),
+                "path": .string(LoggedPath.redacting(request.uri.path)),
                 "status": .stringConvertible(response.status.code),
                 "duration_us": .stringConvertible(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
             ])

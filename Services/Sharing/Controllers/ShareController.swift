@@ -41,7 +41,7 @@ struct ShareController: Sendable {
         if body.includePhoto == true { includePhoto = try await copyPhoto(of: meal, for: caller) }
         let created = now()
         let link = ShareLink(
-            token: ShareToken.generate(), linkId: UUID(), mealId: mealId, userId: caller.userId, createdAt: created,
+            token: CapabilityToken.generate(), linkId: UUID(), mealId: mealId, userId: caller.userId, createdAt: created,
             expiresAt: created.addingTimeInterval(Double(days) * 86_400), revokedAt: nil, includePhoto: includePhoto,
             showDisplayName: body.showDisplayName ?? false, viewCount: 0, lastViewedAt: nil, mealTitle: meal.title,
             mealCalories: meal.totals.calories)
@@ -80,7 +80,7 @@ struct ShareController: Sendable {
     @Sendable func revoke(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let caller = try CallerIdentity(request)
         let token = context.parameters.get("token") ?? ""
-        guard ShareToken.isWellFormed(token), try await links.revoke(token: token, userId: caller.userId, now: now()) else {
+        guard CapabilityToken.isWellFormed(token), try await links.revoke(token: token, userId: caller.userId, now: now()) else {
             throw LinkOpener.refusal(nil)
         }
         return .noContent

@@ -55,7 +55,7 @@ struct SharedPageController: Sendable {
     @Sendable func photo(request: Request, context: AppRequestContext) async throws -> Response {
         let current = now()
         let token = context.parameters.get("token") ?? ""
-        guard ShareToken.isWellFormed(token), let (photo, expiresAt) = try await photos.photo(token: token, now: current) else {
+        guard CapabilityToken.isWellFormed(token), let (photo, expiresAt) = try await photos.photo(token: token, now: current) else {
             // Why not: the link's own refusal when it does not open, else it was shared without a photo.
             _ = try await opener.open(token, now: current, countingView: false)
             throw APIError(.notFound, code: "photo_not_shared", message: "This link does not include a photo.")

@@ -9,7 +9,7 @@ struct LinkOpener: Sendable {
     /// The meal behind `token`; `countingView` adds one to the link's views (the JSON view and the page do, the
     /// card and the photo do not).
     func open(_ token: String, now: Date, countingView: Bool) async throws -> SharedMeal {
-        guard ShareToken.isWellFormed(token) else { throw Self.refusal(nil) }
+        guard CapabilityToken.isWellFormed(token) else { throw Self.refusal(nil) }
         let shared = countingView ? try await links.view(token: token, now: now) : try await links.peek(token: token, now: now)
         if let shared { return shared }
         throw Self.refusal(try await links.status(token: token, now: now))
