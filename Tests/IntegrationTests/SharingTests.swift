@@ -209,6 +209,15 @@ struct SharingTests {
             #expect(edit.status == .ok)
             let edited = try await stack.eventuallyView(link.token) { (try? $0.decoded(SharedMealAnswer.self).meal.name) == "Lentil soup with bread" }
             #expect(try edited.decoded(SharedMealAnswer.self).meal.name == "Lentil soup with bread")
+            // Unconsuming sends meal.deleted with reason `unconsumed`: the meal still exists, so its links stay open.
+            let unconsumed = try await stack.gateway.call(.delete, "/api/meals/\(mealId.uuidString.lowercased())/consume", token: token)
+            #expect(unconsumed.status == .ok, "\(String(buffer: unconsumed.body))")
+            let renamed = try await stack.gateway.call(
+                .put, "/api/meals/\(mealId.uuidString.lowercased())", json: #"{"title":"Lentil soup, scanned"}"#, token: token)
+            #expect(renamed.status == .ok)
+            let afterUnconsume = try await stack.eventuallyView(link.token) { (try? $0.decoded(SharedMealAnswer.self).meal.name) == "Lentil soup, scanned" }
+            let shownName = try afterUnconsume.decoded(SharedMealAnswer.self).meal.name
+            #expect(afterUnconsume.status == .ok && shownName == "Lentil soup, scanned")
 
             #expect(try await stack.gateway.call(.delete, "/api/meals/\(mealId.uuidString.lowercased())", token: token).status == .noContent)
             let gone = try await stack.eventuallyView(link.token) { $0.status == .gone }
