@@ -18,15 +18,15 @@ struct SharingEventHandler: EventHandler {
         switch event.header.type {
         case Topic.mealAnalyzed.rawValue:
             let meal = try event.payload(MealAnalyzed.self).meal
-            if try await !isDeleted(meal.userId, on: connection) { try await meals.apply(meal, on: connection) }
+            if try await !DeletedUsers.contains(meal.userId, on: connection, logger: logger) { try await meals.apply(meal, on: connection) }
         case Topic.mealConsumed.rawValue:
             let meal = try event.payload(MealConsumed.self).meal
-            if try await !isDeleted(meal.userId, on: connection) { try await meals.apply(meal, on: connection) }
+            if try await !DeletedUsers.contains(meal.userId, on: connection, logger: logger) { try await meals.apply(meal, on: connection) }
         case Topic.mealDeleted.rawValue:
             let deletion = try event.payload(MealDeleted.self)
             switch deletion.reason {
             case "deleted":
-                if try await !isDeleted(deletion.userId, on: connection) {
+                if try await !DeletedUsers.contains(deletion.userId, on: connection, logger: logger) {
                     try await meals.delete(mealId: deletion.mealId, userId: deletion.userId, version: deletion.version, on: connection)
                 }
             case "unconsumed":
@@ -36,7 +36,7 @@ struct SharingEventHandler: EventHandler {
             }
         case Topic.userProfileUpdated.rawValue:
             let profile = try event.payload(UserProfileUpdated.self)
-            if try await !isDeleted(profile.userId, on: connection) { try await names.save(profile, on: connection) }
+            if try await !DeletedUsers.contains(profile.userId, on: connection, logger: logger) { try await names.save(profile, on: connection) }
         case Topic.userDeleted.rawValue:
             try await purge(try event.payload(UserDeleted.self), on: connection, logger: logger)
         default:
@@ -50,15 +50,7 @@ struct SharingEventHandler: EventHandler {
         try await links.deleteAll(userId: userId, on: connection)
         try await meals.deleteAll(userId: userId, on: connection)
         try await names.delete(userId: userId, on: connection)
-        try await connection.query(
-            "INSERT INTO deleted_users (user_id, deleted_at) VALUES (\(userId), \(deletion.deletedAt)) ON CONFLICT (user_id) DO NOTHING",
-            logger: logger)
+        try await DeletedUsers.remember(userId, deletedAt: deletion.deletedAt, on: connection, logger: logger)
         logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
-    }
-
-    private func isDeleted(_ userId: UUID, on connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.query("SELECT 1 FROM deleted_users WHERE user_id = \(userId)", logger: meals.logger)
-        for try await _ in rows { return true }
-        return false
     }
 }

@@ -34,15 +34,15 @@ struct TrendsEventHandler: EventHandler {
             try await project(try event.payload(MealConsumed.self).meal, on: connection, logger: logger)
         case Topic.mealDeleted.rawValue:
             let deletion = try event.payload(MealDeleted.self)
-            guard try await !isDeleted(deletion.userId, on: connection, logger: logger) else { return }
+            guard try await !DeletedUsers.contains(deletion.userId, on: connection, logger: logger) else { return }
             try await recompute(try await meals.apply(deletion, on: connection), of: deletion.userId, on: connection)
         case Topic.weightLogged.rawValue:
             let metrics = try event.payload(WeightLogged.self)
-            guard try await !isDeleted(metrics.userId, on: connection, logger: logger) else { return }
+            guard try await !DeletedUsers.contains(metrics.userId, on: connection, logger: logger) else { return }
             try await bodyMetrics.apply(metrics, on: connection)
         case Topic.userProfileUpdated.rawValue:
             let profile = try event.payload(UserProfileUpdated.self)
-            guard try await !isDeleted(profile.userId, on: connection, logger: logger) else { return }
+            guard try await !DeletedUsers.contains(profile.userId, on: connection, logger: logger) else { return }
             try await profiles.apply(profile, on: connection)
         case Topic.userDeleted.rawValue:
             let deletion = try event.payload(UserDeleted.self)
@@ -53,7 +53,7 @@ struct TrendsEventHandler: EventHandler {
     }
 
     private func project(_ meal: MealSnapshot, on connection: PostgresConnection, logger: Logger) async throws {
-        guard try await !isDeleted(meal.userId, on: connection, logger: logger) else { return }
+        guard try await !DeletedUsers.contains(meal.userId, on: connection, logger: logger) else { return }
         try await recompute(try await meals.apply(meal, on: connection), of: meal.userId, on: connection)
     }
 
@@ -68,16 +68,7 @@ struct TrendsEventHandler: EventHandler {
         try await summaries.deleteAll(userId: userId, on: connection)
         try await bodyMetrics.deleteAll(userId: userId, on: connection)
         try await profiles.deleteAll(userId: userId, on: connection)
-        try await connection.query(
-            """
-            INSERT INTO deleted_users (user_id, deleted_at) VALUES (\(userId), \(deletion.deletedAt)) ON CONFLICT (user_id) DO NOTHING
-            """, logger: logger)
+        try await DeletedUsers.remember(userId, deletedAt: deletion.deletedAt, on: connection, logger: logger)
         logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
-    }
-
-    private func isDeleted(_ userId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let rows = try await connection.query("SELECT 1 FROM deleted_users WHERE user_id = \(userId)", logger: logger)
-        for try await _ in rows { return true }
-        return false
     }
 }
