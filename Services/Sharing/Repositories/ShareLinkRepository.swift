@@ -24,11 +24,13 @@ struct ShareLinkRepository: Sendable {
                 """
                 WITH viewed AS (
                     UPDATE links SET view_count = view_count + 1, last_viewed_at = \(now)
-                    WHERE token = \(token) AND revoked_at IS NULL AND expires_at > \(now)
-                        AND EXISTS (SELECT 1 FROM meals WHERE meals.meal_id = links.meal_id AND NOT meals.deleted AND meals.snapshot IS NOT NULL)
-                    RETURNING token, meal_id, user_id, expires_at, include_photo, show_display_name)
-                SELECT viewed.token, meals.snapshot, display_names.display_name, viewed.expires_at, meal_photos.digest
-                FROM viewed JOIN meals ON meals.meal_id = viewed.meal_id
+                    FROM meals
+                    WHERE links.token = \(token) AND links.revoked_at IS NULL AND links.expires_at > \(now)
+                        AND meals.meal_id = links.meal_id AND NOT meals.deleted AND meals.snapshot IS NOT NULL
+                    RETURNING links.token, links.meal_id, links.user_id, links.expires_at, links.include_photo, links.show_display_name,
+                        meals.snapshot)
+                SELECT viewed.token, viewed.snapshot, display_names.display_name, viewed.expires_at, meal_photos.digest
+                FROM viewed
                 LEFT JOIN display_names ON display_names.user_id = viewed.user_id AND viewed.show_display_name
                 LEFT JOIN meal_photos ON meal_photos.meal_id = viewed.meal_id AND viewed.include_photo
                 """, logger: logger))
