@@ -134,10 +134,18 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            path: "gateway"
+            path: "gateway",
+            resources: [.copy("Resources/openapi.json")]
         ),
 
         // MARK: Tests
+        // The published contracts (OpenAPI, AsyncAPI) and the JSON Schema checks that hold real answers and events to them.
+        .target(name: "ContractTesting", path: "Tests/ContractTesting"),
+        .testTarget(
+            name: "ContractTests",
+            dependencies: ["ContractTesting", "EventContracts"],
+            path: "Tests/ContractTests"
+        ),
         .testTarget(
             name: "KafkaTests",
             dependencies: ["Kafka"],
@@ -157,7 +165,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
-                postgres, logging, lifecycle, configuration, hummingbird, httpTypes,
+                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),

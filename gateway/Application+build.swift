@@ -17,7 +17,7 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
     let verifier = AccessTokenVerifier(policy: settings.tokenPolicy)
     let refresher = JWKSRefresher(
         url: jwksURL, client: client, verifier: verifier, interval: settings.jwksRefreshInterval, minimumGap: .seconds(30), logger: logger)
-    let router = makeRouter(settings: settings, client: client, verifier: verifier)
+    let router = makeRouter(settings: settings, client: client, verifier: verifier, apiDocument: try APIDocumentController.bundled())
     let application = Application(
         router: router,
         configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
@@ -29,8 +29,8 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 /// The gateway's router: platform middleware, then route matching, token verification, rate limits and the
 /// proxy, then the gateway's own routes for paths no upstream serves.
 func makeRouter(
-    settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, limiter: RateLimiter = RateLimiter(),
-    clock: GatewayClock = .system
+    settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
+    limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system
 ) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: RequestIdMiddleware())
@@ -45,6 +45,7 @@ func makeRouter(
             routes: settings.routes, client: client, upstreamTimeout: settings.upstreamTimeout, maxBodyBytes: settings.http.maxBodyBytes))
     GatewayHealthController(upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier)
         .addRoutes(to: router)
+    apiDocument.addRoutes(to: router)
     PrometheusMetrics.addRoute(to: router)
     return router
 }

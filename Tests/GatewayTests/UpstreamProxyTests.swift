@@ -55,7 +55,8 @@ struct UpstreamProxyTests {
             do {
                 let verifier = AccessTokenVerifier(policy: tokens.policy)
                 try await verifier.replaceKeys(jwksJSON: tokens.jwks)
-                let router = makeRouter(settings: settings(upstreamPort: upstream.port!), client: client, verifier: verifier)
+                let router = makeRouter(
+                    settings: settings(upstreamPort: upstream.port!), client: client, verifier: verifier, apiDocument: try .bundled())
                 try await Application(router: router).test(.router) { gateway in try await body(gateway) }
             } catch {
                 try await client.shutdown()
@@ -118,6 +119,29 @@ struct UpstreamProxyTests {
                 #expect(report.services["down"] == "unreachable")
                 #expect(report.services["meals"] == "not_ready")  // the echo upstream has no /health/ready
                 #expect(report.status == "degraded")
+            }
+        }
+    }
+
+    @Test("/openapi.json serves the repository's OpenAPI document without a token, with an ETag that answers 304")
+    func apiDocument() async throws {
+        let repositoryCopy = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../gateway/Resources/openapi.json"))
+        try await withGateway { gateway in
+            let etag = try await gateway.execute(uri: "/openapi.json", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+                #expect(Data(buffer: response.body) == repositoryCopy)
+                let document = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                #expect(document?["openapi"] as? String == "3.1.0")
+                return try #require(response.headers[.eTag])
+            }
+            try await gateway.execute(uri: "/openapi.json", method: .get, headers: [.ifNoneMatch: etag]) { response in
+                #expect(response.status == .notModified)
+                #expect(response.body.readableBytes == 0)
+            }
+            try await gateway.execute(uri: "/openapi.json", method: .get, headers: [.ifNoneMatch: "\"stale\""]) { response in
+                #expect(response.status == .ok)
             }
         }
     }

@@ -1,0 +1,73 @@
+import EventContracts
+import Foundation
+import Testing
+
+/// One event of every topic, encoded exactly as the outbox puts it on the wire, with the optional fields both
+/// present and absent.
+enum SampleEvents {
+    struct Sample: Sendable, CustomTestStringConvertible {
+        let name: String
+        let topic: Topic
+        let bytes: Data
+        var testDescription: String { name }
+    }
+
+    static let userId = UUID()
+
+    /// The service that publishes each topic (the envelope's `source`).
+    static func producer(of topic: Topic) -> String {
+        switch topic {
+        case .mealAnalyzed, .mealConsumed, .mealDeleted: "meals"
+        case .weightLogged: "metrics"
+        case .userProfileUpdated, .userDeleted: "auth"
+        }
+    }
+    static let time = Date(timeIntervalSince1970: 1_795_000_000.123)
+
+    static func sample<Payload: EventPayload>(_ name: String, _ payload: Payload) -> Sample {
+        let envelope = EventEnvelope(source: producer(of: Payload.topic), subject: userId.uuidString.lowercased(), data: payload, time: time)
+        return Sample(name: name, topic: Payload.topic, bytes: Data(try! EventCoding.encode(envelope)))
+    }
+
+    static func meal(consumed: Bool, full: Bool) -> MealSnapshot {
+        let nutrients = NutrientTotals(
+            calories: 420, proteinGrams: 32.5, carbsGrams: 12, fatGrams: 24, fiberGrams: 4, sugarsGrams: 3, saturatedFatGrams: 5,
+            sodiumMilligrams: 610)
+        let item = MealSnapshotItem(
+            name: "Salmon", amount: 1, unit: "fillet", grams: 150, nutrients: nutrients, healthScore: 82, healthRating: "nutritious",
+            source: "database")
+        return MealSnapshot(
+            mealId: UUID(), userId: userId, title: "Salmon and greens", origin: full ? "photo" : "manual", mealType: full ? "dinner" : nil,
+            captureKind: full ? "full_meal" : "quick_add", eatenAt: time, localDate: "2026-11-22", timeZone: "Europe/Berlin", isConsumed: consumed,
+            edited: full, notes: full ? "with lemon" : nil, hasPhoto: full, items: [item], totals: nutrients,
+            healthScore: full ? 82 : nil, healthRating: full ? "nutritious" : nil, dietPreference: "keto", dietScore: 74, dietBand: "green",
+            dietExplanation: "Low in carbohydrates.", version: full ? 3 : 1)
+    }
+
+    static let all: [Sample] = [
+        sample("meal.analyzed with every field", MealAnalyzed(meal: meal(consumed: false, full: true))),
+        sample("meal.analyzed with optional fields absent", MealAnalyzed(meal: meal(consumed: false, full: false))),
+        sample("meal.consumed", MealConsumed(meal: meal(consumed: true, full: true))),
+        sample("meal.deleted", MealDeleted(mealId: UUID(), userId: userId, reason: "unconsumed", version: 4)),
+        sample(
+            "weight.logged with weight and ketones",
+            WeightLogged(userId: userId, date: "2026-11-22", weightKg: 81.4, ketonesMmolPerLiter: 1.2, notes: "morning", loggedAt: time, version: 2)),
+        sample("weight.logged with weight only", WeightLogged(userId: userId, date: "2026-11-22", weightKg: 81.4, ketonesMmolPerLiter: nil, loggedAt: time, version: 1)),
+        sample("user.profile_updated with goals and body data", fullProfile()),
+        sample("user.profile_updated without goals", UserProfileUpdated(userId: userId, displayName: "Ana", dietPreference: "balanced", version: 1)),
+        sample("user.deleted", UserDeleted(userId: userId, deletedAt: time)),
+    ]
+
+    static func fullProfile() -> UserProfileUpdated {
+        var profile = UserProfileUpdated(
+            userId: userId, displayName: "Ana", dietPreference: "custom",
+            customMacros: MacroSplit(proteinPercent: 30, carbsPercent: 40, fatPercent: 30), dailyCalorieGoal: 2000, proteinGoalGrams: 150,
+            carbsGoalGrams: 200, fatGoalGrams: 67, calorieBalanceGoal: -500, targetWeightKg: 72.5, weightUnit: "lbs",
+            timeZone: "America/New_York", version: 5)
+        profile.heightCm = 168
+        profile.birthDate = "1990-04-12"
+        profile.sex = "female"
+        profile.activityLevel = "moderate"
+        return profile
+    }
+}

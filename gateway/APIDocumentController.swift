@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// `GET /openapi.json`: the OpenAPI 3.1 document of the public API, kept in the repository at
+/// gateway/Resources/openapi.json and bundled with the gateway, so what it serves is what it was built with.
+struct APIDocumentController: Sendable {
+    let document: ByteBuffer
+    /// A strong validator of the document's bytes (their length and FNV-1a hash), for `If-None-Match`.
+    let etag: String
+
+    init(document: [UInt8]) {
+        self.document = ByteBuffer(bytes: document)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in document { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        self.etag = "\"\(document.count)-\(String(hash, radix: 16))\""
+    }
+
+    /// The document bundled with the gateway.
+    static func bundled() throws -> APIDocumentController {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
+            throw APIDocumentMissing()
+        }
+        return APIDocumentController(document: Array(try Data(contentsOf: url)))
+    }
+
+    func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        router.get("/openapi.json") { request, _ in answer(request) }
+    }
+
+    func answer(_ request: Request) -> Response {
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=300"]
+        if let wanted = request.headers[.ifNoneMatch], wanted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: document))
+    }
+}
+
+struct APIDocumentMissing: Error, CustomStringConvertible {
+    var description: String { "the OpenAPI document is missing from the gateway's bundle (gateway/Resources/openapi.json)" }
+}
