@@ -50,6 +50,19 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    @Test("answers are matched to their operation and held to it: undocumented statuses, content types and shapes are reported")
+    func answersAreChecked() {
+        let path = "/api/meals/0b7c8a52-9d8e-4c51-8d8f-1f2e3d4c5b6a"
+        let notFound = #"{"error":{"code":"meal_not_found","message":"No such meal.","details":{},"requestId":"r-1"}}"#
+        #expect(contract.operation(method: "GET", path: "/api/foods/search")?.template == "/api/foods/search")
+        #expect(contract.operation(method: "GET", path: "/api/foods/01123")?.template == "/api/foods/{id}")
+        #expect(contract.problems(method: "GET", path: path, status: 404, contentType: "application/json", body: Data(notFound.utf8)).isEmpty)
+        #expect(!contract.problems(method: "GET", path: path, status: 200, contentType: "application/json", body: Data("{}".utf8)).isEmpty)
+        #expect(!contract.problems(method: "GET", path: path, status: 418, contentType: "application/json", body: Data(notFound.utf8)).isEmpty)
+        #expect(!contract.problems(method: "GET", path: path, status: 404, contentType: "text/plain", body: Data("gone".utf8)).isEmpty)
+        #expect(!contract.problems(method: "PATCH", path: path, status: 200, contentType: nil, body: Data()).isEmpty)
+    }
+
     @Test("every JSON error response is the one error shape (the gateway's health report aside)")
     func errorsUseTheErrorShape() {
         for operation in contract.operations where !Self.gatewayOwnPaths.contains(operation.template) || operation.template == "/openapi.json" {

@@ -94,8 +94,12 @@ struct IdentityStack: Sendable {
                 logger: TestEnvironment.logger)
             #expect(await refresher.refresh(), "the gateway could not load the auth service's JWKS")
             let router = Gateway.makeRouter(
-                settings: settings, client: client, verifier: verifier, clock: GatewayClock(date: { clock.now() }, instant: { .now }))
-            try await Application(router: router).test(.live) { gateway in try await body(gateway) }
+                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(), clock: GatewayClock(date: { clock.now() }, instant: { .now }))
+            try await Application(router: router).test(.live) { gateway in
+                let checked = ContractCheckingClient(gateway)
+                try await body(checked)
+                #expect(checked.problems.isEmpty, "answers that differ from the OpenAPI document:\n\(checked.problems.joined(separator: "\n"))")
+            }
         } catch {
             try await client.shutdown()
             throw error

@@ -9,23 +9,11 @@ import Testing
 /// Photo and text analysis through the gateway: limits, formats, the provider's failures, the caller's diet.
 @Suite("Meal analysis through the gateway", .serialized, .enabled(if: TestEnvironment.isAvailable))
 struct MealAnalysisTests {
-    private static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 2000)
-
-    private func multipart(_ image: [UInt8], boundary: String = "itest-boundary") -> ByteBuffer {
-        var body = ByteBuffer()
-        body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"mealType\"\r\n\r\nlunch\r\n")
-        body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"image\"; filename=\"meal.txt\"\r\n")
-        body.writeString("Content-Type: application/octet-stream\r\n\r\n")
-        body.writeBytes(image)
-        body.writeString("\r\n--\(boundary)--\r\n")
-        return body
-    }
-
     private func upload(_ stack: MealsStack, _ image: [UInt8], token: String) async throws -> TestResponse {
         try await stack.gateway.execute(
             uri: "/api/analyze", method: .post,
-            headers: [.authorization: "Bearer \(token)", .contentType: "multipart/form-data; boundary=itest-boundary"],
-            body: multipart(image))
+            headers: [.authorization: "Bearer \(token)", .contentType: "multipart/form-data; boundary=\(PhotoUpload.boundary)"],
+            body: PhotoUpload.body(image))
     }
 
     @Test("a written meal becomes scored items from the food table, stored unconsumed")
@@ -79,10 +67,10 @@ struct MealAnalysisTests {
                 uri: "/api/analyze", method: .post, headers: [.authorization: "Bearer \(token)", .contentType: "text/plain"],
                 body: ByteBuffer(string: "2 eggs"))
             #expect(plain.status == .unsupportedMediaType)
-            let photo = try await upload(stack, Self.png, token: token)
+            let photo = try await upload(stack, PhotoUpload.png, token: token)
             #expect(photo.status == .serviceUnavailable && photo.errorCode == "vision_not_configured")
             #expect(photo.headers[.retryAfter] != nil)
-            let base64 = Data(Self.png).base64EncodedString()
+            let base64 = Data(PhotoUpload.png).base64EncodedString()
             let json = try await stack.gateway.call(.post, "/api/analyze", json: #"{"image":"\#(base64)"}"#, token: token)
             #expect(json.status == .serviceUnavailable && json.errorCode == "vision_not_configured")
             let neither = try await stack.gateway.call(.post, "/api/analyze", json: #"{"mealType":"lunch"}"#, token: token)
@@ -103,23 +91,23 @@ struct MealAnalysisTests {
             vision.script(
                 #"{"items":[{"name":"white rice","amount":1,"unit":"cup","grams":158,"confidence":0.9,"calories_kcal":205,"protein_g":4.3,"carbs_g":44.5,"fat_g":0.4,"fiber_g":0.6,"sugars_g":0.1,"saturated_fat_g":0.1,"sodium_mg":2,"alcohol_g":0},{"name":"grandma's mystery stew","amount":1,"unit":"bowl","grams":300,"confidence":0.6,"calories_kcal":360,"protein_g":20,"carbs_g":30,"fat_g":17,"fiber_g":5,"sugars_g":6,"saturated_fat_g":6,"sodium_mg":700,"alcohol_g":0}]}"#
             )
-            let response = try await upload(stack, Self.png, token: token)
+            let response = try await upload(stack, PhotoUpload.png, token: token)
             #expect(response.status == .created, "\(String(buffer: response.body))")
             let meal = try response.decoded(MealAnswer.self)
             #expect(meal.origin == "photo" && meal.mealType == "lunch" && meal.photoUrl != nil)
             #expect(meal.items.first?.source == "database" && meal.items.first?.foodId != nil)
             #expect(meal.items.last?.source == "estimate" && meal.items.last?.calories == 360)
             let photo = try await stack.gateway.call(.get, "/api/meals/\(meal.id.uuidString.lowercased())/photo", token: token)
-            #expect(photo.status == .ok && Array(buffer: photo.body) == Self.png && photo.headers[.contentType] == "image/png")
+            #expect(photo.status == .ok && Array(buffer: photo.body) == PhotoUpload.png && photo.headers[.contentType] == "image/png")
             let (stranger, _) = try await stack.signUp("stranger")
             let stolen = try await stack.gateway.call(.get, "/api/meals/\(meal.id.uuidString.lowercased())/photo", token: stranger)
             #expect(stolen.status == .notFound)
 
             vision.script("I think this is a sandwich, maybe?")
-            let malformed = try await upload(stack, Self.png, token: token)
+            let malformed = try await upload(stack, PhotoUpload.png, token: token)
             #expect(malformed.status == .badGateway && malformed.errorCode == "analysis_failed")
             vision.script(#"{"items":[{"name":"rice","amount":1,"unit":"cup","grams":-5,"confidence":0.9,"calories_kcal":205,"protein_g":4,"carbs_g":44,"fat_g":0.4,"fiber_g":0.6,"sugars_g":0,"saturated_fat_g":0,"sodium_mg":2,"alcohol_g":0}]}"#)
-            let absurd = try await upload(stack, Self.png, token: token)
+            let absurd = try await upload(stack, PhotoUpload.png, token: token)
             #expect(absurd.status == .badGateway && absurd.errorCode == "analysis_failed")
             #expect(try await stack.storedMeals(of: userId) == 1, "failed analyses must store nothing")
         }

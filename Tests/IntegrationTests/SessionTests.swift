@@ -102,7 +102,7 @@ struct SessionTests {
             #expect(known.status == .accepted && unknown.status == .accepted)
             #expect(String(buffer: known.body) == String(buffer: unknown.body))
 
-            let token = try #require(try await resetToken(in: stack.mailDirectory, for: "ivan@example.com"))
+            let token = try #require(try await mailedResetToken(in: stack.mailDirectory, for: "ivan@example.com"))
             let confirm = try await stack.gateway.call(
                 .post, "/api/auth/password-reset/confirm", json: #"{"token":"\#(token)","newPassword":"reset and renewed"}"#)
             #expect(confirm.status == .noContent)
@@ -115,28 +115,12 @@ struct SessionTests {
             #expect(reuse.status == .badRequest && reuse.errorCode == "invalid_reset_token")
 
             _ = try await stack.gateway.call(.post, "/api/auth/password-reset", json: #"{"email":"ivan@example.com"}"#)
-            let second = try #require(try await resetToken(in: stack.mailDirectory, for: "ivan@example.com", excluding: [token]))
+            let second = try #require(try await mailedResetToken(in: stack.mailDirectory, for: "ivan@example.com", excluding: [token]))
             stack.clock.advance(by: 3601)
             let expired = try await stack.gateway.call(
                 .post, "/api/auth/password-reset/confirm", json: #"{"token":"\#(second)","newPassword":"too late now"}"#)
             #expect(expired.errorCode == "invalid_reset_token", "links expire after an hour")
         }
-    }
-
-    /// Waits for the mail relay to write the reset mail and reads the token from its link.
-    func resetToken(in directory: URL, for recipient: String, excluding: Set<String> = []) async throws -> String? {
-        var found: String?
-        _ = try await TestEnvironment.eventually(timeout: .seconds(15)) {
-            let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-            for file in files {
-                let text = try String(contentsOf: file, encoding: .utf8)
-                guard text.contains("To: \(recipient)"), let range = text.range(of: "?token=") else { continue }
-                let token = String(text[range.upperBound...].prefix { !$0.isWhitespace })
-                if !excluding.contains(token) { found = token }
-            }
-            return found != nil
-        }
-        return found
     }
 }
 
@@ -156,4 +140,20 @@ struct MeFields: Decodable {
     }
 
     var user: User
+}
+
+/// Waits for the mail relay to write the reset mail and reads the token from its link.
+func mailedResetToken(in directory: URL, for recipient: String, excluding: Set<String> = []) async throws -> String? {
+    var found: String?
+    _ = try await TestEnvironment.eventually(timeout: .seconds(15)) {
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        // The mailer writes atomically, through a hidden temporary file that may vanish while we list.
+        for file in files where !file.lastPathComponent.hasPrefix(".") {
+            guard let text = try? String(contentsOf: file, encoding: .utf8), text.contains("To: \(recipient)"), let range = text.range(of: "?token=") else { continue }
+            let token = String(text[range.upperBound...].prefix { !$0.isWhitespace })
+            if !excluding.contains(token) { found = token }
+        }
+        return found != nil
+    }
+    return found
 }

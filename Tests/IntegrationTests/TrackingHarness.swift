@@ -85,19 +85,11 @@ struct TrackingStack: Sendable {
         return (session.accessToken, session.user.id)
     }
 
-    /// Polls `uri` through the gateway until `condition` holds on its decoded answer (events take a moment to
-    /// reach the read models); returns the last answer.
+    /// Polls `uri` through the gateway until `condition` holds on its decoded answer; returns the last answer.
     func eventually<Answer: Decodable & Sendable>(
         _ uri: String, token: String, as type: Answer.Type, timeout: Duration = .seconds(30), until condition: @Sendable (Answer) -> Bool
     ) async throws -> Answer {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let response = try await gateway.call(.get, uri, token: token)
-            #expect(response.status == .ok, "\(uri) answered \(response.status): \(String(buffer: response.body))")
-            let answer = try response.decoded(Answer.self)
-            if condition(answer) || ContinuousClock.now >= deadline { return answer }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await gateway.eventually(uri, token: token, as: type, timeout: timeout, until: condition)
     }
 }
 
