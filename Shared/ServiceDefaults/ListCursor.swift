@@ -10,7 +10,8 @@ public enum ListCursor {
     /// The key and id a client sent back; 400 `invalid_cursor` for anything this API did not make.
     public static func decode(_ text: String) throws -> (key: String, id: UUID) {
         guard text.count <= 400, let data = Base64URL.decode(text), let plain = String(data: data, encoding: .utf8),
-            let separator = plain.lastIndex(of: "|"), let id = UUID(uuidString: String(plain[plain.index(after: separator)...]))
+            !plain.contains("\u{0}"), let separator = plain.lastIndex(of: "|"),
+            let id = UUID(uuidString: String(plain[plain.index(after: separator)...]))
         else { throw invalid }
         return (String(plain[..<separator]), id)
     }
@@ -25,9 +26,12 @@ public enum ListCursor {
     /// Compare it in SQL as `'epoch'::timestamptz + micros * interval '1 microsecond'`.
     public static func decodeTime(_ text: String) throws -> (micros: Int64, id: UUID) {
         let (key, id) = try decode(text)
-        guard let micros = Int64(key) else { throw invalid }
+        guard let micros = Int64(key), validMicros.contains(micros) else { throw invalid }
         return (micros, id)
     }
+
+    /// Years 1 to 9999: anything outside was not made here, and would overflow PostgreSQL's timestamp arithmetic.
+    static let validMicros: ClosedRange<Int64> = -62_135_596_800_000_000...253_402_300_799_999_999
 
     /// 400 for a cursor this API did not make.
     public static let invalid = APIError.badRequest("The cursor is not one this API returned.", code: "invalid_cursor")

@@ -105,6 +105,16 @@ struct ItemRequestResolverTests {
         #expect(Set(error.details.keys) == expected)
     }
 
+    @Test("fibre, sugars and saturated fat heavier than the item, and absurd sodium, are refused (totals stay finite)")
+    func minorNutrientBounds() throws {
+        let error = try refusal([
+            ItemRequest(name: "salt lick", grams: 100, calories: 10, fiber: 101.5, sugars: 200, saturatedFat: 1e308, sodium: 1e308)
+        ])
+        #expect(Set(error.details.keys) == ["items[0].fiber", "items[0].sugars", "items[0].saturatedFat", "items[0].sodium"])
+        let fine = try resolve([ItemRequest(name: "broth", grams: 300, calories: 40, fiber: 1, sugars: 2, saturatedFat: 0.5, sodium: 900)])
+        #expect(fine.first?.nutrients.sodium == 900)
+    }
+
     @Test("a portion heavier than 5 kg from a quantity is refused")
     func hugeQuantity() throws {
         let error = try refusal([ItemRequest(foodId: "01077", quantity: 100, unit: "cup")])

@@ -4,12 +4,14 @@ import ServiceDefaults
 /// Validates client-written items and turns them into drafts; every problem is reported at once as a 422
 /// naming the field (`items[1].grams`). Bounds: 1 to 50 items; grams above 0 and at most 5,000 per item;
 /// quantity above 0 and at most 1,000; calories at most 10,000 per item; no negative or non-finite value;
-/// protein, carbs and fat together no heavier than the item. Calories that disagree with the macros are
+/// protein, carbs and fat together, and fibre, sugars and saturated fat each, no heavier than the item; sodium at
+/// most 100,000 mg (so totals stay finite). Calories that disagree with the macros are
 /// accepted but flagged on the item (`calories_inconsistent_with_macros`) for the user to review.
 enum ItemRequestResolver {
     static let maxItems = 50
     static let maxGrams = 5000.0
     static let maxCalories = 10000.0
+    static let maxSodiumMilligrams = 100_000.0
 
     static func resolve(_ requests: [ItemRequest], catalog: FoodCatalog, field: String = "items") throws -> [MealItemDraft] {
         var problems: [String: String] = [:]
@@ -61,6 +63,14 @@ enum ItemRequestResolver {
         let macroGrams = (request.protein ?? 0) + (request.carbs ?? 0) + (request.fat ?? 0)
         if let grams = request.grams, macroGrams > grams * 1.01 {
             problems["\(path).protein"] = "Protein, carbs and fat together cannot weigh more than the item."
+        }
+        if let grams = request.grams {
+            for (field, value) in [("fiber", request.fiber), ("sugars", request.sugars), ("saturatedFat", request.saturatedFat)] {
+                if let value, value > grams * 1.01 { problems["\(path).\(field)"] = "Cannot weigh more than the item." }
+            }
+        }
+        if let sodium = request.sodium, sodium > maxSodiumMilligrams {
+            problems["\(path).sodium"] = "At most \(Int(maxSodiumMilligrams)) mg per item."
         }
         guard problems.count == before, let name, let grams = request.grams, let calories = request.calories else { return nil }
         let nutrients = NutrientProfile(
