@@ -87,7 +87,7 @@ struct MetricsController: Sendable {
     /// `GET /api/metrics/daily?days=7&unit=`: every recorded day of the range with its weight, ketone level,
     /// `inKetosis` and notes, oldest first; days without a record are left out.
     @Sendable func daily(request: Request, context: AppRequestContext) async throws -> MetricsListBody<DailyMetricsBody> {
-        let (range, unit, records) = try await recordedDays(request)
+        let (range, unit, records) = try await recordedDays(request, defaultDays: 7)
         return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.map { DailyMetricsBody($0, unit: unit) })
     }
 
@@ -105,11 +105,11 @@ struct MetricsController: Sendable {
     }
 
     /// The caller's recorded days of the last `days` days and the unit asked for (or preferred).
-    private func recordedDays(_ request: Request) async throws -> (range: ClosedRange<CalendarDate>, unit: WeightUnit, days: [DailyMetrics]) {
+    private func recordedDays(_ request: Request, defaultDays: Int = 30) async throws -> (range: ClosedRange<CalendarDate>, unit: WeightUnit, days: [DailyMetrics]) {
         let caller = try CallerIdentity(request)
         let profile = try await profiles.profile(of: caller.userId, client: client)
         var fields = MetricsFieldReader(profile: profile, now: now())
-        let range = fields.dayRange(request.uri.queryParameters["days"].map(String.init))
+        let range = fields.dayRange(request.uri.queryParameters["days"].map(String.init), defaultDays: defaultDays)
         let unit = fields.unit(request.uri.queryParameters["unit"].map(String.init))
         try fields.check()
         let records = try await days.list(userId: caller.userId, from: range.lowerBound, to: range.upperBound, client: client)

@@ -71,9 +71,9 @@ struct MetricsFieldReader {
     }
 
     /// The last `days` days ending today in the user's zone (`days` 1-366, 30 when absent).
-    mutating func dayRange(_ text: String?) -> ClosedRange<CalendarDate> {
+    mutating func dayRange(_ text: String?, defaultDays: Int) -> ClosedRange<CalendarDate> {
         let today = profile.today(now: now)
-        var count = 30
+        var count = defaultDays
         if let text {
             if let value = Int(text), BodyMetricLimits.days.contains(value) {
                 count = value
