@@ -104,9 +104,10 @@ def wall():
 # ----------------------------------------------------------------------------------------------- HTTP
 
 class Answer:
-    __slots__ = ("status", "body", "raw", "error", "t0", "t1", "rid", "headers")
+    __slots__ = ("status", "body", "raw", "error", "t0", "t1", "rid", "headers", "sent")
 
     def __init__(self):
+        self.sent = False
         self.status = None
         self.body = None
         self.raw = b""
@@ -130,8 +131,12 @@ class Answer:
         """ack, refused or ambiguous (see the module's doc)."""
         if self.ok:
             return "ack"
-        if self.status is not None and (400 <= self.status < 500 or self.status == 503):
+        if not self.sent:
+            return "refused"        # the connection was refused: nothing was sent
+        if self.status is not None and 400 <= self.status < 500:
             return "refused"
+        if self.status == 503 and self.code == "upstream_unavailable":
+            return "refused"        # the gateway could not reach the service
         return "ambiguous"
 
     def describe(self):
@@ -159,6 +164,9 @@ def exchange(conn, prepared, answer):
     try:
         if answer.t0 is None:
             answer.t0 = now()
+        if conn.sock is None:
+            conn.connect()
+        answer.sent = True
         conn.request(method, path, body=data, headers=h)
         response = conn.getresponse()
         answer.raw = response.read()
@@ -470,6 +478,7 @@ class Writer(threading.Thread):
         self.rng = random.Random(seed)
         self.meals = []
         self.counts = {}
+        self.last_share = None
 
     def record(self, op, answer, target=None, contents=None):
         self.counts[op] = self.counts.get(op, 0) + 1
@@ -571,6 +580,8 @@ class Writer(threading.Thread):
         if a.ok:
             with TRUTH.lock:
                 TRUTH.shares.append({"user": self.user.index, "token": a.body["token"], "mealId": meal.id})
+            self.counts["share.ok"] = self.counts.get("share.ok", 0) + 1
+            self.last_share = meal.id
         self.record("share.create", a, meal.id, {"token": a.body["token"]} if a.ok else None)
 
 
@@ -606,24 +617,59 @@ class Run:
         acked = sum(1 for w in writes if w["outcome"] == "ack")
         return len(writes), acked, len(writes) - acked
 
-    def canary_latency(self, canary, since):
-        """Seconds from `since` until a consumed meal written after the recovery is in trends' history of its day
-        (the event path works again end to end); None when it does not get there within --canary-timeout."""
+    # The event paths a part is on: a meal reaching trends' history and sharing's copy (a share link can be made),
+    # a weight reaching trends' weight series.
+    FLOWS = {"auth": ["meal>trends"], "meals": ["meal>trends", "meal>sharing"], "metrics": ["weight>trends"],
+             "trends": ["meal>trends", "weight>trends"], "sharing": ["meal>sharing"]}
+    ALL_FLOWS = ["meal>trends", "meal>sharing", "weight>trends"]
+    canary_weight = 0
+
+    def canary_latency(self, canary, part, since):
+        """Seconds from `since` until writes made after the recovery have gone through every event path `part` is on;
+        None when they do not within --canary-timeout."""
+        flows = self.FLOWS.get(part, self.ALL_FLOWS)
         deadline = now() + self.args.canary_timeout
-        before = len(canary.meals)
-        while now() < deadline and len(canary.meals) == before:
-            canary.create(consumed=True)
+        meal, day, kg = None, None, None
+        if any(f.startswith("meal>") for f in flows):
+            before = len(canary.meals)
+            while now() < deadline and len(canary.meals) == before:
+                canary.create(consumed=True)
+                if len(canary.meals) == before:
+                    time.sleep(0.3)
             if len(canary.meals) == before:
-                time.sleep(0.5)
-        if len(canary.meals) == before:
-            return None
-        meal = canary.meals[-1]
-        while now() < deadline:
-            a = call("GET", f"/api/history/{meal.local_date}", token=canary.user.token(), timeout=5)
-            if a.status == 200 and any(m.get("mealId", "").lower() == meal.id for m in a.body.get("meals", [])):
-                return now() - since
-            time.sleep(0.1)
-        return None
+                return None
+            meal = canary.meals[-1]
+        if "weight>trends" in flows:
+            day = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=1)).date().isoformat()
+            while now() < deadline:
+                Run.canary_weight += 1
+                kg = round(70 + (Run.canary_weight % 200) / 10, 1)
+                a = call("POST", "/api/metrics/weight", {"date": day, "weight": kg, "unit": "kg"}, canary.user.token())
+                TRUTH.weight(canary.user, day, kg, a.outcome)
+                canary.record("weight.log", a, day, {"weightKg": kg})
+                if a.ok:
+                    break
+                time.sleep(0.3)
+            else:
+                return None
+        pending = set(flows)
+        while pending and now() < deadline:
+            if "meal>trends" in pending:
+                a = call("GET", f"/api/history/{meal.local_date}", token=canary.user.token(), timeout=5)
+                if a.status == 200 and any(m.get("mealId", "").lower() == meal.id for m in a.body.get("meals", [])):
+                    pending.discard("meal>trends")
+            if "meal>sharing" in pending:
+                canary.share(meal)
+                if canary.counts.get("share.ok", 0) and canary.last_share == meal.id:
+                    pending.discard("meal>sharing")
+            if "weight>trends" in pending:
+                a = call("GET", "/api/trends?period=7d", token=canary.user.token(), timeout=5)
+                if a.status == 200 and any(e.get("date") == day and abs(float(e.get("weight", 0)) - kg) < 0.011
+                                           for e in a.body.get("weight", {}).get("entries", [])):
+                    pending.discard("weight>trends")
+            if pending:
+                time.sleep(0.1)
+        return None if pending else now() - since
 
     def record_injection(self, part, signal_name, t_inject, t_back_process, t_back_port, t_ready, canary, note=""):
         end = t_ready if t_ready is not None else now()
@@ -666,7 +712,7 @@ class Run:
             bad(f"deploy/stack start {part} failed: {text[-300:]}")
         t_port = self.wait_port(PORTS[part])
         t_ready = wait_all_ready(self.args.ready_timeout)
-        canary_s = self.canary_latency(canary, t_port or t_start) if t_ready else None
+        canary_s = self.canary_latency(canary, part, t_port or t_start) if t_ready else None
         entry = self.record_injection(part, "KILL", t_inject, t_start, t_port, t_ready, canary_s)
         self.recover(entry)
 
@@ -685,7 +731,7 @@ class Run:
         t_port = self.wait_port(PORTS[part])
         # PostgreSQL and the broker are "back" when their port answers (pg_ctl -w and broker_start wait for it).
         t_ready = wait_all_ready(self.args.ready_timeout)
-        canary_s = self.canary_latency(canary, t_port or t_start) if t_ready else None
+        canary_s = self.canary_latency(canary, part, t_port or t_start) if t_ready else None
         entry = self.record_injection(part, "TERM" if part == "broker" else "stop -m fast", t_inject, t_port or t_start, t_port, t_ready, canary_s)
         self.recover(entry)
 
@@ -743,7 +789,7 @@ class Run:
         Run.drain_day += 1
         return Run.drain_day
 
-    def drain(self, part, users, direct=False):
+    def drain(self, part, users, canary, direct=False):
         route = "direct" if direct else "via gateway"
         step(f"SIGTERM {part} with {self.args.drain_requests} requests in flight ({route})")
         self.supervise(f"before draining {part}")
@@ -772,6 +818,7 @@ class Run:
             t.start()
         pid = part_pid(part)
         log_offset = log_size(part)
+        gateway_offset = log_size("gateway")
         barrier.wait()
         t_send = now()
         time.sleep(self.args.drain_delay)
@@ -802,26 +849,30 @@ class Run:
                     TRUTH.add_meal(meal)
                 elif a.outcome == "ambiguous":
                     TRUTH.ambiguous_create(user)
-                LEDGER.add("meal.analyze", user, a, f"drain-{part}", a.body.get("id") if a.ok else None)
+                LEDGER.add("meal.analyze", user, a, f"drain-{part}", a.body["id"].lower() if a.ok else None,
+                           {"version": a.body["version"], "consumed": a.body["isConsumed"]} if a.ok else None)
             elif kind == "weight":
                 TRUTH.weight(user, body["date"], body["weight"], a.outcome)
                 LEDGER.add("weight.log", user, a, f"drain-{part}", body["date"], {"weightKg": body["weight"]})
 
         in_flight = [(s, a) for s, a in zip(specs, answers) if a.t1 is None or a.t1 > t_term]
+        # Which requests the part itself answered: its "request completed" lines since the batch was sent.
+        answered_ids = set(re.findall(r'"request_id":"(faults-drain-[^"]+)"', "\n".join(log_tail(part, 10**6, "faults-drain-", since_bytes=log_offset))))
+        reached = sum(1 for s, a in in_flight if a.rid in answered_ids)
         before = len(specs) - len(in_flight)
         good = [(s, a) for s, a in in_flight if a.ok]
         failed = [(s, a) for s, a in in_flight if not a.ok]
         evidence = []
         for s, a in failed:
             seen = log_tail(part, 3, re.escape(a.rid), since_bytes=log_offset)
-            gw = log_tail("gateway", 3, re.escape(a.rid), since_bytes=0) if not direct else []
+            gw = log_tail("gateway", 3, re.escape(a.rid), since_bytes=gateway_offset) if not direct else []
             evidence.append({"request": f"{s[1]} {s[2]}", "answer": a.describe(), "requestId": a.rid,
                              "after_term_ms": round((a.t1 - t_term) * 1000, 1),
                              "service_log": [line[:400] for line in seen], "gateway_log": [line[:400] for line in gw]})
         durations = sorted((a.t1 - a.t0) for a in answers if a.t1 and a.t0)
         entry = {
             "part": part, "route": route, "requests": len(specs), "completed_before_term": before, "in_flight": len(in_flight),
-            "in_flight_ok": len(good), "in_flight_failed": len(failed),
+            "in_flight_ok": len(good), "in_flight_failed": len(failed), "answered_by_part": reached,
             "failures": evidence, "exit_after_term": round(t_exit - t_term, 2) if t_exit else None,
             "slowest_ms": round(durations[-1] * 1000, 1) if durations else None,
             "kinds": sorted({s[0] for s in specs}),
@@ -835,10 +886,14 @@ class Run:
         elif failed:
             bad(text)
             for e in evidence[:5]:
-                say(f"  {e['request']} -> {e['answer']} ({e['after_term_ms']} ms after SIGTERM, {e['requestId']})")
+                why = [line for line in e["gateway_log"] if "upstream request failed" in line]
+                say(f"  {e['request']} -> {e['answer']} ({e['after_term_ms']} ms after SIGTERM, {e['requestId']}; "
+                    f"{'answered by ' + part if e['service_log'] else 'never reached ' + part}"
+                    f"{'; gateway: ' + json.loads(why[0]).get('error', '') if why else ''})")
         else:
             ok(text)
-        inj = self.record_injection(part, f"TERM ({route})", t_term, t_start, t_port, t_ready, None,
+        canary_s = self.canary_latency(canary, part, t_port or t_start) if t_ready else None
+        inj = self.record_injection(part, f"TERM ({route})", t_term, t_start, t_port, t_ready, canary_s,
                                     note=f"{len(good)}/{len(in_flight)} in-flight ok")
         self.recover(inj)
 
@@ -945,12 +1000,14 @@ def run_checks(run, users, canary):
                                       f"{body['totals']['calories']}/{meal.calories}, title {body['title']!r}/{meal.title!r}")
             mismatched.append(meal.id)
     for w in meal_writes:
+        meal = TRUTH.meals.get(w["target"])
         problem = meal_problems.get(w["target"])
-        if problem is None:
+        if meal is None or problem is None:
             continue
         v = (w.get("contents") or {}).get("version")
         body = meals_now.get(w["target"])
-        if problem == "missing" or (body is not None and v is not None and body["version"] < v) or (body is not None and v == body["version"]):
+        if problem == "missing" or body is None or (v is not None and body["version"] < v) \
+                or (w["target"] in mismatched and v == meal.version):
             missing_meal_writes.append({"write": w, "problem": problem})
     check("writes", "meal writes acknowledged (create/edit/consume/unconsume/analyze)", len(meal_writes),
           len(meal_writes) - len(missing_meal_writes), len(missing_meal_writes),
@@ -1134,6 +1191,10 @@ def run_checks(run, users, canary):
     for i in run.injections:
         check("recovery", f"{i['part']} {i['signal']}: ready within {run.args.ready_limit:g} s of its start",
               f"<= {run.args.ready_limit:g} s", i["readyAfterStart"], 0 if i["passed"] else 1)
+    stuck = [i for i in run.injections if i["readyAfterStart"] is not None and i["eventsFlowingAfter"] is None]
+    check("recovery", f"event paths working again after each injection (a new write through them within {run.args.canary_timeout:g} s)",
+          len(run.injections), len(run.injections) - len(stuck), len(stuck),
+          "slowest " + str(max((i["eventsFlowingAfter"] or 0) for i in run.injections)) + " s" if run.injections else "")
     check("processes", "parts that exited without being told to", 0, len([f for f in run.findings if f["kind"] == "unexpected exit"]),
           len([f for f in run.findings if f["kind"] == "unexpected exit"]))
 
@@ -1203,8 +1264,8 @@ def main():
     if "drain" in only:
         for part in SERVICES + ["gateway"]:
             if not args.no_direct_drains and part != "gateway":
-                run.drain(part, users, direct=True)
-            run.drain(part, users, direct=False)
+                run.drain(part, users, canary, direct=True)
+            run.drain(part, users, canary, direct=False)
 
     step("stopping the write load")
     stop.set()
@@ -1229,9 +1290,10 @@ def main():
           [[i["part"], i["signal"], i["down"], i["readyAfterStart"], i["readyAfterPort"], i["eventsFlowingAfter"], i["attempted"],
             i["acked"], i["failed"], "yes" if i["passed"] else "NO"] for i in run.injections])
     step("drains (SIGTERM with requests in flight)")
-    table(["part", "route", "requests", "done before TERM", "in flight", "completed ok", "failed", "exit after TERM s", "ok"],
-          [[d["part"], d["route"], d["requests"], d["completed_before_term"], d["in_flight"], d["in_flight_ok"], d["in_flight_failed"],
-            d["exit_after_term"], "yes" if d["passed"] else "NO"] for d in run.drains])
+    table(["part", "route", "requests", "done before TERM", "in flight at TERM", "answered by part", "completed ok", "failed",
+           "exit after TERM s", "ok"],
+          [[d["part"], d["route"], d["requests"], d["completed_before_term"], d["in_flight"], d["answered_by_part"], d["in_flight_ok"],
+            d["in_flight_failed"], d["exit_after_term"], "yes" if d["passed"] else "NO"] for d in run.drains])
     step("write outcomes by operation")
     ops = {}
     for w in LEDGER.writes:
@@ -1240,7 +1302,7 @@ def main():
         if w["outcome"] != "ack":
             key = f"{w['status'] or 'no answer'} {w['code'] or (w['error'] or '').split(':')[0]}".strip()
             o["codes"][key] = o["codes"].get(key, 0) + 1
-    table(["operation", "acknowledged", "refused", "unanswered", "failures by status/code"],
+    table(["operation", "acknowledged", "refused (not done)", "unclear (5xx, reset)", "failures by status/code"],
           [[op, o["ack"], o["refused"], o["ambiguous"], ", ".join(f"{k}: {v}" for k, v in sorted(o["codes"].items(), key=lambda x: -x[1]))]
            for op, o in sorted(ops.items())])
     step("checks")

@@ -2,7 +2,7 @@
 
 BROKER_PID_FILE="$RUN_DIR/broker.pid"
 
-broker_running() { [ -f "$BROKER_PID_FILE" ] && kill -0 "$(cat "$BROKER_PID_FILE")" 2>/dev/null; }
+broker_running() { [ -f "$BROKER_PID_FILE" ] && pid_alive "$(cat "$BROKER_PID_FILE")"; }
 
 broker_start() {
   step "Kafka-compatible broker on 127.0.0.1:$BROKER_PORT"
@@ -21,7 +21,7 @@ broker_stop() {
   if broker_running; then
     local pid; pid=$(cat "$BROKER_PID_FILE")
     kill "$pid" 2>/dev/null || true
-    wait_for 10 "broker exit" bash -c "! kill -0 $pid 2>/dev/null" || kill -9 "$pid" 2>/dev/null || true
+    wait_for 10 "broker exit" eval "! pid_alive $pid" || kill -9 "$pid" 2>/dev/null || true
     say "broker stopped"
   fi
   rm -f "$BROKER_PID_FILE"

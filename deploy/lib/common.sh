@@ -34,6 +34,13 @@ EXTRA_SCHEMAS="${NUTRITION_EXTRA_SCHEMAS:-}"
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# Whether a process runs. One that exited but was not reaped yet (a zombie: parts restarted from another terminal
+# are reaped by init, sometimes seconds later) does not, though kill -0 still finds it.
+pid_alive() { # pid_alive PID
+  local stat; stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }; [ -n "$stat" ] && [ "${stat:0:1}" != Z ]
+}
+
 # Fails with the name of the process that holds a port we need.
 require_port_free() { # require_port_free PORT WHAT
   if port_open "$1"; then
