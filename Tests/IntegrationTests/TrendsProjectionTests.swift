@@ -52,6 +52,27 @@ struct TrendsProjectionTests {
         }
     }
 
+    @Test("an unconsume that overtakes the edits before it does not keep the stale content: the full copy of its version wins")
+    func unconsumeAfterAGap() async throws {
+        try await ProjectionStack.run(start: Self.start) { stack in
+            let user = UUID(), meal = UUID()
+            var ids = [
+                try await stack.publish(MealAnalyzed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 164, consumed: false, version: 1)), userId: user)
+            ]
+            try await stack.awaitApplied(ids)
+            // Versions 2 (consumed, edited to 314 kcal) and 3 (unconsumed) arrive with the deletion first.
+            ids = [
+                try await stack.publish(MealDeleted(mealId: meal, userId: user, reason: "unconsumed", version: 3), userId: user),
+                try await stack.publish(MealConsumed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 314, version: 2)), userId: user),
+                try await stack.publish(MealAnalyzed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 314, consumed: false, version: 3)), userId: user),
+            ]
+            try await stack.awaitApplied(ids)
+            let day = try await stack.get("/api/history/2026-03-10", as: user, DayHistory.self)
+            #expect(day.meals.map(\.totals.calories) == [314] && day.meals.first?.isConsumed == false)
+            #expect(day.summary.mealsScanned == 1 && day.summary.mealsConsumed == 0 && day.summary.calories == 0)
+        }
+    }
+
     @Test("a late edit moves or changes a past day; unconsuming and deleting take it off the day")
     func lateEdits() async throws {
         try await ProjectionStack.run(start: Self.start) { stack in

@@ -37,7 +37,10 @@ struct MealProjection: Sendable {
         return try await Self.changedDays(rows, plus: day)
     }
 
-    /// Applies `meal.deleted`: `deleted` leaves a tombstone; `unconsumed` keeps the meal as scanned only.
+    /// Applies `meal.deleted`: `deleted` leaves a tombstone; `unconsumed` keeps the meal as scanned only. The stored
+    /// content stays the meal's state only when it is the version just before; after a gap (events of other topics
+    /// overtaken, as while working through a backlog) the row waits without state for the full copy of this version,
+    /// which meals always sends beside the unconsume, so an edit in the gap is not lost.
     func apply(_ deletion: MealDeleted, on connection: PostgresConnection) async throws -> Set<CalendarDate> {
         let rows: PostgresRowSequence
         switch deletion.reason {
@@ -59,7 +62,8 @@ struct MealProjection: Sendable {
                 INSERT INTO meals (meal_id, user_id, version, has_state, is_consumed)
                 VALUES (\(deletion.mealId), \(deletion.userId), \(deletion.version), false, false)
                 ON CONFLICT (meal_id) DO UPDATE SET version = EXCLUDED.version, is_consumed = false,
-                    snapshot = jsonb_set(meals.snapshot, '{isConsumed}', 'false')
+                    snapshot = jsonb_set(meals.snapshot, '{isConsumed}', 'false'),
+                    has_state = meals.has_state AND meals.version = EXCLUDED.version - 1
                 WHERE meals.user_id = EXCLUDED.user_id AND NOT meals.deleted AND meals.version < EXCLUDED.version
                 RETURNING (SELECT day FROM previous)
                 """, logger: logger)
