@@ -32,7 +32,10 @@ public struct PostgresSettings: Sendable, Equatable {
         }
         self.password = password
         self.schema = config.string(forKey: "postgres.schema", default: defaultSchema)
-        self.minimumConnections = config.int(forKey: "postgres.pool.min", default: 5)
+        // 0 by default: postgres-nio 1.33.2's pool traps (precondition `minimumConcurrentConnections <= active`,
+        // PoolStateMachine+ConnectionGroup) when a lease arrives while fewer than the minimum connections are up, which
+        // is what a PostgreSQL restart leaves; the fault run crashed auth, meals and metrics that way with 5.
+        self.minimumConnections = config.int(forKey: "postgres.pool.min", default: 0)
         self.maximumConnections = config.int(forKey: "postgres.pool.max", default: 20)
         self.connectTimeout = .seconds(config.double(forKey: "postgres.connect.timeout.seconds", default: 10))
         self.queryTimeout = .seconds(config.double(forKey: "postgres.query.timeout.seconds", default: 10))
