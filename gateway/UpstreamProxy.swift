@@ -26,6 +26,10 @@ struct UpstreamProxy: RouterMiddleware {
         guard let route = context.route, let base = routes.upstreams[route.upstream] else {
             return try await next(request, context)
         }
+        // No service answers these, and the HTTP client refuses TRACE with a body (which was a 502): a client error.
+        if request.method == .trace || request.method == .connect {
+            throw APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not supported.")
+        }
         let upstreamRequest = try await makeUpstreamRequest(
             request, base: base, maxBodyBytes: route.maxBodyBytes ?? maxBodyBytes, context: context)
         let upstreamResponse: HTTPClientResponse

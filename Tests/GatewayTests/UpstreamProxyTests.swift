@@ -98,6 +98,19 @@ struct UpstreamProxyTests {
         }
     }
 
+    @Test("TRACE and CONNECT, with or without a body, are 405 in the error shape, never a 502")
+    func unsupportedMethods() async throws {
+        try await withGateway { gateway in
+            for method in [HTTPRequest.Method.trace, .connect] {
+                try await gateway.execute(uri: "/api/meals/echo", method: method, body: ByteBuffer(string: "{}")) { response in
+                    #expect(response.status == .methodNotAllowed)
+                    let body = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
+                    #expect(body.error.code == "method_not_allowed")
+                }
+            }
+        }
+    }
+
     @Test("an unreachable upstream is a 503 with Retry-After in the error shape")
     func unreachableUpstream() async throws {
         try await withGateway { gateway in

@@ -9,6 +9,18 @@ struct HealthScorerTests {
         HealthScorer.assess(try TestMeals.portion(id, grams, name), profile: profile)
     }
 
+    @Test("a vanishing portion (the smallest double of a gram) is scored and worded without trapping", arguments: [5e-324, 1e-15, 0])
+    func vanishingPortion(grams: Double) throws {
+        let salty = ScorableItem(
+            name: "crumb", grams: grams,
+            nutrients: NutrientProfile(calories: 100, protein: 0, carbs: 0, fat: 0, fiber: 0, sugars: 50, saturatedFat: 50, sodium: 5000),
+            traits: try TestMeals.portion("01123", 50, "egg").traits)
+        let assessment = HealthScorer.assess(salty, profile: .standard)
+        #expect((0...100).contains(assessment.health.score))
+        #expect(!assessment.reason.isEmpty && !assessment.encouragement.isEmpty)
+        #expect(Wording.whole(.infinity) == 1_000_000_000_000_000 && Wording.whole(.nan) == 0 && Wording.amount(-.infinity) == "-1000000000000000")
+    }
+
     @Test("broccoli, lentils and an apple rate well; hard candy and cola rate limited")
     func wholeFoodsAgainstSweets() throws {
         for (id, name) in [("11090", "broccoli"), ("16070", "lentils"), ("09003", "apple")] {

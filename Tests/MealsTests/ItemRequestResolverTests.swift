@@ -95,12 +95,14 @@ struct ItemRequestResolverTests {
             ItemRequest(name: "cake", grams: 6000, calories: 20000, fat: 10),
             ItemRequest(foodId: "01123", quantity: 0),
             ItemRequest(name: "", grams: 100, calories: 100),
+            ItemRequest(name: "crumb", grams: 5e-324, calories: 0),
         ])
         let expected: Set<String> = [
             "items[0].grams", "items[0].calories", "items[0].protein", "items[0].carbs",
             "items[1].grams", "items[1].calories",
             "items[2].quantity",
             "items[3].name",
+            "items[4].grams",
         ]
         #expect(Set(error.details.keys) == expected)
     }

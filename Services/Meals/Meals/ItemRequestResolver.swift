@@ -2,7 +2,7 @@ import Foundation
 import ServiceDefaults
 
 /// Validates client-written items and turns them into drafts; every problem is reported at once as a 422
-/// naming the field (`items[1].grams`). Bounds: 1 to 50 items; grams above 0 and at most 5,000 per item;
+/// naming the field (`items[1].grams`). Bounds: 1 to 50 items; grams from 0.1 to 5,000 per item;
 /// quantity above 0 and at most 1,000; calories at most 10,000 per item; no negative or non-finite value;
 /// protein, carbs and fat together, and fibre, sugars and saturated fat each, no heavier than the item; sodium at
 /// most 100,000 mg (so totals stay finite). Calories that disagree with the macros are
@@ -10,6 +10,8 @@ import ServiceDefaults
 enum ItemRequestResolver {
     static let maxItems = 50
     static let maxGrams = 5000.0
+    /// A pinch of salt; below it an item's per-100-g figures (what its health score reads) run to billions.
+    static let minGrams = 0.1
     static let maxCalories = 10000.0
     static let maxSodiumMilligrams = 100_000.0
 
@@ -30,8 +32,8 @@ enum ItemRequestResolver {
         _ request: ItemRequest, catalog: FoodCatalog, path: String, problems: inout [String: String]
     ) -> MealItemDraft? {
         let before = problems.count
-        if let grams = request.grams, !(grams > 0 && grams <= maxGrams && grams.isFinite) {
-            problems["\(path).grams"] = "Must be above 0 and at most \(Int(maxGrams)) g."
+        if let grams = request.grams, !(grams >= minGrams && grams <= maxGrams && grams.isFinite) {
+            problems["\(path).grams"] = "Must be at least \(minGrams) and at most \(Int(maxGrams)) g."
         }
         if let quantity = request.quantity, !(quantity > 0 && quantity <= 1000 && quantity.isFinite) {
             problems["\(path).quantity"] = "Must be above 0 and at most 1000."

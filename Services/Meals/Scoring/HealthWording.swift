@@ -12,7 +12,7 @@ enum HealthWording {
         var limits: [String] = []
         if density.sugar > 0 { limits.append("\(Wording.amount(per100g.sugars)) g sugar") }
         if density.saturatedFat > 0 { limits.append("\(Wording.amount(per100g.saturatedFat)) g saturated fat") }
-        if density.sodium > 0 { limits.append("\(Int(per100g.sodium.rounded())) mg sodium") }
+        if density.sodium > 0 { limits.append("\(Wording.whole(per100g.sodium)) mg sodium") }
         // "Broccoli: whole or …" rather than "is", which would be wrong for plural names such as "apples".
         let opening = "\(Wording.opening(item.name)): \(item.traits.processing.label)"
         switch (gives.isEmpty, limits.isEmpty) {
@@ -24,7 +24,7 @@ enum HealthWording {
         case (true, false):
             return "\(opening), with \(Wording.list(limits)) per 100 g."
         case (true, true):
-            let energy = Int(per100g.calories.rounded())
+            let energy = Wording.whole(per100g.calories)
             return "\(opening), with \(energy) kcal and \(Wording.amount(per100g.protein)) g protein per 100 g."
         }
     }
@@ -47,7 +47,7 @@ enum HealthWording {
             let concerns = [
                 (density.sugar, "having it with a meal, or a smaller serving, makes its \(sugar) g of sugar gentler on your day"),
                 (density.saturatedFat, "vegetables or whole grains alongside balance its \(saturatedFat) g of saturated fat"),
-                (density.sodium, "fresh vegetables and water alongside help balance its \(Int(portion.sodium.rounded())) mg of sodium"),
+                (density.sodium, "fresh vegetables and water alongside help balance its \(Wording.whole(portion.sodium)) mg of sodium"),
             ]
             if let main = concerns.max(by: { $0.0 < $1.0 }), main.0 > 0 {
                 return "Enjoy the \(name) — \(main.1)."

@@ -1,15 +1,23 @@
 /// The small pieces every scoring sentence is built from: percents, amounts, food names and lists.
 enum Wording {
+    /// `value` rounded to a whole number that can always be shown: not-a-number reads 0 and the magnitude is
+    /// capped, because `Int(_:)` traps (and would end the process) on anything else. Portions of a thousandth of a
+    /// gram give per-100-g figures in the billions, or infinite ones.
+    static func whole(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        return Int(Swift.min(1e15, Swift.max(-1e15, value)).rounded())
+    }
+
     /// A 0...1 share as a whole percent ("74%"); shares that round to nothing read "under 1%".
     static func percent(_ share: Double) -> String {
-        let value = Int((share * 100).rounded())
+        let value = whole(share * 100)
         return value == 0 && share > 0 ? "under 1%" : "\(value)%"
     }
 
     /// An amount with one decimal below 10 and none from 10 ("2.6", "0.4", "21").
     static func amount(_ value: Double) -> String {
         let rounded = value < 10 ? (value * 10).rounded() / 10 : value.rounded()
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return rounded == rounded.rounded() || !rounded.isFinite ? String(whole(rounded)) : String(rounded)
     }
 
     /// A name that opens a sentence ("cheddar cheese" → "Cheddar cheese").
