@@ -30,6 +30,7 @@ let package = Package(
         .executable(name: "TrendsService", targets: ["TrendsService"]),
         .executable(name: "SharingService", targets: ["SharingService"]),
         .executable(name: "Gateway", targets: ["Gateway"]),
+        .executable(name: "LoadGenerator", targets: ["LoadGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -48,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         // MARK: Shared kit
@@ -136,6 +138,18 @@ let package = Package(
             ],
             path: "gateway",
             resources: [.copy("Resources/openapi.json")]
+        ),
+
+        // MARK: Load run (deploy/load): simulated app users through the gateway
+        .executableTarget(
+            name: "LoadGenerator",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "deploy/LoadGenerator"
         ),
 
         // MARK: Tests

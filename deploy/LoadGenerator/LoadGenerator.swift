@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+
+/// Simulates app users through the gateway: sets up their accounts and data (not measured), runs every user's
+/// session loop through a warm-up and a measured window, prints the report, deletes the accounts. Exits 1 when
+/// any answer in the window was an error other than an intended 429 (missed latency goals only print NOT MET).
+@main
+struct LoadGenerator: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "LoadGenerator",
+        abstract: "Simulated NutritionAI app users through the gateway: a realistic mix of reads and writes, timed per route.")
+
+    @OptionGroup var options: LoadOptions
+
+    func run() async throws {
+        let client = GatewayClient.make(
+            baseURL: options.gateway, connections: options.users * Action.widestFanOut + options.setupConcurrency,
+            timeout: options.requestTimeout)
+        let runId = "\(Int(Date().timeIntervalSince1970))-\(ProcessInfo.processInfo.processIdentifier)"
+        let population = Population(client: client, options: options, runId: runId)
+        progress("run id \(runId): the accounts are load-\(runId)-<n>@example.com")
+        let report: LoadReport
+        var accounts: [UserAccount]
+        do {
+            let made = try await population.create()
+            (accounts, report) = await measure(made.accounts, links: made.links, client: client)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        print(report.render())
+        if options.keepUsers {
+            progress("keeping the \(accounts.count) accounts (--keep-users)")
+        } else {
+            progress("deleted \(await population.delete(accounts)) of \(accounts.count) accounts")
+            accounts.removeAll()
+        }
+        try await client.shutdown()
+        if report.unexpectedCount > 0 { throw ExitCode(1) }
+    }
+
+    /// Runs every user until the window ends; answers the users' accounts as they left them (tokens rotate) and the report.
+    private func measure(_ accounts: [UserAccount], links: [String], client: GatewayClient) async -> ([UserAccount], LoadReport) {
+        let windowStart = ContinuousClock.now + .milliseconds(Int64(options.warmup * 1000))
+        let recorder = Recorder(windowStart: windowStart, windowEnd: windowStart + .milliseconds(Int64(options.duration * 1000)))
+        progress(String(format: "%d users: %.0f s warm-up, then %.0f s measured", options.users, options.warmup, options.duration))
+        async let machine = Self.machineLoad(during: recorder)
+        let think = ThinkTime(mean: options.think)
+        let finished = await withTaskGroup(of: UserAccount.self) { group in
+            for account in accounts {
+                group.addTask {
+                    var user = VirtualUser(account: account, client: client, recorder: recorder, links: links, think: think)
+                    await user.run()
+                    return user.account
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let report = LoadReport(options: options, recorder: recorder, windowSeconds: options.duration, machine: await machine)
+        return (finished, report)
+    }
+
+    /// The machine's load over the window, as one line.
+    private static func machineLoad(during recorder: Recorder) async -> String {
+        try? await Task.sleep(until: recorder.windowStart, clock: .continuous)
+        let start = MachineLoad.sample()
+        try? await Task.sleep(until: recorder.windowEnd, clock: .continuous)
+        let seconds = Double((recorder.windowEnd - recorder.windowStart).components.seconds)
+        return MachineLoad.summary(from: start, to: MachineLoad.sample(), seconds: seconds)
+    }
+}
+
+/// A line of progress on standard error (the report goes to standard output).
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("    \(message)\n".utf8))
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+/// What one load run simulates: how many app users, for how long, how fast they tap, and where the gateway is.
+struct LoadOptions: ParsableArguments {
+    @Option(help: "The gateway's address.")
+    var gateway: String = "http://127.0.0.1:8080"
+
+    @Option(help: "Concurrent virtual users, each with its own account, token and session loop.")
+    var users: Int = 50
+
+    @Option(help: "Seconds of the measured window.")
+    var duration: Double = 60
+
+    @Option(help: "Seconds of load before the window opens (not measured): connections, caches and pools warm up.")
+    var warmup: Double = 10
+
+    @Option(help: "Mean think time between a user's actions, in seconds (exponential, as a phone user pauses); 0 for a saturation run.")
+    var think: Double = 1
+
+    @Option(help: "Days of meals and weigh-ins seeded per user before the run, so dashboards read real data.")
+    var seedDays: Int = 7
+
+    @Option(help: "Requests in flight at once while setting up and tearing down (registration is bcrypt-bound).")
+    var setupConcurrency: Int = 8
+
+    @Option(help: "Seconds a request may take before it counts as failed (status 0).")
+    var requestTimeout: Double = 30
+
+    @Option(help: "A label for the report's heading.")
+    var label: String?
+
+    @Flag(help: "Keep the accounts and their data after the run (by default they are deleted).")
+    var keepUsers = false
+
+    func validate() throws {
+        guard users >= 1 else { throw ValidationError("--users must be at least 1") }
+        guard duration > 0, warmup >= 0, think >= 0 else { throw ValidationError("--duration must be positive, --warmup and --think not negative") }
+        guard (1...30).contains(seedDays) else { throw ValidationError("--seed-days must be 1 to 30") }
+        guard setupConcurrency >= 1 else { throw ValidationError("--setup-concurrency must be at least 1") }
+        guard URL(string: gateway)?.host != nil else { throw ValidationError("--gateway must be an address such as http://127.0.0.1:8080") }
+    }
+}
