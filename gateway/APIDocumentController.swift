@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceDefaults
 
 /// `GET /openapi.json`: the OpenAPI 3.1 document of the public API, kept in the repository at
 /// gateway/Resources/openapi.json and bundled with the gateway, so what it serves is what it was built with.
@@ -30,7 +31,7 @@ struct APIDocumentController: Sendable {
 
     func answer(_ request: Request) -> Response {
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=300"]
-        if let wanted = request.headers[.ifNoneMatch], wanted.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+        if request.hasCurrentCopy(etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json; charset=utf-8"

@@ -153,6 +153,9 @@ struct UpstreamProxyTests {
                 #expect(response.status == .notModified)
                 #expect(response.body.readableBytes == 0)
             }
+            try await gateway.execute(uri: "/openapi.json", method: .get, headers: [.ifNoneMatch: "\"other\", W/\(etag)"]) { response in
+                #expect(response.status == .notModified)
+            }
             try await gateway.execute(uri: "/openapi.json", method: .get, headers: [.ifNoneMatch: "\"stale\""]) { response in
                 #expect(response.status == .ok)
             }

@@ -30,18 +30,10 @@ enum PublicResponse {
         headers[.eTag] = tag
         headers[.cacheControl] = "public, max-age=\(seconds), must-revalidate"
         headers.append(contentsOf: extra)
-        if let match = request.headers[.ifNoneMatch], matches(match, tag) {
+        if request.hasCurrentCopy(etag: tag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = contentType
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
-    }
-
-    /// Whether an `If-None-Match` list names `tag` (weak comparison, RFC 9110 section 13.1.2).
-    static func matches(_ header: String, _ tag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
-            return trimmed == "*" || trimmed == tag || trimmed == "W/\(tag)"
-        }
     }
 }
