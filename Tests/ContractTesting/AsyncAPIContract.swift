@@ -21,13 +21,17 @@ public struct AsyncAPIContract: Sendable {
         Set((document["channels"]?.objectValue ?? [:]).values.compactMap { $0["address"]?.stringValue })
     }
 
-    /// The payload schemas of the messages the channel with address `topic` carries.
-    public func payloadSchemas(topic: String) -> [JSONValue] {
+    /// The message objects (references followed) of the channel with address `topic`.
+    public func messages(topic: String) -> [JSONValue] {
         guard let channel = (document["channels"]?.objectValue ?? [:]).values.first(where: { $0["address"]?.stringValue == topic }) else {
             return []
         }
-        return (channel["messages"]?.objectValue ?? [:]).values.compactMap { entry -> JSONValue? in
-            let message = entry["$ref"]?.stringValue.flatMap(validator.resolve) ?? entry
+        return (channel["messages"]?.objectValue ?? [:]).values.map { entry in entry["$ref"]?.stringValue.flatMap(validator.resolve) ?? entry }
+    }
+
+    /// The payload schemas of the messages the channel with address `topic` carries.
+    public func payloadSchemas(topic: String) -> [JSONValue] {
+        messages(topic: topic).compactMap { message -> JSONValue? in
             guard let payload = message["payload"] else { return nil }
             // A multi-format schema object carries the JSON Schema under `schema`.
             return payload["schemaFormat"] != nil ? payload["schema"] : payload

@@ -233,16 +233,11 @@ struct JourneyTests {
         }
     }
 
-    /// Shares `mealId`, retrying while the sharing service has not seen the meal yet (409 `meal_not_ready`).
+    /// Shares `mealId` once the sharing service has seen it, and returns the link.
     func share(_ mealId: UUID, json: String = "{}", stack: FullStack, token: String) async throws -> LinkAnswer {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while true {
-            let response = try await stack.gateway.call(.post, "/api/share/meal/\(mealId.uuidString.lowercased())", json: json, token: token)
-            if response.errorCode != "meal_not_ready" || ContinuousClock.now >= deadline {
-                #expect(response.status == .created, "share answered \(response.status): \(String(buffer: response.body))")
-                return try response.decoded(LinkAnswer.self)
-            }
-        }
+        let response = try await stack.gateway.shareWhenReady(mealId, json: json, token: token)
+        #expect(response.status == .created, "share answered \(response.status): \(String(buffer: response.body))")
+        return try response.decoded(LinkAnswer.self)
     }
 }
 

@@ -98,11 +98,7 @@ struct SharingStack: Sendable {
 
     /// Shares `mealId`, retrying while the sharing service has not seen the meal yet (409 `meal_not_ready`).
     func share(_ mealId: UUID, json: String = "{}", token: String) async throws -> TestResponse {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while true {
-            let response = try await gateway.call(.post, "/api/share/meal/\(mealId.uuidString.lowercased())", json: json, token: token)
-            if response.errorCode != "meal_not_ready" || ContinuousClock.now >= deadline { return response }
-        }
+        try await gateway.shareWhenReady(mealId, json: json, token: token)
     }
 
     /// Shares `mealId` and returns the link.
@@ -132,6 +128,17 @@ struct SharingStack: Sendable {
         let response = try await gateway.call(.get, "/api/share?limit=100", token: token)
         #expect(response.status == .ok, "list answered \(response.status)")
         return try response.decoded(LinkPageAnswer.self).links
+    }
+}
+
+extension TestClientProtocol {
+    /// Shares `mealId`, retrying while the sharing service has not seen the meal yet (409 `meal_not_ready`), up to 30 s.
+    func shareWhenReady(_ mealId: UUID, json: String, token: String) async throws -> TestResponse {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let response = try await call(.post, "/api/share/meal/\(mealId.uuidString.lowercased())", json: json, token: token)
+            if response.errorCode != "meal_not_ready" || ContinuousClock.now >= deadline { return response }
+        }
     }
 }
 
