@@ -700,39 +700,33 @@ class Run:
 
     def kill_and_restart(self, part, canary):
         step(f"SIGKILL {part}, restart after {self.args.down_seconds} s")
-        self.supervise(f"before killing {part}")
-        t_inject = now()
-        rc, text = stack("kill", part, "KILL")
-        if rc != 0:
-            bad(f"deploy/stack kill {part} failed: {text[-300:]}")
-        time.sleep(self.args.down_seconds)
-        t_start = now()
-        rc, text = stack("start", part)
-        if rc != 0:
-            bad(f"deploy/stack start {part} failed: {text[-300:]}")
-        t_port = self.wait_port(PORTS[part])
-        t_ready = wait_all_ready(self.args.ready_timeout)
-        canary_s = self.canary_latency(canary, part, t_port or t_start) if t_ready else None
-        entry = self.record_injection(part, "KILL", t_inject, t_start, t_port, t_ready, canary_s)
-        self.recover(entry)
+        self.bounce(part, ("kill", part, "KILL"), "KILL", canary, back_at_port=False)
 
     def restart_infra(self, part, canary):
         step(f"restart {part} (deploy/stack stop {part}; deploy/stack start {part})")
-        self.supervise(f"before restarting {part}")
+        # PostgreSQL and the broker are "back" when their port answers (pg_ctl -w and broker_start wait for it).
+        label = "TERM" if part == "broker" else "stop -m fast"
+        self.bounce(part, ("stop", part), label, canary, back_at_port=True)
+
+    def bounce(self, part, take_down, label, canary, back_at_port):
+        """Takes `part` down with `deploy/stack <take_down>`, starts it again after the down time, and records the
+        injection: time to ready and to events flowing, counted from the start (or, with back_at_port, from the
+        moment its port answers)."""
+        self.supervise(f"before taking down {part}")
         t_inject = now()
-        rc, text = stack("stop", part)
+        rc, text = stack(*take_down)
         if rc != 0:
-            bad(f"deploy/stack stop {part} failed: {text[-300:]}")
+            bad(f"deploy/stack {' '.join(take_down)} failed: {text[-300:]}")
         time.sleep(self.args.down_seconds)
         t_start = now()
         rc, text = stack("start", part)
         if rc != 0:
             bad(f"deploy/stack start {part} failed: {text[-300:]}")
         t_port = self.wait_port(PORTS[part])
-        # PostgreSQL and the broker are "back" when their port answers (pg_ctl -w and broker_start wait for it).
         t_ready = wait_all_ready(self.args.ready_timeout)
         canary_s = self.canary_latency(canary, part, t_port or t_start) if t_ready else None
-        entry = self.record_injection(part, "TERM" if part == "broker" else "stop -m fast", t_inject, t_port or t_start, t_port, t_ready, canary_s)
+        t_back = (t_port or t_start) if back_at_port else t_start
+        entry = self.record_injection(part, label, t_inject, t_back, t_port, t_ready, canary_s)
         self.recover(entry)
 
     def recover(self, entry):
