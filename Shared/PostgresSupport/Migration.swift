@@ -44,6 +44,18 @@ public struct Migration: Sendable, Equatable {
                 FOR EACH STATEMENT EXECUTE FUNCTION outbox_notify();
             """)
 
+    /// Lets the relay's lost-log check (is there a published row at or past this offset?) read an index range
+    /// instead of scanning every retained row on each publish batch (`kit/0003_outbox_published_offsets`).
+    public static let outboxPublishedOffsets = Migration(
+        name: "kit/0003_outbox_published_offsets",
+        sql: """
+            CREATE INDEX outbox_published_offsets ON outbox (topic, kafka_partition, kafka_offset)
+                WHERE sent_at IS NOT NULL;
+            """)
+
+    /// Every kit migration a publishing schema needs, in application order.
+    public static let publishing: [Migration] = [outbox, outboxPublishedOffsets]
+
     /// The inbox of processed event ids every consuming schema has (`kit/0002_inbox`).
     public static let inbox = Migration(
         name: "kit/0002_inbox",

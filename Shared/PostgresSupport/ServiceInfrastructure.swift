@@ -43,7 +43,7 @@ public struct ServiceInfrastructure: Sendable {
         self.startupTimeout = .seconds(config.double(forKey: "startup.timeout.seconds", default: 120))
 
         var migrations: [Migration] = []
-        if !publishes.isEmpty { migrations.append(.outbox) }
+        if !publishes.isEmpty { migrations += Migration.publishing }
         if consumes { migrations.append(.inbox) }
         if let migrationsDirectory { migrations += try Migration.load(from: migrationsDirectory) }
         self.migrations = migrations

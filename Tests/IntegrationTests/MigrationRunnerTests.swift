@@ -5,8 +5,7 @@ import Testing
 
 @Suite("Migrations on the real database", .enabled(if: TestEnvironment.isAvailable), .serialized)
 struct MigrationRunnerTests {
-    let migrations = [
-        Migration.outbox,
+    let migrations = Migration.publishing + [
         Migration(name: "0001_notes.sql", sql: "CREATE TABLE notes (id bigserial PRIMARY KEY, body text NOT NULL);\nCREATE INDEX notes_body ON notes (body);"),
     ]
 
@@ -27,12 +26,12 @@ struct MigrationRunnerTests {
             try await client.query("INSERT INTO notes (body) VALUES ('kept')")
             let second = try await runner.apply(migrations)
 
-            #expect(first == ["kit/0001_outbox", "0001_notes.sql"])
+            #expect(first == ["kit/0001_outbox", "kit/0003_outbox_published_offsets", "0001_notes.sql"])
             #expect(second.isEmpty)
             let notes = try await client.query("SELECT count(*) FROM notes").decode(Int64.self).first { _ in true }
             #expect(notes == 1)
             let recorded = try await client.query("SELECT count(*) FROM schema_migrations").decode(Int64.self).first { _ in true }
-            #expect(recorded == 2)
+            #expect(recorded == 3)
         }
     }
 
@@ -43,7 +42,7 @@ struct MigrationRunnerTests {
                 for _ in 0..<4 { group.addTask { try await runner.apply(migrations) } }
                 return try await group.reduce(into: []) { $0 += $1 }
             }
-            #expect(applied.sorted() == ["0001_notes.sql", "kit/0001_outbox"])
+            #expect(applied.sorted() == ["0001_notes.sql", "kit/0001_outbox", "kit/0003_outbox_published_offsets"])
         }
     }
 

@@ -165,9 +165,8 @@ struct OutboxToInboxTests {
         try await producerDB.query(staleSessions)
         try await consumerDB.query(staleSessions)
         try await emptySchema(producerDB)
-        try await MigrationRunner(client: producerDB, schema: "itest_producer", logger: logger).apply([
-            .outbox, Migration(name: "0001_accounts_closed.sql", sql: "CREATE TABLE accounts_closed (user_id uuid NOT NULL);"),
-        ])
+        try await MigrationRunner(client: producerDB, schema: "itest_producer", logger: logger).apply(
+            Migration.publishing + [Migration(name: "0001_accounts_closed.sql", sql: "CREATE TABLE accounts_closed (user_id uuid NOT NULL);")])
         try await emptySchema(consumerDB)
         try await MigrationRunner(client: consumerDB, schema: "itest_consumer", logger: logger).apply([
             .inbox, Migration(name: "0001_deletions.sql", sql: "CREATE TABLE deletions (event_id uuid NOT NULL, user_id uuid NOT NULL);"),
