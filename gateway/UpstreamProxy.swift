@@ -11,6 +11,10 @@ import ServiceDefaults
 /// Forwards requests whose path matched a route to their upstream service, streaming the answer back.
 /// Strips hop-by-hop and client-supplied identity headers, passes the verified caller in `X-User-Id` and
 /// `X-Session-Id`, and maps upstream failures to 502, 503 or 504 in the one error shape.
+/// A safe request (GET, HEAD, OPTIONS) whose connection the upstream closed before answering is sent once more on
+/// a fresh connection: a draining or restarting service closes idle keep-alive connections, and the gateway may have
+/// picked one of them just then (RFC 9110 §9.2.2 allows retrying idempotent requests; AsyncHTTPClient does not).
+/// Writes are never retried: whether the upstream acted on one is unknown, so the client gets the 502 and decides.
 /// Requests that match no route fall through (to the gateway's own routes or 404).
 struct UpstreamProxy: RouterMiddleware {
     typealias Context = GatewayRequestContext
@@ -34,7 +38,7 @@ struct UpstreamProxy: RouterMiddleware {
             request, base: base, maxBodyBytes: route.maxBodyBytes ?? maxBodyBytes, context: context)
         let upstreamResponse: HTTPClientResponse
         do {
-            upstreamResponse = try await client.execute(upstreamRequest, deadline: .now() + .init(upstreamTimeout), logger: context.logger)
+            upstreamResponse = try await execute(upstreamRequest, context: context)
         } catch {
             throw Self.gatewayError(for: error, upstream: route.upstream, context: context)
         }
@@ -55,6 +59,24 @@ struct UpstreamProxy: RouterMiddleware {
         return Response(
             status: .init(code: Int(upstreamResponse.status.code), reasonPhrase: upstreamResponse.status.reasonPhrase),
             headers: headers, body: body)
+    }
+
+    private func execute(_ request: HTTPClientRequest, context: Context) async throws -> HTTPClientResponse {
+        let deadline = NIODeadline.now() + .init(upstreamTimeout)
+        do {
+            return try await client.execute(request, deadline: deadline, logger: context.logger)
+        } catch where [.GET, .HEAD, .OPTIONS].contains(request.method) && Self.connectionClosedBeforeAnswer(error) {
+            context.logger.debug("upstream closed the connection before answering; sending the safe request again")
+            return try await client.execute(request, deadline: deadline, logger: context.logger)
+        }
+    }
+
+    /// The connection ended (closed, reset or broken pipe) with no answer read from it.
+    static func connectionClosedBeforeAnswer(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
+        if let error = error as? ChannelError, error == .ioOnClosedChannel || error == .eof { return true }
+        if let code = (error as? IOError)?.errnoCode, code == ECONNRESET || code == EPIPE { return true }
+        return false
     }
 
     private func makeUpstreamRequest(_ request: Request, base: URL, maxBodyBytes: Int, context: Context) async throws -> HTTPClientRequest {

@@ -50,20 +50,23 @@ struct UpstreamProxyTests {
     }
 
     func withGateway(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await echoUpstream().test(.live) { upstream in
-            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
-            do {
-                let verifier = AccessTokenVerifier(policy: tokens.policy)
-                try await verifier.replaceKeys(jwksJSON: tokens.jwks)
-                let router = makeRouter(
-                    settings: settings(upstreamPort: upstream.port!), client: client, verifier: verifier, apiDocument: try .bundled())
-                try await Application(router: router).test(.router) { gateway in try await body(gateway) }
-            } catch {
-                try await client.shutdown()
-                throw error
-            }
+        try await echoUpstream().test(.live) { upstream in try await withGateway(upstreamPort: upstream.port!, body) }
+    }
+
+    /// A gateway whose `meals` upstream listens on `upstreamPort`.
+    func withGateway(upstreamPort: Int, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        do {
+            let verifier = AccessTokenVerifier(policy: tokens.policy)
+            try await verifier.replaceKeys(jwksJSON: tokens.jwks)
+            let router = makeRouter(
+                settings: settings(upstreamPort: upstreamPort), client: client, verifier: verifier, apiDocument: try .bundled())
+            try await Application(router: router).test(.router) { gateway in try await body(gateway) }
+        } catch {
             try await client.shutdown()
+            throw error
         }
+        try await client.shutdown()
     }
 
     @Test("client identity headers are stripped, the request id and query are passed on")
@@ -109,6 +112,35 @@ struct UpstreamProxyTests {
                 }
             }
         }
+    }
+
+    @Test("a safe request whose connection the upstream closed unanswered is sent once more; a write is not")
+    func closedConnectionRetry() async throws {
+        let upstream = try await ConnectionDroppingUpstream.start(dropping: 1)
+        try await withGateway(upstreamPort: upstream.port) { gateway in
+            try await gateway.execute(uri: "/api/meals/today", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "ok")
+            }
+        }
+        #expect(upstream.requestLines == ["GET /api/meals/today HTTP/1.1", "GET /api/meals/today HTTP/1.1"])
+        try await upstream.stop()
+
+        let alwaysClosing = try await ConnectionDroppingUpstream.start(dropping: 3)
+        try await withGateway(upstreamPort: alwaysClosing.port) { gateway in
+            try await gateway.execute(uri: "/api/meals/today", method: .get) { response in
+                #expect(response.status == .badGateway)
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
+                #expect(body.error.code == "bad_gateway")
+            }
+            try await gateway.execute(uri: "/api/meals", method: .post, body: ByteBuffer(string: "{}")) { response in
+                #expect(response.status == .badGateway)
+            }
+        }
+        #expect(alwaysClosing.requestLines == [
+            "GET /api/meals/today HTTP/1.1", "GET /api/meals/today HTTP/1.1", "POST /api/meals HTTP/1.1",
+        ])
+        try await alwaysClosing.stop()
     }
 
     @Test("an unreachable upstream is a 503 with Retry-After in the error shape")
