@@ -21,7 +21,12 @@ broker_stop() {
   if broker_running; then
     local pid; pid=$(cat "$BROKER_PID_FILE")
     kill "$pid" 2>/dev/null || true
-    wait_for 10 "broker exit" eval "! pid_alive $pid" || kill -9 "$pid" 2>/dev/null || true
+    # Once its main thread has exited the process looks like a zombie while other threads may still hold the
+    # port, so it is gone only when the port is closed too.
+    if ! wait_for 10 "broker exit" eval "! pid_alive $pid && ! port_open $BROKER_PORT"; then
+      kill -9 "$pid" 2>/dev/null || true
+      wait_for 5 "broker exit after SIGKILL" eval "! port_open $BROKER_PORT" || true
+    fi
     say "broker stopped"
   fi
   rm -f "$BROKER_PID_FILE"
