@@ -11,9 +11,10 @@ enum TestEnvironment {
     /// Integration tests run only under `deploy/test`, which exports where the infrastructure is.
     static var isAvailable: Bool { environment["NUTRITION_INFRA_SCRIPT"] != nil }
 
+    /// Logs at `warning` and above, or at `NUTRITION_TEST_LOG_LEVEL` (`debug`, `info`, `notice`, ...) when set.
     static let logger: Logger = {
         var logger = Logger(label: "integration-tests")
-        logger.logLevel = .warning
+        logger.logLevel = environment["NUTRITION_TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         return logger
     }()
 
