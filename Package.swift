@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceDefaultsTests",
-            dependencies: ["ServiceDefaults", hummingbird, .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: ["ServiceDefaults", hummingbird, lifecycle, logging, .product(name: "HummingbirdTesting", package: "hummingbird")],
             path: "Tests/ServiceDefaultsTests"
         ),
         .testTarget(

@@ -23,7 +23,8 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
         configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
         logger: logger)
     return RunnableService(
-        services: [HTTPClientService(client: client), refresher, application], drainTimeout: settings.http.drainTimeout, logger: logger)
+        services: [HTTPClientService(client: client), refresher, application, ShutdownGrace(config: config)],
+        drainTimeout: settings.http.drainTimeout, logger: logger)
 }
 
 /// The gateway's router: platform middleware, then route matching, token verification, rate limits and the

@@ -26,9 +26,11 @@ public struct BackendApplication: Sendable {
         self.application = application
     }
 
-    /// Everything to run, infrastructure first so that the HTTP server stops first on shutdown.
+    /// Everything to run, infrastructure first so that the HTTP server stops first on shutdown, after the grace in
+    /// which it still accepts requests.
     public var runnable: RunnableService {
         RunnableService(
-            services: infrastructure.services + services + [application], drainTimeout: http.drainTimeout, logger: application.logger)
+            services: infrastructure.services + services + [application, infrastructure.shutdownGrace], drainTimeout: http.drainTimeout,
+            logger: application.logger)
     }
 }

@@ -19,6 +19,8 @@ public struct ServiceInfrastructure: Sendable {
     /// Long-lived parts in start order; they stop in reverse.
     public let services: [any Service]
     public let readinessChecks: [any ReadinessCheck]
+    /// Keeps serving for a moment after SIGTERM; runs after the HTTP server (`BackendApplication.runnable`).
+    public let shutdownGrace: ShutdownGrace
     /// Opens once the migrations are applied; consumers and the relay wait for it.
     public let migrated = StartupLatch()
     let migrations: [Migration]
@@ -61,9 +63,11 @@ public struct ServiceInfrastructure: Sendable {
         }
         self.services = services
         let producer = self.producer
+        self.shutdownGrace = ShutdownGrace(config: config)
         self.readinessChecks = [
             PostgresReadinessCheck(client: postgres),
             ClosureReadinessCheck(name: "kafka") { await producer.isBrokerReachable() },
+            shutdownGrace,
         ]
     }
 
