@@ -2,7 +2,8 @@ import Hummingbird
 import Logging
 
 /// Turns every error a handler throws into the one error shape: `APIError` as given, Hummingbird's own
-/// errors by their status, anything else into a logged 500 that reveals nothing of its cause.
+/// errors by their status, a dependency that is down for the moment into 503 `service_unavailable`, anything else
+/// into a logged 500 that reveals nothing of its cause.
 public struct ErrorMiddleware<Context: ServiceRequestContext>: RouterMiddleware {
     public init() {}
 
@@ -19,6 +20,11 @@ public struct ErrorMiddleware<Context: ServiceRequestContext>: RouterMiddleware 
             }
             return ErrorBody(code: Self.code(for: status), message: Self.message(for: status), requestId: context.requestId)
                 .response(status: status)
+        } catch let error as any TemporaryDependencyFailure where error.isTemporary {
+            context.logger.warning("dependency unavailable", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
+            let unavailable = APIError.unavailable("A service this request needs is briefly unavailable; try again shortly.", retryAfterSeconds: 2)
+            return ErrorBody(code: unavailable.code, message: unavailable.message, requestId: context.requestId)
+                .response(status: unavailable.status, headers: unavailable.headers)
         } catch {
             // Only the type: descriptions of database and library errors can carry SQL or user data.
             context.logger.error("unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])

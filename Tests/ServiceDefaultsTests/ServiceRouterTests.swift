@@ -16,11 +16,19 @@ struct LeakyError: Error, CustomStringConvertible {
     var description: String { "SELECT password_hash FROM users -- at /srv/secret.swift:42" }
 }
 
+/// A dependency failure the test marks as temporary (the database restarting) or not.
+struct DependencyFailure: TemporaryDependencyFailure, CustomStringConvertible {
+    let isTemporary: Bool
+    var description: String { "connection to 10.0.0.5:5432 lost during SELECT * FROM secrets" }
+}
+
 @Suite("Service router: health, metrics, error shape, request ids")
 struct ServiceRouterTests {
     func makeApp(checks: [any ReadinessCheck]) -> some ApplicationProtocol {
         let router = ServiceRuntime.makeRouter(service: "demo", checks: checks)
         router.get("/boom") { _, _ -> String in throw LeakyError() }
+        router.get("/database-restarting") { _, _ -> String in throw DependencyFailure(isTemporary: true) }
+        router.get("/database-broken") { _, _ -> String in throw DependencyFailure(isTemporary: false) }
         router.get("/invalid") { _, _ -> String in throw APIError.invalid(["email": "must be an email address"]) }
         router.post("/echo") { request, context -> String in
             struct Body: Decodable { var name: String }
@@ -67,6 +75,25 @@ struct ServiceRouterTests {
                 let body = try errorBody(response)
                 #expect(body.error.code == "internal_error")
                 #expect(body.error.requestId == response.headers[.requestId])
+            }
+        }
+    }
+
+    @Test("a dependency that is briefly away is a 503 with Retry-After; a lasting failure stays a 500; neither leaks")
+    func temporaryDependencyFailure() async throws {
+        try await makeApp(checks: []).test(.router) { client in
+            try await client.execute(uri: "/database-restarting", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter] == "2")
+                let body = try errorBody(response)
+                #expect(body.error.code == "service_unavailable")
+                #expect(!String(buffer: response.body).contains("10.0.0.5"))
+            }
+            try await client.execute(uri: "/database-broken", method: .get) { response in
+                #expect(response.status == .internalServerError)
+                let body = try errorBody(response)
+                #expect(body.error.code == "internal_error")
+                #expect(!String(buffer: response.body).contains("SELECT"))
             }
         }
     }
