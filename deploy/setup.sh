@@ -70,7 +70,7 @@ step_librdkafka() {
       ok "librdkafka $have already installed (left as it is)"
       return 0
     fi
-    say "librdkafka $have in /usr/local is an earlier build of this script without the current patch: rebuilding"
+    say "librdkafka $have in /usr/local carries no record of the current patch (an earlier build of this script): rebuilding"
   fi
   if dpkg-query -W -f='${Status}' librdkafka1 2>/dev/null | grep -q "install ok installed"; then
     fail "Debian's librdkafka1 (2.0.2) is installed; it shadows the newer build. Remove it: apt-get remove librdkafka1 librdkafka-dev"

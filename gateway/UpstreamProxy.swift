@@ -11,9 +11,9 @@ import ServiceDefaults
 /// Forwards requests whose path matched a route to their upstream service, streaming the answer back.
 /// Strips hop-by-hop and client-supplied identity headers, passes the verified caller in `X-User-Id` and
 /// `X-Session-Id`, and maps upstream failures to 502, 503 or 504 in the one error shape.
-/// A safe request (GET, HEAD, OPTIONS) whose connection the upstream closed before answering is sent once more on
-/// a fresh connection: a draining or restarting service closes idle keep-alive connections, and the gateway may have
-/// picked one of them just then (RFC 9110 §9.2.2 allows retrying idempotent requests; AsyncHTTPClient does not).
+/// A safe request (GET, HEAD, OPTIONS) whose connection the upstream closed before answering is sent once more
+/// (the closed connection has left the pool): a draining or restarting service closes idle keep-alive connections,
+/// and the gateway may have picked one of them just then (RFC 9110 §9.2.2 allows retrying idempotent requests; AsyncHTTPClient does not).
 /// Writes are never retried: whether the upstream acted on one is unknown, so the client gets the 502 and decides.
 /// Requests that match no route fall through (to the gateway's own routes or 404).
 struct UpstreamProxy: RouterMiddleware {
@@ -72,7 +72,7 @@ struct UpstreamProxy: RouterMiddleware {
     }
 
     /// The connection ended (closed, reset or broken pipe) with no answer read from it.
-    static func connectionClosedBeforeAnswer(_ error: any Error) -> Bool {
+    private static func connectionClosedBeforeAnswer(_ error: any Error) -> Bool {
         if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
         if let error = error as? ChannelError, error == .ioOnClosedChannel || error == .eof { return true }
         if let code = (error as? IOError)?.errnoCode, code == ECONNRESET || code == EPIPE { return true }
