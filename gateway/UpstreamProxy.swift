@@ -13,7 +13,8 @@ import ServiceDefaults
 /// `X-Session-Id`, and maps upstream failures to 502, 503 or 504 in the one error shape.
 /// A safe request (GET, HEAD, OPTIONS) whose connection the upstream closed before answering is sent once more
 /// (the closed connection has left the pool): a draining or restarting service closes idle keep-alive connections,
-/// and the gateway may have picked one of them just then (RFC 9110 §9.2.2 allows retrying idempotent requests; AsyncHTTPClient does not).
+/// and the gateway may have picked one of them just then (RFC 9110 §9.2.2 allows retrying idempotent requests;
+/// AsyncHTTPClient does not).
 /// Writes are never retried: whether the upstream acted on one is unknown, so the client gets the 502 and decides.
 /// Requests that match no route fall through (to the gateway's own routes or 404).
 struct UpstreamProxy: RouterMiddleware {

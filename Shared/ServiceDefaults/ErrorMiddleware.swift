@@ -22,7 +22,8 @@ public struct ErrorMiddleware<Context: ServiceRequestContext>: RouterMiddleware 
                 .response(status: status)
         } catch let error as any TemporaryDependencyFailure where error.isTemporary {
             context.logger.warning("dependency unavailable", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
-            let unavailable = APIError.unavailable("A service this request needs is briefly unavailable; try again shortly.", retryAfterSeconds: 2)
+            let unavailable = APIError.unavailable(
+                "A service this request needs is briefly unavailable; try again shortly.", retryAfterSeconds: 2)
             return ErrorBody(code: unavailable.code, message: unavailable.message, requestId: context.requestId)
                 .response(status: unavailable.status, headers: unavailable.headers)
         } catch {
