@@ -11,8 +11,7 @@ public struct ErrorMiddleware<Context: ServiceRequestContext>: RouterMiddleware 
         do {
             return try await next(request, context)
         } catch let error as APIError {
-            return ErrorBody(code: error.code, message: error.message, details: error.details, requestId: context.requestId)
-                .response(status: error.status, headers: error.headers)
+            return Self.response(for: error, context: context)
         } catch let error as HTTPResponseError {
             let status = error.status
             if status.code >= 500 {
@@ -24,14 +23,19 @@ public struct ErrorMiddleware<Context: ServiceRequestContext>: RouterMiddleware 
             context.logger.warning("dependency unavailable", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             let unavailable = APIError.unavailable(
                 "A service this request needs is briefly unavailable; try again shortly.", retryAfterSeconds: 2)
-            return ErrorBody(code: unavailable.code, message: unavailable.message, requestId: context.requestId)
-                .response(status: unavailable.status, headers: unavailable.headers)
+            return Self.response(for: unavailable, context: context)
         } catch {
             // Only the type: descriptions of database and library errors can carry SQL or user data.
             context.logger.error("unhandled error", metadata: ["error.type": "\(String(reflecting: type(of: error)))"])
             return ErrorBody(code: "internal_error", message: "Something went wrong on our side.", requestId: context.requestId)
                 .response(status: .internalServerError)
         }
+    }
+
+    /// An `APIError` as the one error shape, with its status and headers.
+    static func response(for error: APIError, context: Context) -> Response {
+        ErrorBody(code: error.code, message: error.message, details: error.details, requestId: context.requestId)
+            .response(status: error.status, headers: error.headers)
     }
 
     /// The stable code for a framework-raised status.
