@@ -63,6 +63,7 @@ let package = Package(
             name: "Kafka",
             dependencies: [
                 "CRdKafka", logging, lifecycle,
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -89,6 +90,7 @@ let package = Package(
             name: "PostgresSupport",
             dependencies: [
                 "ServiceDefaults", "Kafka", "EventContracts", postgres, logging, lifecycle, configuration,
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Shared/PostgresSupport"
@@ -162,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KafkaTests",
-            dependencies: ["Kafka"],
+            dependencies: ["Kafka", "CRdKafka"],
             path: "Tests/KafkaTests"
         ),
         .testTarget(

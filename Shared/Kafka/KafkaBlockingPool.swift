@@ -12,6 +12,11 @@ enum KafkaBlockingPool {
         return pool
     }()
 
+    /// Runs `work` on a pool thread without waiting for it (for `deinit`, which cannot await).
+    static func submit(_ work: @escaping @Sendable () -> Void) {
+        pool.submit { _ in work() }
+    }
+
     /// Runs `work` on a pool thread and returns its result to the awaiting task.
     static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await pool.runIfActive(work)

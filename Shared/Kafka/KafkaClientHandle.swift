@@ -18,7 +18,10 @@ final class KafkaClientHandle: @unchecked Sendable {
     }
 
     deinit {
-        rd_kafka_destroy(pointer)
+        // Destroying waits for librdkafka's threads to end: never on the cooperative pool, where the last
+        // reference may go (a replaced producer or consumer instance).
+        let pointer = UncheckedPointer(pointer)
+        KafkaBlockingPool.submit { rd_kafka_destroy(pointer.value) }
     }
 
     /// True when a broker answers a metadata request within `timeout`.
@@ -51,4 +54,10 @@ final class KafkaClientHandle: @unchecked Sendable {
             level: logLevel, "\(String(cString: text))",
             metadata: ["librdkafka.facility": .string(facility.map { String(cString: $0) } ?? "")])
     }
+}
+
+/// A librdkafka handle handed to the thread that destroys it, once nothing else holds it.
+private struct UncheckedPointer: @unchecked Sendable {
+    let value: OpaquePointer
+    init(_ value: OpaquePointer) { self.value = value }
 }

@@ -13,6 +13,11 @@ public struct KafkaConfiguration: Sendable {
     /// How long a consumer's fetch may wait at the broker for new messages: the floor of event latency when a
     /// broker answers only at the end of the wait (librdkafka's default is 500 ms).
     public var fetchMaxWait: Duration
+    /// How long a consumer group waits for a silent member before it moves the member's partitions to others,
+    /// and how long a consumer cut off from the broker keeps its partitions before it rejoins.
+    public var sessionTimeout: Duration
+    /// This process's stable identity in its consumer groups (static membership), or nil for dynamic membership.
+    public var groupInstanceId: String?
     /// Raw librdkafka properties applied last (for SASL, TLS and the like in production).
     public var extraProperties: [String: String]
 
@@ -24,6 +29,8 @@ public struct KafkaConfiguration: Sendable {
         metadataRefreshInterval: Duration = .seconds(3),
         maxBufferedMessages: Int = 100_000,
         fetchMaxWait: Duration = .milliseconds(20),
+        sessionTimeout: Duration = .seconds(6),
+        groupInstanceId: String? = nil,
         extraProperties: [String: String] = [:]
     ) {
         self.bootstrapServers = bootstrapServers
@@ -32,6 +39,8 @@ public struct KafkaConfiguration: Sendable {
         self.metadataRefreshInterval = metadataRefreshInterval
         self.maxBufferedMessages = maxBufferedMessages
         self.fetchMaxWait = fetchMaxWait
+        self.sessionTimeout = sessionTimeout
+        self.groupInstanceId = groupInstanceId
         self.extraProperties = extraProperties
     }
 }

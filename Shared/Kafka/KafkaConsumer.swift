@@ -1,20 +1,33 @@
 import CRdKafka
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 
 /// A consumer-group member that reads `topics` as a pull-based `AsyncSequence` and commits offsets only
 /// when told to, after the caller's effect has committed.
 ///
 /// Reading is bounded: one message is pulled per `next()`, and librdkafka's prefetch buffer is capped by
-/// `maxPrefetchBytes`. Every blocking call runs on `KafkaBlockingPool`.
+/// `maxPrefetchBytes`. Every blocking call runs on `KafkaBlockingPool`. It heals itself: an error after which
+/// the librdkafka instance can never read again (`ConsumerRecovery.rejoin`) replaces the instance, which joins
+/// the group afresh; lost membership is left to librdkafka, which rejoins by itself.
 public final class KafkaConsumer: @unchecked Sendable {
-    // @unchecked: the log queue pointer is a librdkafka handle, which is thread-safe; all else is immutable or locked.
-    private let client: KafkaClientHandle
-    private let logQueue: OpaquePointer
+    // @unchecked: the handle is replaced under its lock; librdkafka handles are thread-safe; all else is immutable or locked.
+    private let current: NIOLockedValueBox<ConsumerHandle>
+    private let properties: [String: String]
     private let isClosed = NIOLockedValueBox(false)
+    private let progress = NIOLockedValueBox(Progress())
     private let logger: Logger
+    /// The consumer group this member belongs to.
+    public let groupId: String
     /// The topics this consumer subscribed to.
     public let topics: [String]
+
+    /// What the application has finished, per partition, and the membership history, for `status()`.
+    private struct Progress {
+        var processed: [TopicPartition: Int64] = [:]
+        var everAssigned = false
+        var rejoins = 0
+    }
 
     /// Joins `groupId` and subscribes to `topics`; a group's first read starts at the earliest offset.
     public init(
@@ -29,28 +42,20 @@ public final class KafkaConsumer: @unchecked Sendable {
         properties["enable.auto.commit"] = "false"
         properties["enable.auto.offset.store"] = "false"
         properties["auto.offset.reset"] = "earliest"
-        properties["session.timeout.ms"] = "10000"
-        properties["heartbeat.interval.ms"] = "1000"
+        properties["session.timeout.ms"] = String(configuration.sessionTimeout.milliseconds)
+        properties["heartbeat.interval.ms"] = String(max(100, configuration.sessionTimeout.milliseconds / 6))
+        if let instance = configuration.groupInstanceId { properties["group.instance.id"] = "\(groupId)-\(instance)" }
         properties["fetch.wait.max.ms"] = String(configuration.fetchMaxWait.milliseconds)
         properties["queued.max.messages.kbytes"] = String(max(1, maxPrefetchBytes / 1024))
         properties.merge(configuration.extraProperties) { _, extra in extra }
-        self.client = try KafkaClientHandle(kind: RD_KAFKA_CONSUMER, properties: properties, events: RD_KAFKA_EVENT_LOG, logger: logger)
-        self.logQueue = rd_kafka_queue_new(client.pointer)
-        rd_kafka_set_log_queue(client.pointer, logQueue)
-        rd_kafka_poll_set_consumer(client.pointer)
+        self.properties = properties
+        self.current = NIOLockedValueBox(try ConsumerHandle(properties: properties, topics: topics, logger: logger))
         self.logger = logger
+        self.groupId = groupId
         self.topics = topics
-
-        let subscription = rd_kafka_topic_partition_list_new(Int32(topics.count))
-        defer { rd_kafka_topic_partition_list_destroy(subscription) }
-        for topic in topics { rd_kafka_topic_partition_list_add(subscription, topic, RD_KAFKA_PARTITION_UA) }
-        let error = rd_kafka_subscribe(client.pointer, subscription)
-        if error != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError.from(error, operation: "subscribe") }
     }
 
-    deinit {
-        rd_kafka_queue_destroy(logQueue)
-    }
+    private var handle: ConsumerHandle { current.withLockedValue { $0 } }
 
     /// The messages of the subscribed topics, in order per partition. Ends when the task is cancelled or the consumer closed.
     public var messages: KafkaMessageSequence { KafkaMessageSequence(consumer: self) }
@@ -60,26 +65,17 @@ public final class KafkaConsumer: @unchecked Sendable {
         try await commit([message])
     }
 
-    /// Commits the position after the last of `messages` in each partition, in one request.
+    /// Records `messages` as finished and commits the position after the last of them in each partition, in one request.
     public func commit(_ messages: [KafkaMessage]) async throws {
-        var next: [PartitionKey: Int64] = [:]
+        var next: [TopicPartition: Int64] = [:]
         for message in messages {
-            let key = PartitionKey(topic: message.topic, partition: message.partition)
+            let key = TopicPartition(topic: message.topic, partition: message.partition)
             next[key] = max(next[key] ?? 0, message.offset + 1)
         }
         guard !next.isEmpty else { return }
-        try await KafkaBlockingPool.run { [client, next] in
-            let offsets = rd_kafka_topic_partition_list_new(Int32(next.count))
-            defer { rd_kafka_topic_partition_list_destroy(offsets) }
-            for (key, offset) in next {
-                rd_kafka_topic_partition_list_add(offsets, key.topic, key.partition).pointee.offset = offset
-            }
-            let error = rd_kafka_commit(client.pointer, offsets, 0)
-            // After a broker restart the group may be gone; the inbox makes the re-read harmless.
-            if error != RD_KAFKA_RESP_ERR_NO_ERROR && error != RD_KAFKA_RESP_ERR__NO_OFFSET {
-                throw KafkaError.from(error, operation: "commit")
-            }
-        }
+        progress.withLockedValue { $0.processed.merge(next) { _, latest in latest } }
+        let handle = self.handle
+        try await KafkaBlockingPool.run { [next] in try handle.commit(next) }
     }
 
     /// Waits for the next message, then adds up to `limit - 1` more that are already fetched, without waiting
@@ -87,16 +83,30 @@ public final class KafkaConsumer: @unchecked Sendable {
     public func nextBatch(limit: Int) async throws -> [KafkaMessage] {
         guard let first = try await nextMessage() else { return [] }
         guard limit > 1 else { return [first] }
+        let handle = self.handle
         return try await KafkaBlockingPool.run {
             var batch = [first]
-            while batch.count < limit, let message = self.pollOnce(timeoutMilliseconds: 0) { batch.append(message) }
+            while batch.count < limit, case .message(let message) = handle.poll(timeoutMilliseconds: 0) { batch.append(message) }
             return batch
         }
     }
 
-    private struct PartitionKey: Hashable {
-        var topic: String
-        var partition: Int32
+    /// The assignment and each partition's lag behind what the application finished. Local calls only.
+    public func status() async -> ConsumerStatus {
+        let handle = self.handle
+        let assignment = (try? await KafkaBlockingPool.run { handle.assignment() }) ?? []
+        return progress.withLockedValue { progress in
+            if !assignment.isEmpty { progress.everAssigned = true }
+            let partitions = assignment.map { entry in
+                let processed = progress.processed[entry.partition]
+                // A broker that lost its log starts again below what was processed before: count from its new end.
+                let from = processed.flatMap { done in entry.end.map { min(done, $0) } } ?? entry.position
+                let lag = entry.end.flatMap { end in from.map { max(0, end - $0) } }
+                return ConsumerStatus.Partition(
+                    topic: entry.partition.topic, partition: entry.partition.partition, lag: lag, processedOffset: processed)
+            }
+            return ConsumerStatus(assigned: partitions, everAssigned: progress.everAssigned, rejoins: progress.rejoins)
+        }
     }
 
     /// Leaves the group cleanly so partitions move to other members at once. Idempotent.
@@ -106,40 +116,42 @@ public final class KafkaConsumer: @unchecked Sendable {
             return closed
         }
         if wasClosed { return }
-        _ = try? await KafkaBlockingPool.run { [client] in rd_kafka_consumer_close(client.pointer) }
+        let handle = self.handle
+        _ = try? await KafkaBlockingPool.run { handle.close() }
     }
 
     /// Pulls the next message, polling in short slices so cancellation is noticed promptly.
     func nextMessage() async throws -> KafkaMessage? {
         while !Task.isCancelled && !isClosed.withLockedValue({ $0 }) {
-            if let message = try await KafkaBlockingPool.run({ self.pollOnce(timeoutMilliseconds: 100) }) {
+            let handle = self.handle
+            switch try await KafkaBlockingPool.run({ handle.poll(timeoutMilliseconds: 100) }) {
+            case .message(let message)?:
                 return message
+            case .error(let code, let reason)?:
+                switch ConsumerRecovery.after(code: code) {
+                case .keepReading:
+                    // Transient by nature (a topic not created yet, a broker restarting): librdkafka retries.
+                    logger.debug("Kafka consumer notice", metadata: ["reason": .string(reason)])
+                case .rejoin:
+                    try await rejoin(after: handle, reason: reason)
+                }
+            case nil:
+                continue
             }
         }
         return nil
     }
 
-    /// One poll of the consumer queue. Runs on the blocking pool.
-    private func pollOnce(timeoutMilliseconds: Int32) -> KafkaMessage? {
-        while let event = rd_kafka_queue_poll(logQueue, 0) {
-            client.forwardLog(event)
-            rd_kafka_event_destroy(event)
+    /// Replaces a librdkafka instance that can never read again with a new member of the same group.
+    private func rejoin(after failed: ConsumerHandle, reason: String) async throws {
+        logger.warning("Kafka consumer instance failed; rejoining the group with a new one", metadata: ["reason": .string(reason)])
+        let fresh = try ConsumerHandle(properties: properties, topics: topics, logger: logger)
+        current.withLockedValue { $0 = fresh }
+        progress.withLockedValue {
+            $0.rejoins += 1
+            $0.processed = [:]
         }
-        guard let raw = rd_kafka_consumer_poll(client.pointer, timeoutMilliseconds) else { return nil }
-        defer { rd_kafka_message_destroy(raw) }
-        let message = raw.pointee
-        if message.err != RD_KAFKA_RESP_ERR_NO_ERROR {
-            // Transient by nature here (unknown topic before it is created, broker restarts): librdkafka retries.
-            logger.debug("Kafka consumer notice", metadata: ["reason": .string(String(cString: rd_kafka_err2str(message.err)))])
-            return nil
-        }
-        let value = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: message.len)) } ?? []
-        let key = message.key.map { Array(UnsafeRawBufferPointer(start: $0, count: message.key_len)) }
-        return KafkaMessage(
-            topic: String(cString: rd_kafka_topic_name(message.rkt)),
-            partition: message.partition,
-            offset: message.offset,
-            key: key,
-            value: value)
+        Counter(label: "kafka_consumer_rejoins_total", dimensions: [("group", groupId)]).increment()
+        _ = try? await KafkaBlockingPool.run { failed.close() }
     }
 }

@@ -33,16 +33,6 @@ public enum KafkaError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// True when only a new producer instance can get past this error: the idempotent producer hit a fatal
-    /// error, or messages timed out against a broker that no longer knows the producer id.
-    public var needsNewProducer: Bool {
-        switch self {
-        case .deliveryFailed(let code, _), .operationFailed(_, let code, _):
-            code == RD_KAFKA_RESP_ERR__MSG_TIMED_OUT.rawValue || code == RD_KAFKA_RESP_ERR__FATAL.rawValue
-        default: false
-        }
-    }
-
     /// Builds an error from a librdkafka response code.
     static func from(_ code: rd_kafka_resp_err_t, operation: String) -> KafkaError {
         .operationFailed(operation: operation, code: code.rawValue, reason: String(cString: rd_kafka_err2str(code)))

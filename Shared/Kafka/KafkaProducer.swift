@@ -1,5 +1,6 @@
 import CRdKafka
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 import ServiceLifecycle
 
@@ -62,9 +63,9 @@ public final class KafkaProducer: Service, @unchecked Sendable {
     }
 
     /// Replaces the librdkafka instance with a fresh one, failing what the old one still held (the caller
-    /// retries it). For a broker that restarted without its state and no longer knows this producer's id:
-    /// librdkafka's epoch bump cannot recover from that on every broker, a new producer id always does.
-    public func renew() async throws {
+    /// retries it). For a producer that was fenced, lost its id or hit a fatal error (`ProducerRecovery`):
+    /// librdkafka's epoch bump cannot recover from those on every broker, a new producer id always does.
+    public func renew(reason: FailureReason) async throws {
         let fresh = try ProducerHandle(properties: properties, logger: logger)
         let old = current.withLockedValue { current in
             defer { current = fresh }
@@ -82,7 +83,14 @@ public final class KafkaProducer: Service, @unchecked Sendable {
             return orphans.values.map(\.promise)
         }
         for promise in orphans { promise.fulfil(.failure(.closed)) }
-        logger.notice("Kafka producer renewed with a new producer id")
+        Counter(label: "kafka_producer_replacements_total", dimensions: [("reason", reason.rawValue)]).increment()
+        logger.notice("Kafka producer replaced by a new instance with a new producer id", metadata: ["reason": .string(reason.rawValue)])
+    }
+
+    /// Makes librdkafka raise a fatal error on the current instance, as a fenced or broken producer would;
+    /// for tests of the recovery only.
+    @_spi(Testing) public func raiseFatalErrorForTesting() {
+        _ = rd_kafka_test_fatal_error(handle.client.pointer, RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, "raised by a test")
     }
 
     public func run() async throws {
@@ -113,18 +121,26 @@ public final class KafkaProducer: Service, @unchecked Sendable {
         let handle = self.handle
         pending.withLockedValue { $0[id] = (promise, ObjectIdentifier(handle)) }
         let topic = handle.topic(message.topic)
-        let result = message.value.withUnsafeBytes { value in
-            message.key.utf8CString.withUnsafeBufferPointer { key in
-                rd_kafka_produce(
-                    topic, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY,
-                    UnsafeMutableRawPointer(mutating: value.baseAddress), value.count,
-                    key.baseAddress, key.count - 1,  // without the terminating NUL
-                    UnsafeMutableRawPointer(bitPattern: id))
+        var headers: OpaquePointer?
+        if !message.headers.isEmpty {
+            headers = rd_kafka_headers_new(message.headers.count)
+            for header in message.headers {
+                header.value.withUnsafeBytes { value in
+                    _ = rd_kafka_header_add(headers, header.name, -1, value.baseAddress, value.count)
+                }
             }
         }
-        if result != 0 {
+        let error = message.value.withUnsafeBytes { value in
+            message.key.utf8CString.withUnsafeBufferPointer { key in
+                nutrition_produce(
+                    handle.client.pointer, topic, value.baseAddress, value.count,
+                    key.baseAddress, key.count - 1,  // without the terminating NUL
+                    headers, UnsafeMutableRawPointer(bitPattern: id))
+            }
+        }
+        if error != RD_KAFKA_RESP_ERR_NO_ERROR {
+            if let headers { rd_kafka_headers_destroy(headers) }
             pending.withLockedValue { _ = $0.removeValue(forKey: id) }
-            let error = rd_kafka_last_error()
             promise.fulfil(.failure(error == RD_KAFKA_RESP_ERR__QUEUE_FULL ? .queueFull : KafkaError.from(error, operation: "produce")))
         }
         return promise

@@ -24,6 +24,9 @@ enum RdKafkaConfig {
             "topic.metadata.refresh.interval.ms": String(configuration.metadataRefreshInterval.milliseconds),
             // Logs go through the event queue we poll, never through a callback on librdkafka's threads.
             "log.queue": "true",
+            // After an outage, try the broker again at least every second (librdkafka's default backs off to
+            // 10 s), so events flow again within seconds of the broker answering.
+            "reconnect.backoff.max.ms": "1000",
         ]
     }
 

@@ -1,5 +1,6 @@
 import Kafka
 import Logging
+import Metrics
 import NIOCore
 import PostgresNIO
 import ServiceDefaults
@@ -65,20 +66,39 @@ public final class OutboxRelay: Service {
                 }
                 await wake.wait(timeout: settings.pollInterval)
             } catch {
+                let reason = (error as? KafkaError).map { FailureReason($0).rawValue } ?? "database"
+                Counter(label: "outbox_publish_failures_total", dimensions: [("reason", reason)]).increment()
                 logger.warning(
-                    "outbox relay will retry", metadata: ["error": .string(LogSafeError.describe(error)), "retry_in": "\(backoff)"])
-                if let kafkaError = error as? KafkaError, await producer.isBrokerReachable() {
-                    // The broker answers but did not take the messages: it may have restarted empty, without
-                    // our topics and without our producer id. Recreate the topics; and when the producer is
-                    // stuck or fatally failed, the producer too, since librdkafka's epoch bump cannot recover
-                    // a forgotten producer id on every broker.
-                    try? await recreateTopicsOfUnsentRows()
-                    if kafkaError.needsNewProducer { try? await producer.renew() }
+                    "outbox relay will retry",
+                    metadata: ["error": .string(LogSafeError.describe(error)), "reason": .string(reason), "retry_in": "\(backoff)"])
+                if let kafkaError = error as? KafkaError, await recover(from: kafkaError) {
+                    backoff = .milliseconds(100)
+                    continue
                 }
                 await wake.wait(timeout: backoff)
                 backoff = min(backoff * 2, settings.maxBackoff)
             }
         }
+    }
+
+    /// Acts on `ProducerRecovery`'s decision for a failed publish; true when the producer was replaced, so the
+    /// next attempt can start at once.
+    private func recover(from error: KafkaError) async -> Bool {
+        let recovery = ProducerRecovery.after(error)
+        var replaced = false
+        if recovery == .replaceProducer {
+            do {
+                try await producer.renew(reason: FailureReason(error))
+                replaced = true
+            } catch {
+                logger.error("Kafka producer could not be replaced", metadata: ["error": .string(LogSafeError.describe(error))])
+            }
+        }
+        // A broker that restarted without its state has none of our topics: create those still to be published.
+        if recovery != .retry, await producer.isBrokerReachable() {
+            try? await recreateTopicsOfUnsentRows()
+        }
+        return replaced
     }
 
     /// Publishes up to one batch; returns how many rows were published and the first failure, if any.

@@ -8,14 +8,15 @@ public struct OutboxRelaySettings: Sendable, Equatable {
     public var pollInterval: Duration
     /// How long published rows are kept, so they can be published again if the broker loses its log.
     public var retention: Duration
-    /// The longest pause between attempts while the broker or database is down.
+    /// The longest pause between attempts while the broker or database is down: short, so that events flow
+    /// again within seconds of the broker answering.
     public var maxBackoff: Duration
     /// Partitions of a topic the relay has to (re)create because the broker does not have it.
     public var topicPartitions: Int32
 
     public init(
         batchSize: Int = 200, pollInterval: Duration = .seconds(1), retention: Duration = .seconds(24 * 3600),
-        maxBackoff: Duration = .seconds(10), topicPartitions: Int32 = 3
+        maxBackoff: Duration = .seconds(2), topicPartitions: Int32 = 3
     ) {
         self.topicPartitions = topicPartitions
         self.batchSize = batchSize
@@ -30,7 +31,7 @@ public struct OutboxRelaySettings: Sendable, Equatable {
             batchSize: config.int(forKey: "outbox.batch.size", default: 200),
             pollInterval: .seconds(config.double(forKey: "outbox.poll.interval.seconds", default: 1)),
             retention: .seconds(config.double(forKey: "outbox.retention.hours", default: 24) * 3600),
-            maxBackoff: .seconds(config.double(forKey: "outbox.max.backoff.seconds", default: 10)),
+            maxBackoff: .seconds(config.double(forKey: "outbox.max.backoff.seconds", default: 2)),
             topicPartitions: Int32(config.int(forKey: "kafka.topic.partitions", default: 3)))
     }
 }

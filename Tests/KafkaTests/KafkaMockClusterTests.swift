@@ -1,5 +1,5 @@
 import Foundation
-import Kafka
+@_spi(Testing) import Kafka
 import Logging
 import Testing
 
@@ -65,6 +65,24 @@ struct KafkaMockClusterTests {
                 return
             }
             #expect(await producer.isBrokerReachable(timeout: .milliseconds(300)) == false)
+        }
+    }
+
+    @Test("a producer that hit a fatal error delivers again once renewed, as the relay does after ProducerRecovery")
+    func renewRecoversFromFatalError() async throws {
+        let producer = try KafkaProducer(configuration: configuration(), logger: logger)
+        try await withProducerRunning(producer) {
+            _ = try await producer.send(OutgoingMessage(topic: "fatal", key: "k", value: [1]))
+            producer.raiseFatalErrorForTesting()
+            let failed = await producer.sendBatch([OutgoingMessage(topic: "fatal", key: "k", value: [2])])[0]
+            guard case .failure(let error) = failed else {
+                Issue.record("a producer in a fatal state still delivered")
+                return
+            }
+            #expect(ProducerRecovery.after(error) == .replaceProducer, "\(error)")
+            try await producer.renew(reason: FailureReason(error))
+            let report = try await producer.send(OutgoingMessage(topic: "fatal", key: "k", value: [3]))
+            #expect(report.topic == "fatal")
         }
     }
 

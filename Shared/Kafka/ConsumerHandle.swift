@@ -1,0 +1,111 @@
+import CRdKafka
+import Logging
+
+/// One librdkafka consumer instance subscribed to the consumer's topics. `KafkaConsumer` replaces it when
+/// it can never read again (a fatal error). Every call here blocks briefly and runs on `KafkaBlockingPool`.
+final class ConsumerHandle: @unchecked Sendable {
+    // @unchecked: the client and queue are librdkafka handles, which are thread-safe; nothing else is stored.
+    let client: KafkaClientHandle
+    private let logQueue: OpaquePointer
+
+    /// A message, or an error that `ConsumerRecovery` decides about, from one poll.
+    enum PollResult {
+        case message(KafkaMessage)
+        case error(code: Int32, reason: String)
+    }
+
+    init(properties: [String: String], topics: [String], logger: Logger) throws {
+        self.client = try KafkaClientHandle(kind: RD_KAFKA_CONSUMER, properties: properties, events: RD_KAFKA_EVENT_LOG, logger: logger)
+        self.logQueue = rd_kafka_queue_new(client.pointer)
+        rd_kafka_set_log_queue(client.pointer, logQueue)
+        rd_kafka_poll_set_consumer(client.pointer)
+
+        let subscription = rd_kafka_topic_partition_list_new(Int32(topics.count))
+        defer { rd_kafka_topic_partition_list_destroy(subscription) }
+        for topic in topics { rd_kafka_topic_partition_list_add(subscription, topic, RD_KAFKA_PARTITION_UA) }
+        let error = rd_kafka_subscribe(client.pointer, subscription)
+        if error != RD_KAFKA_RESP_ERR_NO_ERROR { throw KafkaError.from(error, operation: "subscribe") }
+    }
+
+    deinit {
+        rd_kafka_queue_destroy(logQueue)
+    }
+
+    /// One poll of the consumer queue, after forwarding librdkafka's pending log lines.
+    func poll(timeoutMilliseconds: Int32) -> PollResult? {
+        while let event = rd_kafka_queue_poll(logQueue, 0) {
+            client.forwardLog(event)
+            rd_kafka_event_destroy(event)
+        }
+        guard let raw = rd_kafka_consumer_poll(client.pointer, timeoutMilliseconds) else { return nil }
+        defer { rd_kafka_message_destroy(raw) }
+        let message = raw.pointee
+        if message.err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            return .error(code: message.err.rawValue, reason: String(cString: rd_kafka_err2str(message.err)))
+        }
+        let value = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: message.len)) } ?? []
+        let key = message.key.map { Array(UnsafeRawBufferPointer(start: $0, count: message.key_len)) }
+        return .message(
+            KafkaMessage(
+                topic: String(cString: rd_kafka_topic_name(message.rkt)), partition: message.partition, offset: message.offset,
+                key: key, value: value, headers: Self.headers(of: raw)))
+    }
+
+    /// Commits `offsets` (the next offset to read, per partition) synchronously.
+    func commit(_ offsets: [TopicPartition: Int64]) throws {
+        let list = rd_kafka_topic_partition_list_new(Int32(offsets.count))
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        for (key, offset) in offsets {
+            rd_kafka_topic_partition_list_add(list, key.topic, key.partition).pointee.offset = offset
+        }
+        let error = rd_kafka_commit(client.pointer, list, 0)
+        // After a broker restart the group may be gone; the inbox makes the re-read harmless.
+        if error != RD_KAFKA_RESP_ERR_NO_ERROR && error != RD_KAFKA_RESP_ERR__NO_OFFSET {
+            throw KafkaError.from(error, operation: "commit")
+        }
+    }
+
+    /// The assigned partitions with their fetch position and the partition's end offset as last reported by
+    /// the broker (both nil when unknown). Local calls only: no broker round trip.
+    func assignment() -> [(partition: TopicPartition, position: Int64?, end: Int64?)] {
+        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        guard rd_kafka_assignment(client.pointer, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        rd_kafka_position(client.pointer, list)
+        var result: [(partition: TopicPartition, position: Int64?, end: Int64?)] = []
+        for index in 0..<Int(list.pointee.cnt) {
+            let element = list.pointee.elems[index]
+            let topic = String(cString: element.topic)
+            var low: Int64 = -1
+            var high: Int64 = -1
+            let known = rd_kafka_get_watermark_offsets(client.pointer, topic, element.partition, &low, &high) == RD_KAFKA_RESP_ERR_NO_ERROR
+            result.append(
+                (TopicPartition(topic: topic, partition: element.partition), element.offset >= 0 ? element.offset : nil,
+                    known && high >= 0 ? high : nil))
+        }
+        return result
+    }
+
+    /// Leaves the group cleanly so its partitions move to other members at once.
+    func close() {
+        rd_kafka_consumer_close(client.pointer)
+    }
+
+    /// The message's headers as name and value pairs, in order.
+    private static func headers(of message: UnsafeMutablePointer<rd_kafka_message_t>) -> [KafkaHeader] {
+        var headers: OpaquePointer?
+        guard rd_kafka_message_headers(message, &headers) == RD_KAFKA_RESP_ERR_NO_ERROR, let headers else { return [] }
+        var result: [KafkaHeader] = []
+        var index = 0
+        var name: UnsafePointer<CChar>?
+        var value: UnsafeRawPointer?
+        var size = 0
+        while rd_kafka_header_get_all(headers, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
+            if let name {
+                result.append(KafkaHeader(name: String(cString: name), value: value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []))
+            }
+            index += 1
+        }
+        return result
+    }
+}

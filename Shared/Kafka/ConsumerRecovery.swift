@@ -1,0 +1,25 @@
+import CRdKafka
+
+/// What a consumer does after `rd_kafka_consumer_poll` reported an error instead of a message: the decision
+/// table for consumer errors.
+///
+/// | error | recovery |
+/// |---|---|
+/// | fatal error raised by librdkafka (`__FATAL`) | rejoin with a new consumer instance |
+/// | static member fenced by another with the same instance id (`FENCED_INSTANCE_ID`) | rejoin with a new consumer instance |
+/// | lost membership (`UNKNOWN_MEMBER_ID`, `ILLEGAL_GENERATION`, `__MAX_POLL_EXCEEDED`): librdkafka rejoins itself | keep reading |
+/// | anything else (topic not created yet, broker unreachable, end of partition, rebalancing) | keep reading |
+public enum ConsumerRecovery: String, Sendable, Equatable, CaseIterable {
+    /// librdkafka recovers by itself (it rejoins the group, refetches metadata, reconnects): poll again.
+    case keepReading
+    /// This consumer instance can never read again: close it and join the group with a new one.
+    case rejoin
+
+    /// The recovery for a librdkafka error code.
+    public static func after(code: Int32) -> ConsumerRecovery {
+        switch rd_kafka_resp_err_t(rawValue: code) {
+        case RD_KAFKA_RESP_ERR__FATAL, RD_KAFKA_RESP_ERR_FENCED_INSTANCE_ID: .rejoin
+        default: .keepReading
+        }
+    }
+}

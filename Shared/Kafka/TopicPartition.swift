@@ -1,0 +1,10 @@
+/// A topic and one of its partitions.
+public struct TopicPartition: Hashable, Sendable {
+    public var topic: String
+    public var partition: Int32
+
+    public init(topic: String, partition: Int32) {
+        self.topic = topic
+        self.partition = partition
+    }
+}
