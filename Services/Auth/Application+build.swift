@@ -25,15 +25,15 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         policy: settings.tokenPolicy, lifetime: settings.accessTokenLifetime, signingKeys: settings.signingKeys)
     let issuer = SessionIssuer(sessions: sessions, accounts: accounts, accessTokens: accessTokens, sessionLifetime: settings.sessionLifetime)
     let mailWake = WakeSignal()
-    let mailSender: any MailSender =
-        if let smtp = settings.mail.smtp {
-            SMTPMailSender(settings: smtp, logger: logger)
-        } else {
-            FileMailSender(directory: URL(fileURLWithPath: settings.mail.directory), logger: logger)
-        }
+    let mailSender: any MailSender
+    if let smtp = settings.mail.smtp {
+        mailSender = try SMTPMailSender(settings: smtp, now: now, logger: logger)
+    } else {
+        mailSender = FileMailSender(directory: URL(fileURLWithPath: settings.mail.directory), logger: logger)
+    }
     let mailRelay = MailRelay(
         client: client, sender: mailSender, from: settings.mail.from, wake: mailWake, startAfter: infrastructure.migrated,
-        pollInterval: .seconds(5), maxAttempts: 10, logger: logger)
+        settings: settings.mail, logger: logger)
 
     let router = ServiceRuntime.makeRouter(service: "auth", checks: infrastructure.readinessChecks)
     try KeysController(keys: settings.signingKeys).addRoutes(to: router)

