@@ -6,6 +6,7 @@ import time
 from .config import now
 from .database import psql, uuid_array
 from .http import call
+from .injections import kind_of
 from .output import say, step
 from .workload import LEDGER, TRUTH
 
@@ -298,8 +299,8 @@ def run_checks(run, users, canary):
         check("drain", f"SIGTERM {d['part']} ({d['route']}): in-flight requests completed normally", d["in_flight"], d["in_flight_ok"],
               d["in_flight_failed"] + (1 if d["in_flight"] == 0 else 0), f"{d['completed_before_term']} finished before SIGTERM")
     for i in run.injections:
-        check("recovery", f"{i['part']} {i['signal']}: ready within {run.args.ready_limit:g} s of its start",
-              f"<= {run.args.ready_limit:g} s", i["readyAfterStart"], 0 if i["passed"] else 1)
+        for row in kind_of(i).recovery_checks(i, run.args):
+            check(*row)
     stuck = [i for i in run.injections if i["readyAfterStart"] is not None and i["eventsFlowingAfter"] is None]
     check("recovery", f"event paths working again after each injection (a new write through them within {run.args.canary_timeout:g} s)",
           len(run.injections), len(run.injections) - len(stuck), len(stuck),

@@ -19,6 +19,10 @@ PORTS["broker"] = int(ENV.get("BROKER_PORT", "19092"))
 PG_SOCKET_DIR = ENV.get("PG_SOCKET_DIR", os.path.join(REPO, ".local", "postgres", "run"))
 PG_DATABASE = ENV.get("PG_DATABASE", "nutritionai")
 PG_DATA = ENV.get("PG_DATA", os.path.join(REPO, ".local", "postgres", "data"))
+# The gateway's whole-answer timeout (its GATEWAY_UPSTREAM_TIMEOUT_SECONDS; the stack passes its environment on).
+UPSTREAM_TIMEOUT = float(ENV.get("GATEWAY_UPSTREAM_TIMEOUT_SECONDS", "30"))
+# The harness waits longer than the gateway for an answer, so that a request the gateway fails to end is measured.
+CLIENT_TIMEOUT = max(35.0, UPSTREAM_TIMEOUT + 5)
 
 T0 = time.monotonic()
 
@@ -26,6 +30,11 @@ T0 = time.monotonic()
 def now():
     """Seconds since the harness started (monotonic)."""
     return time.monotonic() - T0
+
+
+def monotonic_at(epoch_seconds):
+    """The run's clock (now()) at a moment given in seconds since the epoch, e.g. one a script printed."""
+    return now() - (time.time() - epoch_seconds)
 
 
 def wall():

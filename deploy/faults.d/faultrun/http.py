@@ -3,7 +3,7 @@ import http.client
 import json
 import uuid
 
-from .config import GATEWAY_PORT, now
+from .config import CLIENT_TIMEOUT, GATEWAY_PORT, now
 
 
 class Answer:
@@ -88,7 +88,7 @@ def exchange(conn, prepared, answer):
     return answer
 
 
-def call(method, path, body=None, token=None, port=GATEWAY_PORT, timeout=35.0, headers=None, rid=None):
+def call(method, path, body=None, token=None, port=GATEWAY_PORT, timeout=CLIENT_TIMEOUT, headers=None, rid=None):
     """One request on a fresh connection (so a connection the server closed while idle never makes a write ambiguous)."""
     answer = Answer()
     answer.t0 = now()

@@ -1,6 +1,8 @@
 """The run from start to end: options, users and writers, the injections in order, the checks and the report."""
 import argparse
 import os
+import signal
+import sys
 import threading
 import time
 import uuid
@@ -39,6 +41,8 @@ def parse_args():
 
 
 def main():
+    # SIGTERM ends the run as Ctrl-C does, through every `finally` (a stalled part is resumed on the way out).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     args = parse_args()
     only = set(filter(None, args.only.split(","))) or {k.name for k in KINDS if k.default}
     run = Run(args)
@@ -78,6 +82,9 @@ def main():
     for w in writers:
         w.join(60)
     run.supervise("at the end of the load")
+    for kind in KINDS:
+        if kind.name in only:
+            kind.finish(run)
     total = len(LEDGER.writes)
     acked_total = sum(1 for w in LEDGER.writes if w["outcome"] == "ack")
     ok(f"{total} writes attempted, {acked_total} acknowledged")

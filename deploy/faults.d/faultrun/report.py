@@ -8,10 +8,12 @@ from .workload import LEDGER
 def print_tables(run):
     """The injections, the drains, the write outcomes by operation, the checks and any findings."""
     step("injections")
-    table(["part", "signal", "down s", "ready after start s", "ready after port s", "events flowing s", "writes attempted",
-           "acknowledged", "failed", "ok"],
-          [[i["part"], i["signal"], i["down"], i["readyAfterStart"], i["readyAfterPort"], i["eventsFlowingAfter"], i["attempted"],
-            i["acked"], i["failed"], "yes" if i["passed"] else "NO"] for i in run.injections])
+    # A stall's "down" is its pause, and its times count from the SIGCONT instead of the start.
+    table(["part", "signal", "down or paused s", "ready after start or SIGCONT s", "ready after port s",
+           "events flowing s", "longest request s", "writes attempted", "acknowledged", "failed", "ok"],
+          [[i["part"], i["signal"], i["down"], i["readyAfterStart"], i["readyAfterPort"], i["eventsFlowingAfter"],
+            i.get("longestRequest"), i["attempted"], i["acked"], i["failed"], "yes" if i["passed"] else "NO"]
+           for i in run.injections])
     step("drains (SIGTERM with requests in flight)")
     table(["part", "route", "requests", "done before TERM", "in flight at TERM", "answered by part", "completed ok", "failed",
            "exit after TERM s", "ok"],

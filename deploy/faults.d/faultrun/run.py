@@ -96,13 +96,13 @@ class Run:
                 time.sleep(0.1)
         return None if pending else now() - since
 
-    def record_injection(self, part, signal_name, t_inject, t_back_process, t_back_port, t_ready, canary, note=""):
+    def record_injection(self, kind, part, signal_name, t_inject, t_back_process, t_back_port, t_ready, canary, note=""):
         end = t_ready if t_ready is not None else now()
         attempted, acked, failed = self.window_counts(t_inject, end)
         ready_after = None if t_ready is None else t_ready - t_back_process
         passed = ready_after is not None and ready_after <= self.args.ready_limit
         entry = {
-            "part": part, "signal": signal_name, "at": round(t_inject, 2),
+            "kind": kind, "part": part, "signal": signal_name, "at": round(t_inject, 2),
             "down": round(t_back_port - t_inject, 2) if t_back_port else None,
             "readyAfterStart": round(ready_after, 2) if ready_after is not None else None,
             "readyAfterPort": round(t_ready - t_back_port, 2) if (t_ready and t_back_port) else None,

@@ -6,7 +6,7 @@ from ..output import bad
 from ..stack import stack, wait_all_ready, wait_port
 
 
-def bounce(run, part, take_down, label, canary, back_at_port):
+def bounce(run, kind, part, take_down, label, canary, back_at_port):
     """Takes `part` down with `deploy/stack <take_down>`, starts it again after the down time, and records the
     injection: time to ready and to events flowing, counted from the start (or, with back_at_port, from the
     moment its port answers)."""
@@ -24,5 +24,5 @@ def bounce(run, part, take_down, label, canary, back_at_port):
     t_ready = wait_all_ready(run.args.ready_timeout)
     canary_s = run.canary_latency(canary, part, t_port or t_start) if t_ready else None
     t_back = (t_port or t_start) if back_at_port else t_start
-    entry = run.record_injection(part, label, t_inject, t_back, t_port, t_ready, canary_s)
+    entry = run.record_injection(kind, part, label, t_inject, t_back, t_port, t_ready, canary_s)
     run.recover(entry)

@@ -186,6 +186,6 @@ class SigtermDrain(FaultKind):
         else:
             ok(text)
         canary_s = run.canary_latency(canary, part, t_port or t_start) if t_ready else None
-        inj = run.record_injection(part, f"TERM ({route})", t_term, t_start, t_port, t_ready, canary_s,
+        inj = run.record_injection(self.name, part, f"TERM ({route})", t_term, t_start, t_port, t_ready, canary_s,
                                     note=f"{len(good)}/{len(in_flight)} in-flight ok")
         run.recover(inj)

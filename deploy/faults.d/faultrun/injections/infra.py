@@ -15,4 +15,4 @@ class InfraRestart(FaultKind):
             step(f"restart {part} (deploy/stack stop {part}; deploy/stack start {part})")
             # PostgreSQL and the broker are "back" when their port answers (pg_ctl -w and broker_start wait for it).
             label = "TERM" if part == "broker" else "stop -m fast"
-            bounce(run, part, ("stop", part), label, canary, back_at_port=True)
+            bounce(run, self.name, part, ("stop", part), label, canary, back_at_port=True)

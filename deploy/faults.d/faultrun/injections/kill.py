@@ -14,4 +14,4 @@ class KillAndRestart(FaultKind):
     def inject(self, run, users, canary):
         for part in SERVICES + ["gateway"]:
             step(f"SIGKILL {part}, restart after {run.args.down_seconds} s")
-            bounce(run, part, ("kill", part, "KILL"), "KILL", canary, back_at_port=False)
+            bounce(run, self.name, part, ("kill", part, "KILL"), "KILL", canary, back_at_port=False)
