@@ -1,0 +1,41 @@
+"""Where the stack is: the paths and ports deploy/faults exports (deploy/lib/common.sh's values), and the run's clock."""
+import datetime as dt
+import os
+import time
+
+ENV = os.environ
+REPO = ENV.get("REPO_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")))
+STACK = os.path.join(REPO, "deploy", "stack")
+LOG_DIR = ENV.get("LOG_DIR", os.path.join(REPO, ".local", "logs"))
+RUN_DIR = ENV.get("RUN_DIR", os.path.join(REPO, ".local", "run"))
+GATEWAY_PORT = int(ENV.get("GATEWAY_PORT", "8080"))
+SERVICES = ["auth", "meals", "metrics", "trends", "sharing"]
+PORTS = {"gateway": GATEWAY_PORT}
+for _entry in ENV.get("SERVICES", "auth:auth:8081 meals:meals:8082 metrics:metrics:8083 trends:trends:8084 sharing:sharing:8085").split():
+    _name, _schema, _port = _entry.split(":")
+    PORTS[_name] = int(_port)
+PORTS["postgres"] = int(ENV.get("PG_PORT", "15432"))
+PORTS["broker"] = int(ENV.get("BROKER_PORT", "19092"))
+PG_SOCKET_DIR = ENV.get("PG_SOCKET_DIR", os.path.join(REPO, ".local", "postgres", "run"))
+PG_DATABASE = ENV.get("PG_DATABASE", "nutritionai")
+PG_DATA = ENV.get("PG_DATA", os.path.join(REPO, ".local", "postgres", "data"))
+# The gateway's whole-answer timeout (its GATEWAY_UPSTREAM_TIMEOUT_SECONDS; the stack passes its environment on).
+UPSTREAM_TIMEOUT = float(ENV.get("GATEWAY_UPSTREAM_TIMEOUT_SECONDS", "30"))
+# The harness waits longer than the gateway for an answer, so that a request the gateway fails to end is measured.
+CLIENT_TIMEOUT = max(35.0, UPSTREAM_TIMEOUT + 5)
+
+T0 = time.monotonic()
+
+
+def now():
+    """Seconds since the harness started (monotonic)."""
+    return time.monotonic() - T0
+
+
+def monotonic_at(epoch_seconds):
+    """The run's clock (now()) at a moment given in seconds since the epoch, e.g. one a script printed."""
+    return now() - (time.time() - epoch_seconds)
+
+
+def wall():
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")

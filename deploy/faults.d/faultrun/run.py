@@ -1,0 +1,125 @@
+"""One fault run's state and the measuring every injection shares: supervision of the parts, the canary that
+proves events flow again, the injection record and the recovery pause."""
+import datetime as dt
+import time
+
+from .config import PORTS, SERVICES, now
+from .http import call, port_open
+from .output import bad, ok, say
+from .stack import log_tail, part_alive, readiness, stack, wait_all_ready
+from .workload import LEDGER, TRUTH
+
+
+class Run:
+    """What one run injected, found and checked, and the measuring its injections share."""
+
+    def __init__(self, args):
+        self.args = args
+        self.injections = []
+        self.drains = []
+        self.findings = []      # defects seen while running (unexpected exits, ...)
+        self.checks = []        # (group, what, expected, found, missing/bad, passed, note)
+
+    # -- process supervision: a part that died without being told to is a finding, and is started again
+    def supervise(self, context):
+        for part in SERVICES + ["gateway", "broker", "postgres"]:
+            if part_alive(part):
+                continue
+            if part in ("postgres",) and port_open(PORTS["postgres"]):
+                continue
+            lines = log_tail(part, 12)
+            self.findings.append({"kind": "unexpected exit", "part": part, "context": context, "at": round(now(), 2),
+                                  "log": lines})
+            bad(f"{part} is not running ({context}); last log lines:")
+            for line in lines[-6:]:
+                say(f"  {line[:240]}")
+            rc, text = stack("start", part)
+            say(f"started {part} again (deploy/stack start {part}: exit {rc})")
+            wait_all_ready(60)
+
+    def window_counts(self, start, end):
+        writes = LEDGER.between(start, end)
+        acked = sum(1 for w in writes if w["outcome"] == "ack")
+        return len(writes), acked, len(writes) - acked
+
+    # The event paths a part is on: a meal reaching trends' history and sharing's copy (a share link can be made),
+    # a weight reaching trends' weight series.
+    FLOWS = {"auth": ["meal>trends"], "meals": ["meal>trends", "meal>sharing"], "metrics": ["weight>trends"],
+             "trends": ["meal>trends", "weight>trends"], "sharing": ["meal>sharing"]}
+    ALL_FLOWS = ["meal>trends", "meal>sharing", "weight>trends"]
+    canary_weight = 0
+
+    def canary_latency(self, canary, part, since):
+        """Seconds from `since` until writes made after the recovery have gone through every event path `part` is on;
+        None when they do not within --canary-timeout."""
+        flows = self.FLOWS.get(part, self.ALL_FLOWS)
+        deadline = now() + self.args.canary_timeout
+        meal, day, kg = None, None, None
+        if any(f.startswith("meal>") for f in flows):
+            before = len(canary.meals)
+            while now() < deadline and len(canary.meals) == before:
+                canary.create(consumed=True)
+                if len(canary.meals) == before:
+                    time.sleep(0.3)
+            if len(canary.meals) == before:
+                return None
+            meal = canary.meals[-1]
+        if "weight>trends" in flows:
+            day = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=1)).date().isoformat()
+            while now() < deadline:
+                Run.canary_weight += 1
+                kg = round(70 + (Run.canary_weight % 200) / 10, 1)
+                a = call("POST", "/api/metrics/weight", {"date": day, "weight": kg, "unit": "kg"}, canary.user.token())
+                TRUTH.weight(canary.user, day, kg, a.outcome)
+                canary.record("weight.log", a, day, {"weightKg": kg})
+                if a.ok:
+                    break
+                time.sleep(0.3)
+            else:
+                return None
+        pending = set(flows)
+        while pending and now() < deadline:
+            if "meal>trends" in pending:
+                a = call("GET", f"/api/history/{meal.local_date}", token=canary.user.token(), timeout=5)
+                if a.status == 200 and any(m.get("mealId", "").lower() == meal.id for m in a.body.get("meals", [])):
+                    pending.discard("meal>trends")
+            if "meal>sharing" in pending:
+                canary.share(meal)
+                if canary.counts.get("share.ok", 0) and canary.last_share == meal.id:
+                    pending.discard("meal>sharing")
+            if "weight>trends" in pending:
+                a = call("GET", "/api/trends?period=7d", token=canary.user.token(), timeout=5)
+                if a.status == 200 and any(e.get("date") == day and abs(float(e.get("weight", 0)) - kg) < 0.011
+                                           for e in a.body.get("weight", {}).get("entries", [])):
+                    pending.discard("weight>trends")
+            if pending:
+                time.sleep(0.1)
+        return None if pending else now() - since
+
+    def record_injection(self, kind, part, signal_name, t_inject, t_back_process, t_back_port, t_ready, canary, note=""):
+        end = t_ready if t_ready is not None else now()
+        attempted, acked, failed = self.window_counts(t_inject, end)
+        ready_after = None if t_ready is None else t_ready - t_back_process
+        passed = ready_after is not None and ready_after <= self.args.ready_limit
+        entry = {
+            "kind": kind, "part": part, "signal": signal_name, "at": round(t_inject, 2),
+            "down": round(t_back_port - t_inject, 2) if t_back_port else None,
+            "readyAfterStart": round(ready_after, 2) if ready_after is not None else None,
+            "readyAfterPort": round(t_ready - t_back_port, 2) if (t_ready and t_back_port) else None,
+            "eventsFlowingAfter": round(canary, 2) if canary is not None else None,
+            "attempted": attempted, "acked": acked, "failed": failed, "passed": passed, "note": note,
+        }
+        self.injections.append(entry)
+        text = (f"{part} {signal_name}: down {entry['down']} s, ready {entry['readyAfterStart']} s after start "
+                f"({entry['readyAfterPort']} s after its port opened); writes {attempted} attempted, {acked} acknowledged")
+        (ok if passed else bad)(text)
+        return entry
+
+    def recover(self, entry):
+        if entry["readyAfterStart"] is None:
+            states = readiness()
+            self.findings.append({"kind": "not ready", "part": entry["part"], "states": states, "at": round(now(), 2)})
+            bad(f"not ready after {self.args.ready_timeout} s: {states}")
+        time.sleep(self.args.recovery_seconds)
+        self.supervise(f"after {entry['part']} {entry['signal']}")
+
