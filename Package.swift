@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "ServiceDefaults",
             dependencies: [
-                "Kafka", hummingbird, httpTypes, configuration, logging, lifecycle,
+                hummingbird, httpTypes, configuration, logging, lifecycle,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
