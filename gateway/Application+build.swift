@@ -42,7 +42,7 @@ func makeRouter(
     router.add(
         middleware: RouteMatchMiddleware(routes: settings.routes, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies)))
     router.add(middleware: AuthenticationMiddleware(verifier: verifier, now: clock.date))
-    router.add(middleware: RateLimitMiddleware(routes: settings.routes, limiter: limiter, now: clock.instant))
+    router.add(middleware: RateLimitMiddleware(routes: settings.routes, limiter: limiter, now: clock.instant, metrics: metrics))
     router.add(
         middleware: UpstreamProxy(
             routes: settings.routes, client: client, upstreamTimeout: settings.upstreamTimeout, maxBodyBytes: settings.http.maxBodyBytes))
