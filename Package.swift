@@ -204,6 +204,11 @@ let package = Package(
             path: "Tests/MealsTests"
         ),
         .testTarget(
+            name: "AuthTests",
+            dependencies: ["AuthService", "ServiceDefaults", metrics, metricsTestKit],
+            path: "Tests/AuthTests"
+        ),
+        .testTarget(
             name: "TrendsTests",
             dependencies: ["TrendsService", "ServiceDefaults", "EventContracts", hummingbird, configuration, logging],
             path: "Tests/TrendsTests"
