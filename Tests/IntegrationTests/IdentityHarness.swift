@@ -33,7 +33,7 @@ struct IdentityStack: Sendable {
     let gateway: any TestClientProtocol
     let clock: TestClock
     let mailDirectory: URL
-    let database: PostgresClient
+    let database: PostgresPool
 
     /// Rate limits for these tests: generous, except the `auth` policy the rate-limit test exercises.
     static let routesJSON = """
