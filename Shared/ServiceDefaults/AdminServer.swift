@@ -16,7 +16,9 @@ public enum AdminServer {
     public static func makeApplication(
         settings: AdminServerSettings, service: String, logger: Logger
     ) -> Application<RouterResponder<BasicRequestContext>> {
-        Application(
+        var logger = logger
+        logger[metadataKey: "server"] = "admin"  // tells its "listening" line from the public server's
+        return Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "\(service)-admin"),
             logger: logger)
