@@ -7,13 +7,15 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let configuration: Target.Dependency = .product(name: "Configuration", package: "swift-configuration")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let postgres: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
+let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
+let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package: "swift-metrics")
 
 /// Every backend service depends on the shared kit, plus what its own domain needs (`extra`).
 /// `resources` are further folders copied into the bundle beside `Migrations` (templates).
 func service(_ name: String, path: String, extra: [Target.Dependency] = [], resources: [String] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration] + extra,
+        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration, metrics] + extra,
         path: path,
         exclude: ["Migrations"] + resources,
         resources: (["Migrations"] + resources).map { .copy($0) }
@@ -132,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, logging, lifecycle,
+                "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, logging, lifecycle, metrics,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -169,7 +171,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceDefaultsTests",
-            dependencies: ["ServiceDefaults", hummingbird, lifecycle, logging, .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: [
+                "ServiceDefaults", hummingbird, lifecycle, logging, configuration, metrics, metricsTestKit,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             path: "Tests/ServiceDefaultsTests"
         ),
         .testTarget(
@@ -181,7 +186,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
-                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes,
+                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -191,12 +196,17 @@ let package = Package(
         .testTarget(
             name: "MealsTests",
             dependencies: [
-                "MealsService", "ServiceDefaults", hummingbird, httpTypes, configuration, logging,
+                "MealsService", "ServiceDefaults", hummingbird, httpTypes, configuration, logging, metrics, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/MealsTests"
+        ),
+        .testTarget(
+            name: "AuthTests",
+            dependencies: ["AuthService", "ServiceDefaults", metrics, metricsTestKit],
+            path: "Tests/AuthTests"
         ),
         .testTarget(
             name: "TrendsTests",
@@ -214,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration,
+                "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, metrics, metricsTestKit,
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -48,7 +48,7 @@ public struct EventRejected: Error, CustomStringConvertible {
 /// When anything in a batch fails or is rejected, the batch rolls back and its events are applied one by
 /// one, each retried with backoff until applied or rejected.
 public final class InboxConsumer: Service {
-    private let client: PostgresClient
+    private let client: PostgresPool
     private let consumer: KafkaConsumer
     private let handler: any EventHandler
     private let logger: Logger
@@ -58,7 +58,7 @@ public final class InboxConsumer: Service {
 
     /// - Parameter startAfter: opened when the schema's migrations are applied; nothing is read before.
     public init(
-        client: PostgresClient, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(10),
+        client: PostgresPool, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(10),
         batchLimit: Int = 200, startAfter: StartupLatch? = nil
     ) {
         self.startAfter = startAfter

@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// Each service's composition root creates one and adds its own controllers and consumers.
 public struct ServiceInfrastructure: Sendable {
     public let name: String
-    public let postgres: PostgresClient
+    public let postgres: PostgresPool
     public let postgresSettings: PostgresSettings
     public let kafka: KafkaConfiguration
     public let producer: KafkaProducer
@@ -41,7 +41,7 @@ public struct ServiceInfrastructure: Sendable {
         self.name = name
         self.logger = logger
         self.postgresSettings = try PostgresSettings(config: config, defaultSchema: name, defaultUser: "\(name)_service")
-        self.postgres = PostgresClientFactory.make(postgresSettings, logger: logger)
+        self.postgres = PostgresPool(settings: postgresSettings, logger: logger)
         self.kafka = KafkaConfiguration(config: config, clientId: name)
         self.producer = try KafkaProducer(configuration: kafka, logger: logger)
         self.startupTimeout = .seconds(config.double(forKey: "startup.timeout.seconds", default: 120))

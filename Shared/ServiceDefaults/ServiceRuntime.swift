@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import ServiceLifecycle
 
 /// Process-level set-up shared by every executable: JSON logs, and running services until a signal.
@@ -21,20 +22,24 @@ public enum ServiceRuntime {
         try await ServiceGroup(configuration: configuration).run()
     }
 
-    /// A router with the platform's middleware (request id, metrics, error shape) and the health and metrics routes.
-    public static func makeRouter(service: String, checks: [any ReadinessCheck]) -> Router<AppRequestContext> {
+    /// A router with the platform's middleware (request id, error shape, request metrics) and the health routes;
+    /// `/metrics` is on the admin server, not here. The metrics sit inside the error middleware so that they see a
+    /// handler's error as an error (counted with the status the client gets) before it becomes the error shape.
+    public static func makeRouter(
+        service: String, checks: [any ReadinessCheck], metrics: any MetricsFactory = MetricsSystem.factory
+    ) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: RequestIdMiddleware())
-        router.add(middleware: MetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RequestMetricsMiddleware(factory: metrics))
         HealthController(service: service, checks: checks).addRoutes(to: router)
-        PrometheusMetrics.addRoute(to: router)
         return router
     }
 }
 
 extension ServiceRuntime {
-    /// The whole body of an executable's `main`: environment configuration, JSON logs, build, run.
+    /// The whole body of an executable's `main`: environment configuration, JSON logs, build, run with the admin
+    /// server (first, so that it stops last and `/metrics` still answers while the process drains).
     /// A configuration or start-up error ends the process with status 1 and one clear log line.
     public static func main(service: String, build: @Sendable (ConfigReader, Logger) async throws -> RunnableService) async {
         let config = ConfigReader(provider: EnvironmentVariablesProvider())
@@ -43,7 +48,8 @@ extension ServiceRuntime {
         let logger = Logger(label: service)
         do {
             let runnable = try await build(config, logger)
-            try await run(runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
+            let admin = AdminServer.makeApplication(settings: runnable.admin, service: service, logger: logger)
+            try await run([admin] + runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
         } catch {
             logger.critical("\(service) stopped: \(error)")
             exit(1)
