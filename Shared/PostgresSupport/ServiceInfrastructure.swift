@@ -26,6 +26,8 @@ public struct ServiceInfrastructure: Sendable {
     /// Watches the outbox and the consumers: the `events` readiness check and the event-flow gauges.
     public let eventFlow: EventFlowMonitor
     let migrations: [Migration]
+    /// Partitions of the topics this service creates (`KAFKA_TOPIC_PARTITIONS`).
+    let topicPartitions: Int32
     let startupTimeout: Duration
     let logger: Logger
 
@@ -53,6 +55,7 @@ public struct ServiceInfrastructure: Sendable {
         self.migrations = migrations
 
         let partitions = Int32(config.int(forKey: "kafka.topic.partitions", default: 3))
+        self.topicPartitions = partitions
         var services: [any Service] = [
             postgres, producer,
             TopicSetup(producer: producer, topics: Set(publishes + uses).map(\.rawValue).sorted(), partitions: partitions, logger: logger),
@@ -81,7 +84,8 @@ public struct ServiceInfrastructure: Sendable {
     /// The service's inbox: a member of consumer group `group` reading `topics`, applying each event once with
     /// `handler` after the migrations ran, watched by the `events` readiness check. Run it among the service's parts.
     public func makeInbox(group: String, topics: [Topic], handler: any EventHandler) throws -> InboxConsumer {
-        let consumer = try KafkaConsumer(configuration: kafka, groupId: group, topics: topics.map(\.rawValue), logger: logger)
+        let consumer = try KafkaConsumer(
+            configuration: kafka, groupId: group, topics: topics.map(\.rawValue), logger: logger, createMissingTopics: topicPartitions)
         eventFlow.watch(consumer)
         return InboxConsumer(client: postgres, consumer: consumer, handler: handler, logger: logger, startAfter: migrated)
     }
