@@ -58,7 +58,10 @@ final class ConsumerHandle: @unchecked Sendable {
         for (key, offset) in offsets {
             rd_kafka_topic_partition_list_add(list, key.topic, key.partition).pointee.offset = offset
         }
-        let error = rd_kafka_commit(client.pointer, list, 0)
+        // Asynchronous: a synchronous commit waits for the coordinator, and while a restarted broker's group is
+        // being rebuilt that wait lasted a minute and more, holding the inbox (no event applied, no log line) and
+        // a blocking-pool thread (a SIGTERM then took 19 s). A commit lost that way only means a harmless re-read.
+        let error = rd_kafka_commit(client.pointer, list, 1)
         // After a broker restart the group may be gone; the inbox makes the re-read harmless.
         if error != RD_KAFKA_RESP_ERR_NO_ERROR && error != RD_KAFKA_RESP_ERR__NO_OFFSET {
             throw KafkaError.from(error, operation: "commit")

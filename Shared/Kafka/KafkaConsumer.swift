@@ -75,7 +75,8 @@ public final class KafkaConsumer: @unchecked Sendable {
         try await commit([message])
     }
 
-    /// Records `messages` as finished and commits the position after the last of them in each partition, in one request.
+    /// Records `messages` as finished and commits the position after the last of them in each partition, in one
+    /// request that is not waited for (a lost commit only means a re-read, which inboxes make harmless).
     public func commit(_ messages: [KafkaMessage]) async throws {
         var next: [TopicPartition: Int64] = [:]
         for message in messages {
