@@ -7,6 +7,7 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let configuration: Target.Dependency = .product(name: "Configuration", package: "swift-configuration")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let postgres: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
+let tracing: Target.Dependency = .product(name: "Tracing", package: "swift-distributed-tracing")
 
 /// Every backend service depends on the shared kit, plus what its own domain needs (`extra`).
 /// `resources` are further folders copied into the bundle beside `Migrations` (templates).
@@ -50,6 +51,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // OpenTelemetry traces over OTLP/HTTP only: the default traits would also build gRPC.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // MARK: Shared kit
@@ -78,9 +82,11 @@ let package = Package(
         .target(
             name: "ServiceDefaults",
             dependencies: [
-                "Kafka", hummingbird, httpTypes, configuration, logging, lifecycle,
+                "Kafka", hummingbird, httpTypes, configuration, logging, lifecycle, tracing,
+                .product(name: "OTel", package: "swift-otel"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -89,7 +95,7 @@ let package = Package(
         .target(
             name: "PostgresSupport",
             dependencies: [
-                "ServiceDefaults", "Kafka", "EventContracts", postgres, logging, lifecycle, configuration,
+                "ServiceDefaults", "Kafka", "EventContracts", postgres, logging, lifecycle, configuration, tracing,
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
@@ -181,7 +187,8 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
-                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes,
+                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, tracing,
+                .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),

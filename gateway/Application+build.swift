@@ -27,13 +27,14 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
         drainTimeout: settings.http.drainTimeout, logger: logger)
 }
 
-/// The gateway's router: platform middleware, then route matching, token verification, rate limits and the
-/// proxy, then the gateway's own routes for paths no upstream serves.
+/// The gateway's router: platform middleware (request span, request id, metrics, error shape), then route matching,
+/// token verification, rate limits and the proxy, then the gateway's own routes for paths no upstream serves.
 func makeRouter(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
     limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system
 ) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
+    router.add(middleware: RequestTracingMiddleware())
     router.add(middleware: RequestIdMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())

@@ -21,9 +21,11 @@ public enum ServiceRuntime {
         try await ServiceGroup(configuration: configuration).run()
     }
 
-    /// A router with the platform's middleware (request id, metrics, error shape) and the health and metrics routes.
+    /// A router with the platform's middleware (request span, request id, metrics, error shape) and the health and
+    /// metrics routes.
     public static func makeRouter(service: String, checks: [any ReadinessCheck]) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
+        router.add(middleware: RequestTracingMiddleware())
         router.add(middleware: RequestIdMiddleware())
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
@@ -34,16 +36,18 @@ public enum ServiceRuntime {
 }
 
 extension ServiceRuntime {
-    /// The whole body of an executable's `main`: environment configuration, JSON logs, build, run.
-    /// A configuration or start-up error ends the process with status 1 and one clear log line.
+    /// The whole body of an executable's `main`: environment configuration, JSON logs, tracing when an OTLP endpoint
+    /// is set, build, run. A configuration or start-up error ends the process with status 1 and one clear log line.
     public static func main(service: String, build: @Sendable (ConfigReader, Logger) async throws -> RunnableService) async {
         let config = ConfigReader(provider: EnvironmentVariablesProvider())
         bootstrapLogging(config: config)
         PrometheusMetrics.bootstrap()
         let logger = Logger(label: service)
         do {
+            // First in the group, so it stops last and exports the spans of everyone else's shutdown.
+            let tracing = try TracingBootstrap.bootstrap(service: service, logger: logger)
             let runnable = try await build(config, logger)
-            try await run(runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
+            try await run((tracing.map { [$0] } ?? []) + runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
         } catch {
             logger.critical("\(service) stopped: \(error)")
             exit(1)
