@@ -175,7 +175,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceDefaultsTests",
-            dependencies: ["ServiceDefaults", hummingbird, lifecycle, logging, .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: [
+                "ServiceDefaults", hummingbird, lifecycle, logging, tracing, .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
             path: "Tests/ServiceDefaultsTests"
         ),
         .testTarget(

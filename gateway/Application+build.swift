@@ -60,5 +60,7 @@ private func upstreamClientConfiguration(_ settings: GatewaySettings) -> HTTPCli
     configuration.connectionPool.retryConnectionEstablishment = false
     configuration.redirectConfiguration = .disallow
     configuration.decompression = .disabled
+    // The proxy makes its own client span (`HTTPClientSpan`): AsyncHTTPClient's would record full URLs, share tokens included.
+    configuration.tracing.tracer = nil
     return configuration
 }

@@ -41,7 +41,9 @@ struct UpstreamProxy: RouterMiddleware {
             request, base: base, maxBodyBytes: route.maxBodyBytes ?? maxBodyBytes, context: context)
         let upstreamResponse: HTTPClientResponse
         do {
-            upstreamResponse = try await HTTPClientSpan.send(upstreamRequest, name: "\(request.method.rawValue) \(route.upstream)") {
+            upstreamResponse = try await HTTPClientSpan.send(
+                upstreamRequest, name: "\(request.method.rawValue) \(route.upstream)", client: client
+            ) {
                 try await execute($0, context: context)
             }
         } catch {

@@ -29,8 +29,9 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let inbox = InboxConsumer(
         client: client, consumer: consumer, handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(logger: logger), links: links),
         logger: logger, startAfter: infrastructure.migrated)
-    let mealsClient = HTTPClientService(
-        configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled))
+    var mealsClientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled)
+    mealsClientConfiguration.tracing.tracer = nil  // the photo client makes its own, named span (`HTTPClientSpan`)
+    let mealsClient = HTTPClientService(configuration: mealsClientConfiguration)
 
     let addresses = PublicAddresses(baseURL: settings.publicBaseURL)
     let opener = LinkOpener(links: links)

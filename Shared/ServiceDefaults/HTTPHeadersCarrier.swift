@@ -2,7 +2,7 @@ import NIOHTTP1
 import Tracing
 
 /// Writes trace context into the headers of a request the service sends (AsyncHTTPClient), replacing any
-/// copy already there.
+/// copy already there (a repeated `traceparent` is unreadable).
 public struct HTTPHeadersCarrier: Injector {
     public init() {}
 

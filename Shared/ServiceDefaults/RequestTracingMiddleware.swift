@@ -3,18 +3,22 @@ import Hummingbird
 import Synchronization
 import Tracing
 
-/// Makes a server span for each request, continuing the caller's trace when it sent a W3C `traceparent`, and
-/// puts the trace id on the request's log lines. The span is named by the matched route (`POST /api/meals`),
-/// or by the method alone when no route of this router answered (a proxied request at the gateway), and ends
-/// when the response body has been written. Paths are recorded as logs show them (share tokens redacted), and
+/// Makes a server span for each request, continuing the caller's trace when it sent a well-formed W3C
+/// `traceparent`, and puts the trace id on the request's log lines. The span is named by the matched route
+/// (`POST /api/meals`), or by the method alone when no route of this router answered (a proxied request at the
+/// gateway), and ends when the response body has been written. Paths are recorded as logs show them (share tokens redacted), and
 /// query strings not at all. While tracing is off it only calls the next step.
 public struct RequestTracingMiddleware<Context: ServiceRequestContext>: RouterMiddleware {
+    private static var traceparent: HTTPField.Name { HTTPField.Name(TraceContext.traceparent)! }
+    private static var tracestate: HTTPField.Name { HTTPField.Name("tracestate")! }
+
     public init() {}
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard TraceContext.isTracing else { return try await next(request, context) }
-        var parent = InstrumentationContext.current ?? .topLevel
-        InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HTTPFieldsCarrier())
+        let parent = TraceContext.context(
+            traceparent: request.headers[Self.traceparent], tracestate: request.headers[Self.tracestate],
+            base: InstrumentationContext.current ?? .topLevel)
         let method = request.method.rawValue
         let span = startSpan(method, context: parent, ofKind: .server)
         span.attributes["http.request.method"] = method

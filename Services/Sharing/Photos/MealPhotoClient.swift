@@ -24,7 +24,7 @@ struct MealPhotoClient: Sendable {
         request.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
         request.headers.add(name: HTTPField.Name.requestId.rawName, value: requestId)
         do {
-            let response = try await HTTPClientSpan.send(request, name: "GET meals") { request in
+            let response = try await HTTPClientSpan.send(request, name: "GET meals", client: client) { request in
                 try await client.execute(request, timeout: .nanoseconds(Int64(timeout.timeInterval * 1e9)))
             }
             switch response.status.code {
