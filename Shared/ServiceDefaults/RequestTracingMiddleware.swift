@@ -7,7 +7,8 @@ import Tracing
 /// `traceparent`, and puts the trace id on the request's log lines. The span is named by the matched route
 /// (`POST /api/meals`), or by the method alone when no route of this router answered (a proxied request at the
 /// gateway), and ends when the response body has been written. Paths are recorded as logs show them (share tokens redacted), and
-/// query strings not at all. While tracing is off it only calls the next step.
+/// query strings not at all. Health probes and `/metrics` scrapes are not traced (they would start a trace every
+/// few seconds). While tracing is off it only calls the next step.
 public struct RequestTracingMiddleware<Context: ServiceRequestContext>: RouterMiddleware {
     private static var traceparent: HTTPField.Name { HTTPField.Name(TraceContext.traceparent)! }
     private static var tracestate: HTTPField.Name { HTTPField.Name("tracestate")! }
@@ -15,7 +16,7 @@ public struct RequestTracingMiddleware<Context: ServiceRequestContext>: RouterMi
     public init() {}
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard TraceContext.isTracing else { return try await next(request, context) }
+        guard TraceContext.isTracing, !Self.isProbe(request.uri.path) else { return try await next(request, context) }
         let parent = TraceContext.context(
             traceparent: request.headers[Self.traceparent], tracestate: request.headers[Self.tracestate],
             base: InstrumentationContext.current ?? .topLevel)
@@ -46,6 +47,11 @@ public struct RequestTracingMiddleware<Context: ServiceRequestContext>: RouterMi
             completion.end()
             throw error
         }
+    }
+
+    /// `/health`, `/health/...` and `/metrics`: what orchestrators and scrapers call on a timer.
+    static func isProbe(_ path: String) -> Bool {
+        path == "/metrics" || path == "/health" || path.hasPrefix("/health/")
     }
 }
 

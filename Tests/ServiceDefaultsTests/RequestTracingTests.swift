@@ -72,6 +72,22 @@ struct RequestTracingTests {
         #expect(lookup.parentSpanID == request.spanID && lookup.traceID == request.traceID)
     }
 
+    @Test("health probes and metrics scrapes make no spans")
+    func probesAreNotTraced() async throws {
+        let tracer = InMemoryTracer()
+        try await withTracer(tracer) {
+            try await makeApp().test(.router) { client in
+                for uri in ["/health/live", "/health/ready", "/metrics"] {
+                    let response = try await client.execute(uri: uri, method: .get)
+                    #expect(response.status == .ok, "\(uri) answered \(response.status)")
+                }
+                let response = try await client.execute(uri: "/links/\(CapabilityToken.generate())", method: .get)
+                #expect(response.status == .ok)
+            }
+        }
+        #expect(tracer.finishedSpans.filter { $0.kind == .server }.map(\.operationName) == ["GET /links/{token}"])
+    }
+
     @Test("a failed request's span is marked as an error without the error's text")
     func failedRequest() async throws {
         let tracer = InMemoryTracer()
