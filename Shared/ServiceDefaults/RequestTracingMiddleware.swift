@@ -53,17 +53,17 @@ public struct RequestTracingMiddleware<Context: ServiceRequestContext>: RouterMi
     static func isProbe(_ path: String) -> Bool {
         path == "/metrics" || path == "/health" || path.hasPrefix("/health/")
     }
-}
 
-/// Ends a request's span once: after its body is written, or when the response is dropped unwritten.
-private final class SpanCompletion: Sendable {
-    private let span: Mutex<(any Span)?>
+    /// Ends a request's span once: after its body is written, or when the response is dropped unwritten.
+    private final class SpanCompletion: Sendable {
+        private let span: Mutex<(any Span)?>
 
-    init(_ span: any Span) { self.span = Mutex(span) }
+        init(_ span: any Span) { self.span = Mutex(span) }
 
-    func end() {
-        span.withLock { $0.take() }?.end()
+        func end() {
+            span.withLock { $0.take() }?.end()
+        }
+
+        deinit { end() }
     }
-
-    deinit { end() }
 }
