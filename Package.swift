@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "ServiceDefaults",
             dependencies: [
-                "Kafka", hummingbird, httpTypes, configuration, logging, lifecycle, tracing,
+                hummingbird, httpTypes, configuration, logging, lifecycle, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),

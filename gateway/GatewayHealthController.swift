@@ -3,15 +3,17 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 
 /// `GET /health`: the readiness of every upstream service, asked concurrently, plus the gateway's own
 /// (ready once it holds the token verification keys).
 struct GatewayHealthController: Sendable {
     /// The aggregated report.
     struct Report: Codable, Sendable, Equatable {
-        /// `ready` when every upstream is ready, `degraded` otherwise.
+        /// `ready` when every part is ready, `degraded` otherwise: with 503 when a part is not ready or
+        /// unreachable, with 200 when every part is ready but some report `degraded` (their events are late).
         var status: String
-        /// Each part's state: `ready`, `not_ready` or `unreachable`; the gateway itself is `gateway`.
+        /// Each part's state: `ready`, `degraded`, `not_ready` or `unreachable`; the gateway itself is `gateway`.
         var services: [String: String]
     }
 
@@ -36,9 +38,10 @@ struct GatewayHealthController: Sendable {
             return states
         }
         let allReady = states.values.allSatisfy { $0 == "ready" }
+        let allServing = states.values.allSatisfy { $0 == "ready" || $0 == "degraded" }
         let body = try JSONEncoder().encode(Report(status: allReady ? "ready" : "degraded", services: states))
         return Response(
-            status: allReady ? .ok : .serviceUnavailable,
+            status: allServing ? .ok : .serviceUnavailable,
             headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
@@ -46,7 +49,16 @@ struct GatewayHealthController: Sendable {
     private func readiness(of base: URL) async -> String {
         let request = HTTPClientRequest(url: base.absoluteString + "/health/ready")
         guard let response = try? await client.execute(request, deadline: .now() + .init(timeout)) else { return "unreachable" }
-        _ = try? await response.body.collect(upTo: 64 * 1024)
-        return response.status == .ok ? "ready" : "not_ready"
+        let body = try? await response.body.collect(upTo: 64 * 1024)
+        return Self.state(status: response.status, body: body)
+    }
+
+    /// A part's state from its `/health/ready` answer: `degraded` when it is ready but says some dependency is
+    /// degraded (`HealthController.Report.status`), `ready` or `not_ready` from the status code otherwise.
+    static func state(status: HTTPResponseStatus, body: ByteBuffer?) -> String {
+        guard status == .ok else { return "not_ready" }
+        struct ReadyReport: Decodable { var status: String }
+        let report = body.flatMap { try? JSONDecoder().decode(ReadyReport.self, from: $0) }
+        return report?.status == "degraded" ? "degraded" : "ready"
     }
 }

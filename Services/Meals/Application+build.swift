@@ -29,12 +29,9 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         startAfter: infrastructure.migrated, logger: logger)
     let store = MealStore(client: client, meals: meals, now: now, logger: logger)
 
-    let consumer = try KafkaConsumer(
-        configuration: infrastructure.kafka, groupId: config.string(forKey: "meals.consumer.group", default: "meals"),
-        topics: MealsEventHandler.topics.map(\.rawValue), logger: logger)
-    let inbox = InboxConsumer(
-        client: client, consumer: consumer, handler: MealsEventHandler(profiles: profiles, meals: meals, customMeals: customMeals),
-        logger: logger, startAfter: infrastructure.migrated)
+    let inbox = try infrastructure.makeInbox(
+        group: config.string(forKey: "meals.consumer.group", default: "meals"), topics: MealsEventHandler.topics,
+        handler: MealsEventHandler(profiles: profiles, meals: meals, customMeals: customMeals))
 
     var services: [any Service] = [foods, inbox]
     var photoAnalyzer: PhotoMealAnalyzer?

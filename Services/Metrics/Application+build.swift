@@ -19,12 +19,9 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let days = DailyMetricsRepository(logger: logger)
     let profiles = MetricsProfileRepository(logger: logger)
 
-    let consumer = try KafkaConsumer(
-        configuration: infrastructure.kafka, groupId: config.string(forKey: "metrics.consumer.group", default: "metrics"),
-        topics: MetricsEventHandler.topics.map(\.rawValue), logger: logger)
-    let inbox = InboxConsumer(
-        client: client, consumer: consumer, handler: MetricsEventHandler(profiles: profiles, days: days), logger: logger,
-        startAfter: infrastructure.migrated)
+    let inbox = try infrastructure.makeInbox(
+        group: config.string(forKey: "metrics.consumer.group", default: "metrics"), topics: MetricsEventHandler.topics,
+        handler: MetricsEventHandler(profiles: profiles, days: days))
 
     let router = ServiceRuntime.makeRouter(service: "metrics", checks: infrastructure.readinessChecks)
     MetricsController(

@@ -23,12 +23,9 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let meals = MealSnapshotRepository(logger: logger)
     let links = ShareLinkRepository(client: client, logger: logger)
     let photos = MealPhotoRepository(client: client, logger: logger)
-    let consumer = try KafkaConsumer(
-        configuration: infrastructure.kafka, groupId: config.string(forKey: "sharing.consumer.group", default: "sharing"),
-        topics: SharingEventHandler.topics.map(\.rawValue), logger: logger)
-    let inbox = InboxConsumer(
-        client: client, consumer: consumer, handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(logger: logger), links: links),
-        logger: logger, startAfter: infrastructure.migrated)
+    let inbox = try infrastructure.makeInbox(
+        group: config.string(forKey: "sharing.consumer.group", default: "sharing"), topics: SharingEventHandler.topics,
+        handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(logger: logger), links: links))
     var mealsClientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled)
     mealsClientConfiguration.tracing.tracer = nil  // the photo client makes its own, named span (`HTTPClientSpan`)
     let mealsClient = HTTPClientService(configuration: mealsClientConfiguration)

@@ -18,13 +18,12 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
     let client = infrastructure.postgres
 
-    let consumer = try KafkaConsumer(
-        configuration: infrastructure.kafka, groupId: config.string(forKey: "trends.consumer.group", default: "trends"),
-        topics: TrendsEventHandler.topics.map(\.rawValue), logger: logger)
     let handler = TrendsEventHandler(
         meals: MealProjection(logger: logger), summaries: DaySummaryProjection(logger: logger),
         bodyMetrics: BodyMetricsProjection(logger: logger), profiles: ProfileProjection(logger: logger))
-    let inbox = InboxConsumer(client: client, consumer: consumer, handler: handler, logger: logger, startAfter: infrastructure.migrated)
+    let inbox = try infrastructure.makeInbox(
+        group: config.string(forKey: "trends.consumer.group", default: "trends"), topics: TrendsEventHandler.topics,
+        handler: handler)
 
     let profiles = ProfileReader(client: client, logger: logger)
     let summaries = DaySummaryReader(client: client, logger: logger)

@@ -14,9 +14,13 @@ public struct KafkaConfiguration: Sendable {
     /// broker answers only at the end of the wait (librdkafka's default is 500 ms).
     public var fetchMaxWait: Duration
     /// How long a consumer group waits for a silent member before it moves the member's partitions to others,
-    /// and how long a consumer cut off from the broker keeps its partitions before it rejoins.
+    /// and how long a consumer cut off from the broker keeps its partitions before it rejoins from scratch. Long
+    /// enough to ride out a broker stall (a rejoin costs seconds of rebalancing); with static membership a
+    /// restarted member takes its partitions back at once, so the length costs nothing on a restart.
     public var sessionTimeout: Duration
     /// This process's stable identity in its consumer groups (static membership), or nil for dynamic membership.
+    /// Must differ between processes of the same group that run at the same time, and stay the same across
+    /// restarts of one of them.
     public var groupInstanceId: String?
     /// Raw librdkafka properties applied last (for SASL, TLS and the like in production).
     public var extraProperties: [String: String]
@@ -29,7 +33,7 @@ public struct KafkaConfiguration: Sendable {
         metadataRefreshInterval: Duration = .seconds(3),
         maxBufferedMessages: Int = 100_000,
         fetchMaxWait: Duration = .milliseconds(20),
-        sessionTimeout: Duration = .seconds(6),
+        sessionTimeout: Duration = .seconds(30),
         groupInstanceId: String? = nil,
         extraProperties: [String: String] = [:]
     ) {

@@ -43,7 +43,9 @@ public final class KafkaConsumer: @unchecked Sendable {
         properties["enable.auto.offset.store"] = "false"
         properties["auto.offset.reset"] = "earliest"
         properties["session.timeout.ms"] = String(configuration.sessionTimeout.milliseconds)
-        properties["heartbeat.interval.ms"] = String(max(100, configuration.sessionTimeout.milliseconds / 6))
+        // Frequent heartbeats: they are how a member learns of a rebalance (another replica joining), so they
+        // bound how long a rebalance waits; the session timeout alone decides when a silent member is dropped.
+        properties["heartbeat.interval.ms"] = String(max(100, min(1000, configuration.sessionTimeout.milliseconds / 3)))
         if let instance = configuration.groupInstanceId { properties["group.instance.id"] = "\(groupId)-\(instance)" }
         properties["fetch.wait.max.ms"] = String(configuration.fetchMaxWait.milliseconds)
         properties["queued.max.messages.kbytes"] = String(max(1, maxPrefetchBytes / 1024))

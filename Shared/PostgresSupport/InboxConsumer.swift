@@ -191,6 +191,7 @@ public final class InboxConsumer: Service {
             } catch let error as CancellationError {
                 throw error
             } catch {
+                count(event, "retried")
                 logger.warning(
                     "event not applied yet; will retry",
                     metadata: [
@@ -226,6 +227,8 @@ public final class InboxConsumer: Service {
         count(event, "rejected")
     }
 
+    /// Counts one outcome in `inbox_events_total{topic,result}`: `applied`, `duplicate` (skipped, already applied),
+    /// `rejected` (skipped, can never apply), `unreadable` (skipped, no header) or `retried` (one failed attempt).
     private func count(_ event: ReceivedEvent, _ result: String) {
         Counter(label: "inbox_events_total", dimensions: [("topic", event.header.type), ("result", result)]).increment()
     }

@@ -12,7 +12,11 @@ public struct PostgresReadinessCheck: ReadinessCheck {
         self.timeout = timeout
     }
 
-    public func isReady() async -> Bool {
+    public func state() async -> ReadinessState {
+        await isReachable() ? .up : .down
+    }
+
+    private func isReachable() async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {

@@ -23,6 +23,8 @@ public struct ServiceInfrastructure: Sendable {
     public let shutdownGrace: ShutdownGrace
     /// Opens once the migrations are applied; consumers and the relay wait for it.
     public let migrated = StartupLatch()
+    /// Watches the outbox and the consumers: the `events` readiness check and the event-flow gauges.
+    public let eventFlow: EventFlowMonitor
     let migrations: [Migration]
     let startupTimeout: Duration
     let logger: Logger
@@ -61,14 +63,27 @@ public struct ServiceInfrastructure: Sendable {
                     client: postgres, producer: producer, schema: postgresSettings.schema,
                     settings: OutboxRelaySettings(config: config), startAfter: migrated, logger: logger))
         }
+        self.eventFlow = EventFlowMonitor(
+            outbox: publishes.isEmpty ? nil : postgres, publishedTopics: publishes.map(\.rawValue),
+            settings: EventFlowSettings(config: config), logger: logger)
+        services.append(eventFlow)
         self.services = services
         let producer = self.producer
         self.shutdownGrace = ShutdownGrace(config: config)
         self.readinessChecks = [
             PostgresReadinessCheck(client: postgres),
             ClosureReadinessCheck(name: "kafka") { await producer.isBrokerReachable() },
+            eventFlow,
             shutdownGrace,
         ]
+    }
+
+    /// The service's inbox: a member of consumer group `group` reading `topics`, applying each event once with
+    /// `handler` after the migrations ran, watched by the `events` readiness check. Run it among the service's parts.
+    public func makeInbox(group: String, topics: [Topic], handler: any EventHandler) throws -> InboxConsumer {
+        let consumer = try KafkaConsumer(configuration: kafka, groupId: group, topics: topics.map(\.rawValue), logger: logger)
+        eventFlow.watch(consumer)
+        return InboxConsumer(client: postgres, consumer: consumer, handler: handler, logger: logger, startAfter: migrated)
     }
 
     /// Applies the schema's migrations, retrying while the database is unreachable, for at most the start-up timeout.

@@ -5,10 +5,10 @@ import Hummingbird
 public struct HealthController: Sendable {
     /// The body of both health routes.
     public struct Report: ResponseEncodable, Decodable, Sendable, Equatable {
-        /// `live`, `ready` or `not_ready`.
+        /// `live`; or `ready`, `degraded` (every dependency answers, some late: still 200) or `not_ready` (503).
         public var status: String
         public var service: String
-        /// Each dependency's state: `up` or `down`.
+        /// Each dependency's state: `up`, `degraded` or `down`.
         public var checks: [String: String]
     }
 
@@ -25,19 +25,21 @@ public struct HealthController: Sendable {
         router.get("/health/ready") { _, context in try await ready() }
     }
 
-    /// Runs every check concurrently; 200 when all are up, 503 with `Retry-After` otherwise.
+    /// Runs every check concurrently; 200 unless one is down, 503 with `Retry-After` then.
     func ready() async throws -> Response {
-        let results = await withTaskGroup(of: (String, Bool).self) { group in
-            for check in checks { group.addTask { (check.name, await check.isReady()) } }
-            var results: [String: String] = [:]
-            for await (name, up) in group { results[name] = up ? "up" : "down" }
+        let results = await withTaskGroup(of: (String, ReadinessState).self) { group in
+            for check in checks { group.addTask { (check.name, await check.state()) } }
+            var results: [String: ReadinessState] = [:]
+            for await (name, state) in group { results[name] = state }
             return results
         }
-        let allUp = results.values.allSatisfy { $0 == "up" }
-        let report = Report(status: allUp ? "ready" : "not_ready", service: service, checks: results)
+        let states = Set(results.values)
+        let ready = !states.contains(.down)
+        let status = !ready ? "not_ready" : states.contains(.degraded) ? "degraded" : "ready"
+        let report = Report(status: status, service: service, checks: results.mapValues(\.rawValue))
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-        if !allUp { headers[.retryAfter] = "1" }
+        if !ready { headers[.retryAfter] = "1" }
         let body = try JSONEncoder().encode(report)
-        return Response(status: allUp ? .ok : .serviceUnavailable, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: ready ? .ok : .serviceUnavailable, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -22,7 +22,7 @@ public final class ShutdownGrace: Service, ReadinessCheck {
         self.init(grace: .seconds(config.double(forKey: "http.shutdown.grace.seconds", default: 1)))
     }
 
-    public func isReady() async -> Bool { !stopping.load(ordering: .relaxed) }
+    public func state() async -> ReadinessState { stopping.load(ordering: .relaxed) ? .down : .up }
 
     public func run() async throws {
         do {

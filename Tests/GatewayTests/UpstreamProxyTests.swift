@@ -168,6 +168,15 @@ struct UpstreamProxyTests {
         }
     }
 
+    @Test("an upstream that is ready but reports degraded events shows as degraded; one without a report as ready")
+    func degradedUpstreamState() {
+        let degraded = ByteBuffer(string: #"{"status":"degraded","service":"meals","checks":{"events":"degraded"}}"#)
+        #expect(GatewayHealthController.state(status: .ok, body: degraded) == "degraded")
+        #expect(GatewayHealthController.state(status: .ok, body: ByteBuffer(string: #"{"status":"ready"}"#)) == "ready")
+        #expect(GatewayHealthController.state(status: .ok, body: nil) == "ready")
+        #expect(GatewayHealthController.state(status: .serviceUnavailable, body: degraded) == "not_ready")
+    }
+
     @Test("/openapi.json serves the repository's OpenAPI document without a token, with an ETag that answers 304")
     func apiDocument() async throws {
         let repositoryCopy = try Data(

@@ -114,6 +114,61 @@ struct OutboxToInboxTests {
         }
     }
 
+    /// The live defect of issue 17: a broker paused longer than the delivery timeout left the relay's producer
+    /// fenced for good (every retry failed with PRODUCER_FENCED on the same instance) and the events unsent.
+    @Test("events written while the broker is stalled past the delivery timeout are all applied once it resumes")
+    func recoversFromBrokerStall() async throws {
+        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
+        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
+        let kafka = KafkaConfiguration(
+            bootstrapServers: TestEnvironment.brokers, clientId: "itest-stall", deliveryTimeout: .seconds(2),
+            metadataRefreshInterval: .seconds(1), sessionTimeout: .seconds(6), groupInstanceId: "itest")
+        try await withPostgres(producerSettings) { producerDB in
+            try await withPostgres(consumerSettings) { consumerDB in
+                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
+                let producer = try KafkaProducer(configuration: kafka, logger: logger)
+                let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
+                let relay = OutboxRelay(
+                    client: producerDB, producer: producer, schema: "itest_producer",
+                    settings: OutboxRelaySettings(pollInterval: .milliseconds(200), maxBackoff: .seconds(1)), logger: logger)
+                let consumer = try KafkaConsumer(
+                    configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
+                let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
+
+                try await withRunning([producer, topicSetup, relay, inbox]) {
+                    var events: [UUID] = []
+                    for _ in 0..<5 { events.append(try await writeEvent(userId: UUID(), client: producerDB)) }
+                    let flowing = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                        try await appliedCount(of: events[4], client: consumerDB) > 0
+                    }
+                    try #require(flowing, "events did not flow before the stall")
+
+                    try TestEnvironment.infra("pause-broker")
+                    do {
+                        // Written during the stall, and kept in flight past the delivery timeout.
+                        for _ in 0..<5 { events.append(try await writeEvent(userId: UUID(), client: producerDB)) }
+                        try await Task.sleep(for: .seconds(5))
+                    } catch {
+                        try TestEnvironment.infra("resume-broker")
+                        throw error
+                    }
+                    try TestEnvironment.infra("resume-broker")
+                    events.append(try await writeEvent(userId: UUID(), client: producerDB))
+
+                    let allApplied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                        for event in events where try await appliedCount(of: event, client: consumerDB) == 0 { return false }
+                        return true
+                    }
+                    #expect(allApplied, "events stayed unapplied after the broker resumed")
+                    for event in events { #expect(try await appliedCount(of: event, client: consumerDB) == 1, "event \(event)") }
+                    let unsent = try await producerDB.query("SELECT count(*) FROM outbox WHERE sent_at IS NULL").decode(Int64.self)
+                        .first { _ in true }
+                    #expect(unsent == 0, "the relay left rows unsent")
+                }
+            }
+        }
+    }
+
     @Test("a backlog is applied in batches: a rejected event rolls back only its own effect, the others apply exactly once")
     func batchWithRejection() async throws {
         let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")

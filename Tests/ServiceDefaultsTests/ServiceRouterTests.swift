@@ -7,8 +7,13 @@ import Testing
 /// A readiness check whose answer the test sets.
 struct FixedCheck: ReadinessCheck {
     let name: String
-    let up: Bool
-    func isReady() async -> Bool { up }
+    let fixed: ReadinessState
+    init(name: String, up: Bool) { self.init(name: name, state: up ? .up : .down) }
+    init(name: String, state: ReadinessState) {
+        self.name = name
+        self.fixed = state
+    }
+    func state() async -> ReadinessState { fixed }
 }
 
 /// A failure that carries internals which must never reach a client.
@@ -60,6 +65,28 @@ struct ServiceRouterTests {
             }
             try await client.execute(uri: "/health/live", method: .get) { response in
                 #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test("a degraded dependency keeps the service ready (200) but says so, per check and overall")
+    func degradedReadiness() async throws {
+        let checks: [any ReadinessCheck] = [FixedCheck(name: "postgres", up: true), FixedCheck(name: "events", state: .degraded)]
+        try await makeApp(checks: checks).test(.router) { client in
+            try await client.execute(uri: "/health/ready", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.retryAfter] == nil)
+                let report = try JSONDecoder().decode(HealthController.Report.self, from: Data(buffer: response.body))
+                #expect(report.status == "degraded")
+                #expect(report.checks == ["postgres": "up", "events": "degraded"])
+            }
+        }
+        let downAndDegraded: [any ReadinessCheck] = [FixedCheck(name: "postgres", up: false), FixedCheck(name: "events", state: .degraded)]
+        try await makeApp(checks: downAndDegraded).test(.router) { client in
+            try await client.execute(uri: "/health/ready", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                let report = try JSONDecoder().decode(HealthController.Report.self, from: Data(buffer: response.body))
+                #expect(report.status == "not_ready")
             }
         }
     }

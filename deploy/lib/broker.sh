@@ -20,6 +20,8 @@ broker_start() {
 broker_stop() {
   if broker_running; then
     local pid; pid=$(cat "$BROKER_PID_FILE")
+    # A paused broker acts on SIGTERM only once it runs again.
+    kill -CONT "$pid" 2>/dev/null || true
     kill "$pid" 2>/dev/null || true
     # Once its main thread has exited the process looks like a zombie while other threads may still hold the
     # port, so it is gone only when the port is closed too.

@@ -1,0 +1,132 @@
+import Kafka
+import Logging
+import Metrics
+import NIOConcurrencyHelpers
+import PostgresNIO
+import ServiceDefaults
+import ServiceLifecycle
+
+/// Samples a service's outbox and consumers every `sampleInterval`: publishes what it sees as gauges, and
+/// answers the `events` readiness check with the verdict of `EventFlowTracker` (`up` or `degraded`).
+///
+/// Gauges: `outbox_unsent_rows{topic}`, `outbox_oldest_unsent_age_seconds{topic}`,
+/// `kafka_consumer_assigned_partitions{group}`, `kafka_consumer_lag{group,topic,partition}` and
+/// `events_flow_degraded` (1 while the verdict is degraded).
+public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendable {
+    // @unchecked: every mutable member is locked.
+    public let name = "events"
+    private let outbox: PostgresClient?
+    private let publishedTopics: [String]
+    private let settings: EventFlowSettings
+    private let logger: Logger
+    private let consumers = NIOLockedValueBox<[KafkaConsumer]>([])
+    private let tracker: NIOLockedValueBox<EventFlowTracker>
+    private let latest = NIOLockedValueBox(EventFlowVerdict(reasons: []))
+    /// Lag gauges set in the last sample, so that a partition that moved away is set back to zero.
+    private let reportedPartitions = NIOLockedValueBox<Set<[String]>>([])
+
+    /// - Parameters:
+    ///   - outbox: the client of the schema whose outbox to watch, or nil when the service publishes nothing.
+    ///   - publishedTopics: the outbox's topics, reported as zero when nothing waits.
+    public init(outbox: PostgresClient?, publishedTopics: [String], settings: EventFlowSettings, logger: Logger) {
+        self.outbox = outbox
+        self.publishedTopics = publishedTopics
+        self.settings = settings
+        self.logger = logger
+        self.tracker = NIOLockedValueBox(EventFlowTracker(stuckAfter: settings.stuckAfter))
+    }
+
+    /// Adds a consumer to watch; call while composing the service, before it runs.
+    public func watch(_ consumer: KafkaConsumer) {
+        consumers.withLockedValue { $0.append(consumer) }
+    }
+
+    public func state() async -> ReadinessState { latest.withLockedValue { $0.state } }
+
+    /// The verdict of the last sample.
+    public var verdict: EventFlowVerdict { latest.withLockedValue { $0 } }
+
+    public func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                while true {
+                    await self.sample()
+                    try await Task.sleep(for: self.settings.sampleInterval)
+                }
+            }
+        } catch is CancellationError {}
+    }
+
+    /// Takes one sample now: updates the gauges and the verdict, and logs when the verdict changes.
+    @discardableResult
+    public func sample() async -> EventFlowVerdict {
+        let backlog = await readBacklog()
+        var statuses: [(group: String, status: ConsumerStatus)] = []
+        for consumer in consumers.withLockedValue({ $0 }) { statuses.append((consumer.groupId, await consumer.status())) }
+        publish(backlog: backlog, statuses: statuses)
+        let verdict = tracker.withLockedValue { $0.assess(backlog: backlog, consumers: statuses, now: .now) }
+        let previous = latest.withLockedValue { latest in
+            defer { latest = verdict }
+            return latest
+        }
+        Gauge(label: "events_flow_degraded").record(verdict.state == .degraded ? 1 : 0)
+        if verdict.state != previous.state || (verdict.state == .degraded && verdict.reasons.count != previous.reasons.count) {
+            if verdict.state == .degraded {
+                logger.warning("events are not flowing", metadata: ["reasons": .array(verdict.reasons.map { .string($0) })])
+            } else {
+                logger.notice("events flow again")
+            }
+        }
+        return verdict
+    }
+
+    /// Unsent rows per topic, or nil when the outbox cannot be read now.
+    private func readBacklog() async -> [OutboxBacklog]? {
+        guard let outbox else { return [] }
+        do {
+            let rows = try await outbox.query(
+                """
+                SELECT topic, count(*), EXTRACT(EPOCH FROM now() - min(created_at))::float8
+                FROM outbox WHERE sent_at IS NULL GROUP BY topic
+                """, logger: logger)
+            var backlog: [OutboxBacklog] = []
+            for try await (topic, unsent, age) in rows.decode((String, Int64, Double).self) {
+                backlog.append(OutboxBacklog(topic: topic, unsent: unsent, oldestAge: .milliseconds(Int64(max(0, age) * 1000))))
+            }
+            return backlog
+        } catch {
+            logger.debug("outbox backlog not readable now", metadata: ["error": .string(LogSafeError.describe(error))])
+            return nil
+        }
+    }
+
+    private func publish(backlog: [OutboxBacklog]?, statuses: [(group: String, status: ConsumerStatus)]) {
+        if let backlog {
+            let byTopic = Dictionary(backlog.map { ($0.topic, $0) }) { first, _ in first }
+            for topic in Set(publishedTopics).union(byTopic.keys) {
+                let entry = byTopic[topic]
+                Gauge(label: "outbox_unsent_rows", dimensions: [("topic", topic)]).record(entry?.unsent ?? 0)
+                Gauge(label: "outbox_oldest_unsent_age_seconds", dimensions: [("topic", topic)])
+                    .record(entry?.oldestAge.timeInterval ?? 0)
+            }
+        }
+        var reported: Set<[String]> = []
+        for (group, status) in statuses {
+            Gauge(label: "kafka_consumer_assigned_partitions", dimensions: [("group", group)]).record(status.assigned.count)
+            for partition in status.assigned {
+                let labels = [group, partition.topic, String(partition.partition)]
+                reported.insert(labels)
+                lagGauge(labels).record(partition.lag ?? 0)
+            }
+        }
+        let gone = reportedPartitions.withLockedValue { previous in
+            defer { previous = reported }
+            return previous.subtracting(reported)
+        }
+        for labels in gone { lagGauge(labels).record(0) }
+    }
+
+    private func lagGauge(_ labels: [String]) -> Gauge {
+        Gauge(label: "kafka_consumer_lag", dimensions: [("group", labels[0]), ("topic", labels[1]), ("partition", labels[2])])
+    }
+}

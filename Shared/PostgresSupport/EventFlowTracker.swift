@@ -1,0 +1,63 @@
+import Kafka
+import ServiceDefaults
+
+/// Turns samples of a service's outbox backlog and consumer status into a verdict, remembering across samples
+/// since when a consumer has had no partitions and since when a lagging partition has not advanced.
+///
+/// Events are degraded when, for at least `stuckAfter`:
+/// - an outbox row has waited unsent (the relay cannot publish);
+/// - a consumer has had no partition assigned (it lost its group, or the group cannot settle);
+/// - a partition has had lag while the consumer's position in it did not move (the consumer is stuck).
+public struct EventFlowTracker: Sendable {
+    /// One partition as a consumer group sees it.
+    struct PartitionKey: Hashable, Sendable {
+        var group: String
+        var topic: String
+        var partition: Int32
+    }
+
+    public let stuckAfter: Duration
+    private var unassignedSince: [String: ContinuousClock.Instant] = [:]
+    private var stalledSince: [PartitionKey: (processed: Int64?, since: ContinuousClock.Instant)] = [:]
+
+    public init(stuckAfter: Duration) {
+        self.stuckAfter = stuckAfter
+    }
+
+    /// The verdict for one sample taken at `now`. `backlog` is nil when the outbox could not be read (the
+    /// database's own readiness check reports that).
+    public mutating func assess(
+        backlog: [OutboxBacklog]?, consumers: [(group: String, status: ConsumerStatus)], now: ContinuousClock.Instant
+    ) -> EventFlowVerdict {
+        var reasons: [String] = []
+        for topic in backlog ?? [] where topic.unsent > 0 && topic.oldestAge >= stuckAfter {
+            reasons.append("outbox \(topic.topic): \(topic.unsent) rows unsent, the oldest for \(Int(topic.oldestAge.timeInterval)) s")
+        }
+        var seen: Set<PartitionKey> = []
+        for (group, status) in consumers {
+            if status.assigned.isEmpty {
+                let since = unassignedSince[group] ?? now
+                unassignedSince[group] = since
+                if now - since >= stuckAfter {
+                    reasons.append("consumer group \(group): no partition assigned for \(Int((now - since).timeInterval)) s")
+                }
+                continue
+            }
+            unassignedSince[group] = nil
+            for partition in status.assigned {
+                let key = PartitionKey(group: group, topic: partition.topic, partition: partition.partition)
+                guard let lag = partition.lag, lag > 0 else { continue }
+                seen.insert(key)
+                var since = now
+                if let previous = stalledSince[key], previous.processed == partition.processedOffset { since = previous.since }
+                stalledSince[key] = (partition.processedOffset, since)
+                if now - since >= stuckAfter {
+                    reasons.append(
+                        "consumer group \(group): \(partition.topic)[\(partition.partition)] \(lag) behind and not advancing for \(Int((now - since).timeInterval)) s")
+                }
+            }
+        }
+        stalledSince = stalledSince.filter { seen.contains($0.key) }
+        return EventFlowVerdict(reasons: reasons)
+    }
+}

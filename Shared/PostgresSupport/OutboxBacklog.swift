@@ -1,0 +1,13 @@
+/// The rows of one topic waiting in the outbox at one moment.
+public struct OutboxBacklog: Sendable, Equatable {
+    public var topic: String
+    public var unsent: Int64
+    /// How long the oldest unsent row has waited.
+    public var oldestAge: Duration
+
+    public init(topic: String, unsent: Int64, oldestAge: Duration) {
+        self.topic = topic
+        self.unsent = unsent
+        self.oldestAge = oldestAge
+    }
+}

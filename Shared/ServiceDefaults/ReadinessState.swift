@@ -1,0 +1,10 @@
+/// What one readiness check says about its dependency.
+public enum ReadinessState: String, Sendable, Codable, Equatable {
+    /// Works as it should.
+    case up
+    /// Answers, but late or partly: the service can still serve what it has (reads), so it stays ready,
+    /// but operators must see it (events not flowing, a backlog that does not shrink).
+    case degraded
+    /// Does not answer: the service cannot do its work and must not be sent requests.
+    case down
+}
