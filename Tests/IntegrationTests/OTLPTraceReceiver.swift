@@ -11,6 +11,12 @@ import Tracing
 /// the services a test starts inside `body` trace into this receiver, while every other test in the process keeps
 /// the no-op tracer, and no process-wide bootstrap (possible only once) is spent.
 final class OTLPTraceReceiver: Sendable {
+    /// Every tracer made here, kept for the life of the process. AsyncHTTPClient configurations made inside `body`
+    /// hold the tracer, and a client's connection pool can outlive the test; were that the last reference, the
+    /// tracer would be freed on an event loop, where swift-otel's exporter `deinit` calls `syncShutdown()` and traps
+    /// (seen in a full test run). Its exporter is shut down properly when `run` ends; only the object stays.
+    private static let tracers = Mutex<[any Tracer]>([])
+
     private let received = Mutex<[ReceivedSpan]>([])
     private let malformedExports = Mutex(0)
 
@@ -36,6 +42,7 @@ final class OTLPTraceReceiver: Sendable {
             configuration.traces.otlpExporter.protocol = .httpJSON
             configuration.traces.batchSpanProcessor.scheduleDelay = .milliseconds(100)
             let backend = try OTel.makeTracingBackend(configuration: configuration)
+            tracers.withLock { $0.append(backend.factory) }
             try await withRunning([backend.service]) {
                 try await withTracer(backend.factory) { try await body(receiver) }
             }
