@@ -8,13 +8,15 @@ let configuration: Target.Dependency = .product(name: "Configuration", package: 
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let postgres: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
 let tracing: Target.Dependency = .product(name: "Tracing", package: "swift-distributed-tracing")
+let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
+let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package: "swift-metrics")
 
 /// Every backend service depends on the shared kit, plus what its own domain needs (`extra`).
 /// `resources` are further folders copied into the bundle beside `Migrations` (templates).
 func service(_ name: String, path: String, extra: [Target.Dependency] = [], resources: [String] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration] + extra,
+        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration, metrics] + extra,
         path: path,
         exclude: ["Migrations"] + resources,
         resources: (["Migrations"] + resources).map { .copy($0) }
@@ -138,7 +140,7 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, logging, lifecycle,
+                "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, logging, lifecycle, metrics,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -176,7 +178,8 @@ let package = Package(
         .testTarget(
             name: "ServiceDefaultsTests",
             dependencies: [
-                "ServiceDefaults", hummingbird, lifecycle, logging, tracing, .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "ServiceDefaults", hummingbird, lifecycle, logging, configuration, metrics, metricsTestKit, tracing,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/ServiceDefaultsTests"
@@ -190,7 +193,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
-                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, tracing,
+                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -201,12 +204,17 @@ let package = Package(
         .testTarget(
             name: "MealsTests",
             dependencies: [
-                "MealsService", "ServiceDefaults", hummingbird, httpTypes, configuration, logging,
+                "MealsService", "ServiceDefaults", hummingbird, httpTypes, configuration, logging, metrics, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/MealsTests"
+        ),
+        .testTarget(
+            name: "AuthTests",
+            dependencies: ["AuthService", "ServiceDefaults", metrics, metricsTestKit],
+            path: "Tests/AuthTests"
         ),
         .testTarget(
             name: "TrendsTests",
@@ -224,7 +232,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration,
+                "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, metrics, metricsTestKit,
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

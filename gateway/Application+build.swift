@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Configuration
 import Hummingbird
 import Logging
+import Metrics
 import NIOPosix
 import ServiceDefaults
 
@@ -24,31 +25,31 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
         logger: logger)
     return RunnableService(
         services: [HTTPClientService(client: client), refresher, application, ShutdownGrace(config: config)],
-        drainTimeout: settings.http.drainTimeout, logger: logger)
+        drainTimeout: settings.http.drainTimeout, admin: settings.http.admin, logger: logger)
 }
 
-/// The gateway's router: platform middleware (request span, request id, metrics, error shape), then route matching,
-/// token verification, rate limits and the proxy, then the gateway's own routes for paths no upstream serves.
+/// The gateway's router: platform middleware (request span, request id, and the request metrics inside the error
+/// shape, as in every service), then route matching, token verification, rate limits and the proxy, then the gateway's
+/// own routes for paths no upstream serves. `/metrics` is on the admin server only.
 func makeRouter(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
-    limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system
+    limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system, metrics: any MetricsFactory = MetricsSystem.factory
 ) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
     router.add(middleware: RequestIdMiddleware())
-    router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
+    router.add(middleware: RequestMetricsMiddleware(factory: metrics))
     router.add(
         middleware: RouteMatchMiddleware(routes: settings.routes, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies)))
     router.add(middleware: AuthenticationMiddleware(verifier: verifier, now: clock.date))
-    router.add(middleware: RateLimitMiddleware(routes: settings.routes, limiter: limiter, now: clock.instant))
+    router.add(middleware: RateLimitMiddleware(routes: settings.routes, limiter: limiter, now: clock.instant, metrics: metrics))
     router.add(
         middleware: UpstreamProxy(
             routes: settings.routes, client: client, upstreamTimeout: settings.upstreamTimeout, maxBodyBytes: settings.http.maxBodyBytes))
     GatewayHealthController(upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier)
         .addRoutes(to: router)
     apiDocument.addRoutes(to: router)
-    PrometheusMetrics.addRoute(to: router)
     return router
 }
 

@@ -26,7 +26,7 @@ struct GatewaySettings: Sendable {
 extension GatewaySettings {
     /// Reads the settings; the routes file is required.
     init(config: ConfigReader) throws {
-        self.http = HTTPServerSettings(config: config, defaultPort: 8080)
+        self.http = try HTTPServerSettings(config: config, defaultPort: 8080)
         let routesFile = config.string(forKey: "gateway.routes.file", default: "deploy/gateway-routes.json")
         var routes = try RouteTable.load(from: routesFile)
         for name in routes.upstreams.keys {

@@ -1,16 +1,31 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Metrics
 import ServiceDefaults
 
 /// Applies the matched route's rate-limit policy, counted per policy and per client IP or user: routes that
 /// name the same policy share its counter (the seeds' "5 per 15 minutes on the auth endpoints").
 /// Every limited answer carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers);
-/// a refusal is 429 `rate_limited` with `Retry-After`.
+/// a refusal is 429 `rate_limited` with `Retry-After`, counted in `gateway_rate_limit_refusals_total` by policy.
 struct RateLimitMiddleware: RouterMiddleware {
     let routes: RouteTable
     let limiter: RateLimiter
     let now: @Sendable () -> ContinuousClock.Instant
+    /// One refusal counter per policy, made at start so that every policy's series exists from zero.
+    private let refusals: [String: Counter]
+
+    init(
+        routes: RouteTable, limiter: RateLimiter, now: @escaping @Sendable () -> ContinuousClock.Instant,
+        metrics: any MetricsFactory = MetricsSystem.factory
+    ) {
+        self.routes = routes
+        self.limiter = limiter
+        self.now = now
+        self.refusals = Dictionary(uniqueKeysWithValues: routes.rateLimits.keys.map { name in
+            (name, Counter(label: "gateway_rate_limit_refusals_total", dimensions: [("policy", name)], factory: metrics))
+        })
+    }
 
     func handle(
         _ request: Request, context: GatewayRequestContext, next: (Request, GatewayRequestContext) async throws -> Response
@@ -23,6 +38,7 @@ struct RateLimitMiddleware: RouterMiddleware {
             .rateLimit: "\"\(policy.name)\";r=\(decision.remaining);t=\(decision.resetSeconds)",
         ]
         guard decision.allowed else {
+            refusals[policy.name]?.increment()
             var refusal = headers
             refusal[.retryAfter] = String(decision.resetSeconds)
             throw APIError(

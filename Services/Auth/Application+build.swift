@@ -50,5 +50,5 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     return BackendApplication(
         infrastructure: infrastructure, services: [hasher, mailRelay], router: router,
-        http: HTTPServerSettings(config: config, defaultPort: 8081), logger: logger)
+        http: try HTTPServerSettings(config: config, defaultPort: 8081), logger: logger)
 }

@@ -59,6 +59,6 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     ).addRoutes(to: router)
 
     return BackendApplication(
-        infrastructure: infrastructure, services: services, router: router, http: HTTPServerSettings(config: config, defaultPort: 8082),
+        infrastructure: infrastructure, services: services, router: router, http: try HTTPServerSettings(config: config, defaultPort: 8082),
         logger: logger)
 }

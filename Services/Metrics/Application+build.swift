@@ -29,6 +29,6 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         now: now
     ).addRoutes(to: router)
     return BackendApplication(
-        infrastructure: infrastructure, services: [inbox], router: router, http: HTTPServerSettings(config: config, defaultPort: 8083),
+        infrastructure: infrastructure, services: [inbox], router: router, http: try HTTPServerSettings(config: config, defaultPort: 8083),
         logger: logger)
 }

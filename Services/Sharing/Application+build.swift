@@ -43,5 +43,5 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     SharedPageController(opener: opener, photos: photos, renderer: renderer, addresses: addresses, now: now).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [inbox, mealsClient], router: router,
-        http: HTTPServerSettings(config: config, defaultPort: 8085), logger: logger)
+        http: try HTTPServerSettings(config: config, defaultPort: 8085), logger: logger)
 }

@@ -34,6 +34,6 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     ExpenditureController(profiles: profiles, summaries: summaries, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
     DashboardController(profiles: profiles, summaries: summaries, meals: meals, now: now).addRoutes(to: router)
     return BackendApplication(
-        infrastructure: infrastructure, services: [inbox], router: router, http: HTTPServerSettings(config: config, defaultPort: 8084),
+        infrastructure: infrastructure, services: [inbox], router: router, http: try HTTPServerSettings(config: config, defaultPort: 8084),
         logger: logger)
 }

@@ -14,9 +14,10 @@ public struct KafkaConfiguration: Sendable {
     /// broker answers only at the end of the wait (librdkafka's default is 500 ms).
     public var fetchMaxWait: Duration
     /// How long a consumer group waits for a silent member before it moves the member's partitions to others,
-    /// and how long a consumer cut off from the broker keeps its partitions before it rejoins from scratch. Long
-    /// enough to ride out a broker stall (a rejoin costs seconds of rebalancing); with static membership a
-    /// restarted member takes its partitions back at once, so the length costs nothing on a restart.
+    /// and how long a consumer cut off from the broker keeps its partitions before it rejoins from scratch.
+    /// A trade-off measured on the local broker (docs/PERFORMANCE.md, "Consumer session"): 30 s rode out a 20 s
+    /// broker stall without a rebalance, but made every rebalance there slower (about half the session per
+    /// JoinGroup), so restarts took 18-21 s instead of 6.5 s.
     public var sessionTimeout: Duration
     /// This process's stable identity in its consumer groups (static membership), or nil for dynamic membership.
     /// Must differ between processes of the same group that run at the same time, and stay the same across
@@ -33,7 +34,7 @@ public struct KafkaConfiguration: Sendable {
         metadataRefreshInterval: Duration = .seconds(3),
         maxBufferedMessages: Int = 100_000,
         fetchMaxWait: Duration = .milliseconds(20),
-        sessionTimeout: Duration = .seconds(30),
+        sessionTimeout: Duration = .seconds(6),
         groupInstanceId: String? = nil,
         extraProperties: [String: String] = [:]
     ) {

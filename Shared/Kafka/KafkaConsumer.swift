@@ -17,6 +17,10 @@ public final class KafkaConsumer: @unchecked Sendable {
     private let isClosed = NIOLockedValueBox(false)
     private let progress = NIOLockedValueBox(Progress())
     private let logger: Logger
+    /// Partitions of the subscribed topics this consumer creates when the broker lacks them; nil: it does not.
+    private let missingTopicPartitions: Int32?
+    /// When this consumer last created its topics, so a burst of unknown-topic errors creates them once.
+    private let lastTopicCreation = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
     /// The consumer group this member belongs to.
     public let groupId: String
     /// The topics this consumer subscribed to.
@@ -30,13 +34,17 @@ public final class KafkaConsumer: @unchecked Sendable {
     }
 
     /// Joins `groupId` and subscribes to `topics`; a group's first read starts at the earliest offset.
+    /// - Parameter createMissingTopics: the partition count with which to create subscribed topics the broker does
+    ///   not have (`ConsumerRecovery.createTopics`), or nil to wait for someone else to create them.
     public init(
         configuration: KafkaConfiguration,
         groupId: String,
         topics: [String],
         logger: Logger,
-        maxPrefetchBytes: Int = 16 * 1024 * 1024
+        maxPrefetchBytes: Int = 16 * 1024 * 1024,
+        createMissingTopics partitions: Int32? = nil
     ) throws {
+        self.missingTopicPartitions = partitions
         var properties = RdKafkaConfig.common(configuration)
         properties["group.id"] = groupId
         properties["enable.auto.commit"] = "false"
@@ -136,12 +144,35 @@ public final class KafkaConsumer: @unchecked Sendable {
                     logger.debug("Kafka consumer notice", metadata: ["reason": .string(reason)])
                 case .rejoin:
                     try await rejoin(after: handle, reason: reason)
+                case .createTopics:
+                    await createSubscribedTopics(on: handle, reason: reason)
                 }
             case nil:
                 continue
             }
         }
         return nil
+    }
+
+    /// Creates every subscribed topic the broker lacks (existing ones are left alone), at most once a second.
+    private func createSubscribedTopics(on handle: ConsumerHandle, reason: String) async {
+        guard let partitions = missingTopicPartitions else {
+            logger.debug("Kafka consumer notice", metadata: ["reason": .string(reason)])
+            return
+        }
+        let now = ContinuousClock.now
+        let due = lastTopicCreation.withLockedValue { last in
+            guard last.map({ now - $0 >= .seconds(1) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        do {
+            try await TopicCreator.create(topics, partitions: partitions, on: handle.client, timeout: .seconds(5))
+            logger.notice("subscribed topics missing on the broker; created them", metadata: ["topics": "\(topics)"])
+        } catch {
+            logger.warning("subscribed topics missing on the broker and not created yet", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Replaces a librdkafka instance that can never read again with a new member of the same group.

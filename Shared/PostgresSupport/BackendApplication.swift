@@ -31,6 +31,6 @@ public struct BackendApplication: Sendable {
     public var runnable: RunnableService {
         RunnableService(
             services: infrastructure.services + services + [application, infrastructure.shutdownGrace], drainTimeout: http.drainTimeout,
-            logger: application.logger)
+            admin: http.admin, logger: application.logger)
     }
 }

@@ -15,7 +15,7 @@ import ServiceLifecycle
 public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendable {
     // @unchecked: every mutable member is locked.
     public let name = "events"
-    private let outbox: PostgresClient?
+    private let outbox: PostgresPool?
     private let publishedTopics: [String]
     private let settings: EventFlowSettings
     private let logger: Logger
@@ -28,7 +28,7 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
     /// - Parameters:
     ///   - outbox: the client of the schema whose outbox to watch, or nil when the service publishes nothing.
     ///   - publishedTopics: the outbox's topics, reported as zero when nothing waits.
-    public init(outbox: PostgresClient?, publishedTopics: [String], settings: EventFlowSettings, logger: Logger) {
+    public init(outbox: PostgresPool?, publishedTopics: [String], settings: EventFlowSettings, logger: Logger) {
         self.outbox = outbox
         self.publishedTopics = publishedTopics
         self.settings = settings

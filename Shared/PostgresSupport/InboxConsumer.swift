@@ -57,7 +57,7 @@ public struct EventRejected: Error, CustomStringConvertible {
 /// by the message's `traceparent` header; an event applied on its own has its `SQL transaction` spans below it,
 /// while the events of a batch share one transaction and their spans run from the batch's start to its commit.
 public final class InboxConsumer: Service {
-    private let client: PostgresClient
+    private let client: PostgresPool
     private let consumer: KafkaConsumer
     private let handler: any EventHandler
     private let logger: Logger
@@ -67,7 +67,7 @@ public final class InboxConsumer: Service {
 
     /// - Parameter startAfter: opened when the schema's migrations are applied; nothing is read before.
     public init(
-        client: PostgresClient, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(10),
+        client: PostgresPool, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(10),
         batchLimit: Int = 200, startAfter: StartupLatch? = nil
     ) {
         self.startAfter = startAfter

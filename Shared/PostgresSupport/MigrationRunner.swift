@@ -4,11 +4,11 @@ import PostgresNIO
 /// Applies migrations to one schema exactly once each, recorded in `schema_migrations`, under an advisory
 /// lock so that replicas starting together do not race.
 public struct MigrationRunner: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let schema: String
     let logger: Logger
 
-    public init(client: PostgresClient, schema: String, logger: Logger) {
+    public init(client: PostgresPool, schema: String, logger: Logger) {
         self.client = client
         self.schema = schema
         self.logger = logger

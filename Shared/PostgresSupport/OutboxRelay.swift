@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// log was lost, as when an in-memory broker restarts), the retained rows are published again. Consumers'
 /// inboxes make the repeats harmless.
 public final class OutboxRelay: Service {
-    private let client: PostgresClient
+    private let client: PostgresPool
     private let producer: KafkaProducer
     private let schema: String
     private let settings: OutboxRelaySettings
@@ -26,7 +26,7 @@ public final class OutboxRelay: Service {
 
     /// - Parameter startAfter: publishing begins once this opens (when the outbox table exists).
     public init(
-        client: PostgresClient, producer: KafkaProducer, schema: String, settings: OutboxRelaySettings,
+        client: PostgresPool, producer: KafkaProducer, schema: String, settings: OutboxRelaySettings,
         startAfter: StartupLatch? = nil, logger: Logger
     ) {
         self.startAfter = startAfter

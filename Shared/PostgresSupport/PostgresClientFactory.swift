@@ -2,9 +2,10 @@ import Logging
 import NIOSSL
 import PostgresNIO
 
-/// Builds the bounded, time-limited `PostgresClient` of a service from its settings.
-public enum PostgresClientFactory {
-    public static func make(_ settings: PostgresSettings, logger: Logger) -> PostgresClient {
+/// Builds the bounded, time-limited `PostgresClient` of a service from its settings (wrapped by `PostgresPool`).
+enum PostgresClientFactory {
+    /// The client for `settings`; its pool's events and its connections' background messages go to `backgroundLogger`.
+    static func make(_ settings: PostgresSettings, backgroundLogger: Logger) -> PostgresClient {
         let tls: PostgresClient.Configuration.TLS =
             switch settings.tlsMode {
             case "require": .require(.makeClientConfiguration())
@@ -22,8 +23,8 @@ public enum PostgresClientFactory {
         configuration.options.additionalStartupParameters = [
             ("search_path", settings.schema),
             ("statement_timeout", String(timeoutMilliseconds)),
-            ("application_name", logger.label),
+            ("application_name", backgroundLogger.label),
         ]
-        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return PostgresClient(configuration: configuration, backgroundLogger: backgroundLogger)
     }
 }

@@ -4,10 +4,10 @@ import ServiceDefaults
 /// Ready when the database answers `SELECT 1` within the timeout.
 public struct PostgresReadinessCheck: ReadinessCheck {
     public let name = "postgres"
-    let client: PostgresClient
+    let client: PostgresPool
     let timeout: Duration
 
-    public init(client: PostgresClient, timeout: Duration = .seconds(2)) {
+    public init(client: PostgresPool, timeout: Duration = .seconds(2)) {
         self.client = client
         self.timeout = timeout
     }

@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// Each service's composition root creates one and adds its own controllers and consumers.
 public struct ServiceInfrastructure: Sendable {
     public let name: String
-    public let postgres: PostgresClient
+    public let postgres: PostgresPool
     public let postgresSettings: PostgresSettings
     public let kafka: KafkaConfiguration
     public let producer: KafkaProducer
@@ -26,6 +26,8 @@ public struct ServiceInfrastructure: Sendable {
     /// Watches the outbox and the consumers: the `events` readiness check and the event-flow gauges.
     public let eventFlow: EventFlowMonitor
     let migrations: [Migration]
+    /// Partitions of the topics this service creates (`KAFKA_TOPIC_PARTITIONS`).
+    let topicPartitions: Int32
     let startupTimeout: Duration
     let logger: Logger
 
@@ -41,7 +43,7 @@ public struct ServiceInfrastructure: Sendable {
         self.name = name
         self.logger = logger
         self.postgresSettings = try PostgresSettings(config: config, defaultSchema: name, defaultUser: "\(name)_service")
-        self.postgres = PostgresClientFactory.make(postgresSettings, logger: logger)
+        self.postgres = PostgresPool(settings: postgresSettings, logger: logger)
         self.kafka = KafkaConfiguration(config: config, clientId: name)
         self.producer = try KafkaProducer(configuration: kafka, logger: logger)
         self.startupTimeout = .seconds(config.double(forKey: "startup.timeout.seconds", default: 120))
@@ -53,6 +55,7 @@ public struct ServiceInfrastructure: Sendable {
         self.migrations = migrations
 
         let partitions = Int32(config.int(forKey: "kafka.topic.partitions", default: 3))
+        self.topicPartitions = partitions
         var services: [any Service] = [
             postgres, producer,
             TopicSetup(producer: producer, topics: Set(publishes + uses).map(\.rawValue).sorted(), partitions: partitions, logger: logger),
@@ -81,7 +84,8 @@ public struct ServiceInfrastructure: Sendable {
     /// The service's inbox: a member of consumer group `group` reading `topics`, applying each event once with
     /// `handler` after the migrations ran, watched by the `events` readiness check. Run it among the service's parts.
     public func makeInbox(group: String, topics: [Topic], handler: any EventHandler) throws -> InboxConsumer {
-        let consumer = try KafkaConsumer(configuration: kafka, groupId: group, topics: topics.map(\.rawValue), logger: logger)
+        let consumer = try KafkaConsumer(
+            configuration: kafka, groupId: group, topics: topics.map(\.rawValue), logger: logger, createMissingTopics: topicPartitions)
         eventFlow.watch(consumer)
         return InboxConsumer(client: postgres, consumer: consumer, handler: handler, logger: logger, startAfter: migrated)
     }

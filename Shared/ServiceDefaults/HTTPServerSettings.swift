@@ -1,6 +1,7 @@
 import Configuration
 
-/// Where a service listens and how it stops; read from `http.*` keys (`HTTP_HOST`, `HTTP_PORT`, ...).
+/// Where a service listens and how it stops; read from `http.*` keys (`HTTP_HOST`, `HTTP_PORT`, ...), and where its
+/// admin server listens (`ADMIN_HOST`, `ADMIN_PORT`).
 public struct HTTPServerSettings: Sendable, Equatable {
     /// Interface to bind; loopback by default.
     public var host: String
@@ -9,12 +10,15 @@ public struct HTTPServerSettings: Sendable, Equatable {
     public var drainTimeout: Duration
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes: Int
+    /// The operators' listener (`/metrics`), apart from the public one.
+    public var admin: AdminServerSettings
 
     /// Reads the settings, with `defaultPort` for this service.
-    public init(config: ConfigReader, defaultPort: Int) {
+    public init(config: ConfigReader, defaultPort: Int) throws {
         self.host = config.string(forKey: "http.host", default: "127.0.0.1")
         self.port = config.int(forKey: "http.port", default: defaultPort)
         self.drainTimeout = .seconds(config.double(forKey: "http.drain.timeout.seconds", default: 10))
         self.maxBodyBytes = config.int(forKey: "http.max.body.bytes", default: 1_048_576)
+        self.admin = try AdminServerSettings(config: config, httpPort: port)
     }
 }

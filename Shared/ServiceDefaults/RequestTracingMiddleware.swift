@@ -7,8 +7,8 @@ import Tracing
 /// `traceparent`, and puts the trace id on the request's log lines. The span is named by the matched route
 /// (`POST /api/meals`), or by the method alone when no route of this router answered (a proxied request at the
 /// gateway), and ends when the response body has been written. Paths are recorded as logs show them (share tokens redacted), and
-/// query strings not at all. Health probes and `/metrics` scrapes are not traced (they would start a trace every
-/// few seconds). While tracing is off it only calls the next step.
+/// query strings not at all. Health probes are not traced (they would start a trace every few seconds; `/metrics`
+/// is on the admin server, which has no request spans). While tracing is off it only calls the next step.
 public struct RequestTracingMiddleware<Context: ServiceRequestContext>: RouterMiddleware {
     private static var traceparent: HTTPField.Name { HTTPField.Name(TraceContext.traceparent)! }
     private static var tracestate: HTTPField.Name { HTTPField.Name("tracestate")! }
@@ -49,9 +49,9 @@ public struct RequestTracingMiddleware<Context: ServiceRequestContext>: RouterMi
         }
     }
 
-    /// `/health`, `/health/...` and `/metrics`: what orchestrators and scrapers call on a timer.
+    /// `/health` and `/health/...`: what orchestrators and the gateway's health report call on a timer.
     static func isProbe(_ path: String) -> Bool {
-        path == "/metrics" || path == "/health" || path.hasPrefix("/health/")
+        path == "/health" || path.hasPrefix("/health/")
     }
 
     /// Ends a request's span once: after its body is written, or when the response is dropped unwritten.

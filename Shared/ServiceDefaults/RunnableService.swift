@@ -1,15 +1,18 @@
 import Logging
 import ServiceLifecycle
 
-/// What a composition root hands to `main`: the long-lived parts in start order, and how long to drain.
+/// What a composition root hands to `main`: the long-lived parts in start order, how long to drain, and where the
+/// admin server listens.
 public struct RunnableService: Sendable {
     public var services: [any Service]
     public var drainTimeout: Duration
+    public var admin: AdminServerSettings
     public var logger: Logger
 
-    public init(services: [any Service], drainTimeout: Duration, logger: Logger) {
+    public init(services: [any Service], drainTimeout: Duration, admin: AdminServerSettings, logger: Logger) {
         self.services = services
         self.drainTimeout = drainTimeout
+        self.admin = admin
         self.logger = logger
     }
 }

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import ServiceLifecycle
 
 /// Process-level set-up shared by every executable: JSON logs, and running services until a signal.
@@ -21,23 +22,26 @@ public enum ServiceRuntime {
         try await ServiceGroup(configuration: configuration).run()
     }
 
-    /// A router with the platform's middleware (request span, request id, metrics, error shape) and the health and
-    /// metrics routes.
-    public static func makeRouter(service: String, checks: [any ReadinessCheck]) -> Router<AppRequestContext> {
+    /// A router with the platform's middleware (request span, request id, error shape, request metrics) and the
+    /// health routes; `/metrics` is on the admin server, not here. The metrics sit inside the error middleware so that they see a
+    /// handler's error as an error (counted with the status the client gets) before it becomes the error shape.
+    public static func makeRouter(
+        service: String, checks: [any ReadinessCheck], metrics: any MetricsFactory = MetricsSystem.factory
+    ) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
         router.add(middleware: RequestTracingMiddleware())
         router.add(middleware: RequestIdMiddleware())
-        router.add(middleware: MetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RequestMetricsMiddleware(factory: metrics))
         HealthController(service: service, checks: checks).addRoutes(to: router)
-        PrometheusMetrics.addRoute(to: router)
         return router
     }
 }
 
 extension ServiceRuntime {
     /// The whole body of an executable's `main`: environment configuration, JSON logs, tracing when an OTLP endpoint
-    /// is set, build, run. A configuration or start-up error ends the process with status 1 and one clear log line.
+    /// is set, build, run with the admin server (first, so that it stops last and `/metrics` still answers while the
+    /// process drains). A configuration or start-up error ends the process with status 1 and one clear log line.
     public static func main(service: String, build: @Sendable (ConfigReader, Logger) async throws -> RunnableService) async {
         let config = ConfigReader(provider: EnvironmentVariablesProvider())
         bootstrapLogging(config: config)
@@ -47,7 +51,8 @@ extension ServiceRuntime {
             // First in the group, so it stops last and exports the spans of everyone else's shutdown.
             let tracing = try TracingBootstrap.bootstrap(service: service, logger: logger)
             let runnable = try await build(config, logger)
-            try await run((tracing.map { [$0] } ?? []) + runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
+            let admin = AdminServer.makeApplication(settings: runnable.admin, service: service, logger: logger)
+            try await run((tracing.map { [$0] } ?? []) + [admin] + runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
         } catch {
             logger.critical("\(service) stopped: \(error)")
             exit(1)

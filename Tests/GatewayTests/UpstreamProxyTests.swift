@@ -5,6 +5,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Metrics
+import MetricsTestKit
 import NIOPosix
 import ServiceDefaults
 import Testing
@@ -32,7 +34,7 @@ struct UpstreamProxyTests {
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
-    func settings(upstreamPort: Int) -> GatewaySettings {
+    func settings(upstreamPort: Int) throws -> GatewaySettings {
         let routes = RouteTable(
             upstreams: ["meals": URL(string: "http://127.0.0.1:\(upstreamPort)")!, "down": URL(string: "http://127.0.0.1:1")!],
             routes: [
@@ -42,25 +44,31 @@ struct UpstreamProxyTests {
                 .init(prefix: "/api/down", upstream: "down", isPublic: true),
             ],
             rateLimits: ["tight": RateLimitPolicy(name: "tight", limit: 2, windowSeconds: 60, per: .ip)])
-        var http = HTTPServerSettings(config: .init(provider: InMemoryProvider(values: [:])), defaultPort: 0)
+        var http = try HTTPServerSettings(config: .init(provider: InMemoryProvider(values: [:])), defaultPort: 0)
         http.maxBodyBytes = 64
         return GatewaySettings(
             http: http, routes: routes, connectTimeout: .seconds(1), upstreamTimeout: .seconds(5), healthTimeout: .seconds(1),
             tokenPolicy: tokens.policy, jwksURL: nil, jwksRefreshInterval: .seconds(300), trustedProxies: [])
     }
 
-    func withGateway(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
-        try await echoUpstream().test(.live) { upstream in try await withGateway(upstreamPort: upstream.port!, body) }
+    /// A gateway in front of the echo upstream; its metrics go to `metrics`.
+    func withGateway(
+        metrics: any MetricsFactory = TestMetrics(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await echoUpstream().test(.live) { upstream in try await withGateway(upstreamPort: upstream.port!, metrics: metrics, body) }
     }
 
     /// A gateway whose `meals` upstream listens on `upstreamPort`.
-    func withGateway(upstreamPort: Int, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+    func withGateway(
+        upstreamPort: Int, metrics: any MetricsFactory = TestMetrics(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+    ) async throws {
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
         do {
             let verifier = AccessTokenVerifier(policy: tokens.policy)
             try await verifier.replaceKeys(jwksJSON: tokens.jwks)
             let router = makeRouter(
-                settings: settings(upstreamPort: upstreamPort), client: client, verifier: verifier, apiDocument: try .bundled())
+                settings: try settings(upstreamPort: upstreamPort), client: client, verifier: verifier, apiDocument: try .bundled(),
+                metrics: metrics)
             try await Application(router: router).test(.router) { gateway in try await body(gateway) }
         } catch {
             try await client.shutdown()

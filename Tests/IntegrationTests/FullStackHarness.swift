@@ -26,7 +26,7 @@ struct FullStack: Sendable {
     let mailDirectory: URL
     let vision: ScriptedVisionProvider
     /// Each service's schema by service name, for the checks a client cannot make (the purge of a deleted account).
-    let databases: [String: PostgresClient]
+    let databases: [String: PostgresPool]
     let events: EventTap
 
     static let shareBaseURL = "https://nutrition.test"
@@ -247,7 +247,7 @@ extension TestClientProtocol {
 
 /// How many rows each table of the client's schema holds about `userId` (tables with a `user_id` column, and
 /// auth's `users` by id); the `deleted_users` tombstones are left out, they exist to remember a deletion.
-func rowsAbout(_ userId: UUID, client: PostgresClient) async throws -> [String: Int] {
+func rowsAbout(_ userId: UUID, client: PostgresPool) async throws -> [String: Int] {
     let tables = try await client.query(
         """
         SELECT table_name::text FROM information_schema.columns

@@ -33,7 +33,7 @@ struct IdentityStack: Sendable {
     let gateway: any TestClientProtocol
     let clock: TestClock
     let mailDirectory: URL
-    let database: PostgresClient
+    let database: PostgresPool
 
     /// Rate limits for these tests: generous, except the `auth` policy the rate-limit test exercises.
     static let routesJSON = """
@@ -82,7 +82,7 @@ struct IdentityStack: Sendable {
         let authPort = upstreams["auth"] ?? 0
         let policy = AccessTokenPolicy(issuer: AccessTokenPolicy.defaultIssuer, audience: AccessTokenPolicy.defaultAudience)
         let settings = GatewaySettings(
-            http: HTTPServerSettings(config: ConfigReaderFactory.make([:]), defaultPort: 0), routes: routes,
+            http: try HTTPServerSettings(config: ConfigReaderFactory.make([:]), defaultPort: 0), routes: routes,
             connectTimeout: .seconds(2), upstreamTimeout: .seconds(20), healthTimeout: .seconds(2), tokenPolicy: policy,
             jwksURL: URL(string: "http://127.0.0.1:\(authPort)/.well-known/jwks.json")!, jwksRefreshInterval: .seconds(300),
             trustedProxies: [IPNetwork("127.0.0.1")!, IPNetwork("::1")!])

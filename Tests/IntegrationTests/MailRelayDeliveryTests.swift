@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import PostgresNIO
+import PostgresSupport
 import Testing
 
 @testable import AuthService
@@ -11,7 +12,7 @@ import Testing
     "Mail outbox relay to a real SMTP server", .enabled(if: TestEnvironment.isAvailable && TestSMTPServer.isAvailable), .serialized)
 struct MailRelayDeliveryTests {
     /// The relay's attempts at the queued mail and whether it counts it as sent.
-    func outboxState(_ database: PostgresClient) async throws -> (attempts: Int, sent: Bool)? {
+    func outboxState(_ database: PostgresPool) async throws -> (attempts: Int, sent: Bool)? {
         let rows = try await database.query("SELECT attempts, sent_at IS NOT NULL FROM mail_outbox", logger: TestEnvironment.logger)
         for try await (attempts, sent) in rows.decode((Int, Bool).self) { return (attempts, sent) }
         return nil

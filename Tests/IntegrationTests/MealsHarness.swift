@@ -20,7 +20,7 @@ struct MealsStack: Sendable {
     let gateway: any TestClientProtocol
     let clock: TestClock
     /// The meals schema, for checks a client cannot make (purges).
-    let mealsDatabase: PostgresClient
+    let mealsDatabase: PostgresPool
     let vision: ScriptedVisionProvider?
 
     static let routesJSON = """

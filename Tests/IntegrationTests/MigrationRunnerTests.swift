@@ -10,7 +10,7 @@ struct MigrationRunnerTests {
     ]
 
     /// Runs `body` against an emptied `itest_producer` schema with a runner for it.
-    func withEmptySchema(_ body: @Sendable (PostgresClient, MigrationRunner) async throws -> Void) async throws {
+    func withEmptySchema(_ body: @Sendable (PostgresPool, MigrationRunner) async throws -> Void) async throws {
         let settings = try TestEnvironment.postgresSettings(schema: "itest_producer")
         try await withPostgres(settings) { client in
             try await emptySchema(client)

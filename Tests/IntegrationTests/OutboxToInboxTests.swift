@@ -33,7 +33,7 @@ struct OutboxToInboxTests {
     let logger = TestEnvironment.logger
 
     /// Writes a `user.deleted` event through the producer schema's outbox, in one transaction with a state change.
-    func writeEvent(userId: UUID, client: PostgresClient) async throws -> UUID {
+    func writeEvent(userId: UUID, client: PostgresPool) async throws -> UUID {
         let envelope = EventEnvelope(source: "itest", subject: userId.uuidString, data: UserDeleted(userId: userId, deletedAt: Date()))
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("INSERT INTO accounts_closed (user_id) VALUES (\(userId))", logger: logger)
@@ -42,11 +42,11 @@ struct OutboxToInboxTests {
         return envelope.id
     }
 
-    func appliedCount(of eventId: UUID, client: PostgresClient) async throws -> Int64 {
+    func appliedCount(of eventId: UUID, client: PostgresPool) async throws -> Int64 {
         try await client.query("SELECT count(*) FROM deletions WHERE event_id = \(eventId)").decode(Int64.self).first { _ in true } ?? 0
     }
 
-    func offset(of eventId: UUID, client: PostgresClient) async throws -> Int64? {
+    func offset(of eventId: UUID, client: PostgresPool) async throws -> Int64? {
         try await client.query("SELECT kafka_offset FROM outbox WHERE event_id = \(eventId) AND sent_at IS NOT NULL")
             .decode(Int64?.self).first { _ in true } ?? nil
     }
@@ -209,7 +209,7 @@ struct OutboxToInboxTests {
         }
     }
 
-    func resetSchemas(producerDB: PostgresClient, consumerDB: PostgresClient) async throws {
+    func resetSchemas(producerDB: PostgresPool, consumerDB: PostgresPool) async throws {
         // A test run killed mid-way can leave a transaction open that would block the DROPs below.
         let staleSessions: PostgresQuery = """
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity

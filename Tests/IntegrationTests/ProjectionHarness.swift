@@ -18,7 +18,7 @@ import Testing
 struct ProjectionStack: Sendable {
     let trends: any TestClientProtocol
     let producer: KafkaProducer
-    let database: PostgresClient
+    let database: PostgresPool
     let clock: TestClock
 
     static func run(start: Date, _ body: @Sendable (ProjectionStack) async throws -> Void) async throws {

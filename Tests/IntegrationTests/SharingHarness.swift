@@ -17,7 +17,7 @@ import Testing
 struct SharingStack: Sendable {
     let gateway: any TestClientProtocol
     let clock: TestClock
-    let sharingDatabase: PostgresClient
+    let sharingDatabase: PostgresPool
     let vision: ScriptedVisionProvider
 
     /// The public base URL the sharing service is configured with.

@@ -82,14 +82,14 @@ enum TestEnvironment {
 }
 
 /// How many rows of `table` in the client's schema belong to `userId` (purge checks).
-func userRows(in table: String, of userId: UUID, client: PostgresClient) async throws -> Int {
+func userRows(in table: String, of userId: UUID, client: PostgresPool) async throws -> Int {
     let rows = try await client.query("SELECT count(*) FROM \(unescaped: table) WHERE user_id = \(userId)", logger: TestEnvironment.logger)
     for try await count in rows.decode(Int.self) { return count }
     return 0
 }
 
 /// Drops every table and function in the client's schema, so a test starts from nothing.
-func emptySchema(_ client: PostgresClient) async throws {
+func emptySchema(_ client: PostgresPool) async throws {
     try await client.query(
         """
         DO $$ DECLARE item record; BEGIN
@@ -109,9 +109,9 @@ struct InfraError: Error {
     var status: Int32
 }
 
-/// Runs `body` with a started `PostgresClient`, and shuts the client down afterwards.
-func withPostgres<T: Sendable>(_ settings: PostgresSettings, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
-    let client = PostgresClientFactory.make(settings, logger: TestEnvironment.logger)
+/// Runs `body` with a started `PostgresPool`, and shuts the client down afterwards.
+func withPostgres<T: Sendable>(_ settings: PostgresSettings, _ body: @Sendable (PostgresPool) async throws -> T) async throws -> T {
+    let client = PostgresPool(settings: settings, logger: TestEnvironment.logger)
     return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
             await client.run()

@@ -18,8 +18,8 @@ import Testing
 struct TrackingStack: Sendable {
     let gateway: any TestClientProtocol
     let clock: TestClock
-    let metricsDatabase: PostgresClient
-    let trendsDatabase: PostgresClient
+    let metricsDatabase: PostgresPool
+    let trendsDatabase: PostgresPool
 
     static let routesJSON = """
         {

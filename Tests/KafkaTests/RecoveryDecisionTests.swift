@@ -73,11 +73,17 @@ struct RecoveryDecisionTests {
         #expect(ConsumerRecovery.after(code: Int32(RD_KAFKA_RESP_ERR_FENCED_INSTANCE_ID.rawValue)) == .rejoin)
     }
 
-    @Test("lost membership, an unreachable broker or a missing topic is left to librdkafka, which rejoins by itself")
+    @Test("a subscribed topic the broker lacks (it restarted without its state) is created by the consumer")
+    func missingTopicIsCreated() {
+        #expect(ConsumerRecovery.after(code: Int32(RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART.rawValue)) == .createTopics)
+        #expect(ConsumerRecovery.after(code: Int32(RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC.rawValue)) == .createTopics)
+    }
+
+    @Test("lost membership or an unreachable broker is left to librdkafka, which rejoins and reconnects by itself")
     func transientConsumerErrorsKeepReading() {
         for code in [
             RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID, RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION, RD_KAFKA_RESP_ERR__MAX_POLL_EXCEEDED,
-            RD_KAFKA_RESP_ERR__TRANSPORT, RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN, RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART,
+            RD_KAFKA_RESP_ERR__TRANSPORT, RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN,
             RD_KAFKA_RESP_ERR__PARTITION_EOF, RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS,
         ] {
             #expect(ConsumerRecovery.after(code: Int32(code.rawValue)) == .keepReading, "code \(code.rawValue)")

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Metrics
+import MetricsTestKit
 import Testing
 
 @testable import MealsService
@@ -10,12 +12,37 @@ struct CircuitBreakerTests {
     let photo = PhotoUpload(bytes: VisionClientTests.photoBytes, format: .png)
 
     /// One attempt per photo, so each failed photo is one call the fake server counts; opens after 3 failures for 30 s.
-    func client(_ url: URL, clock: ManualClock) -> OpenAICompatibleVisionClient {
+    func client(_ url: URL, clock: ManualClock, metrics: any MetricsFactory = TestMetrics()) -> OpenAICompatibleVisionClient {
         let settings = VisionSettings(
             baseURL: url, model: "vision-test-model", maxAttempts: 1, initialBackoff: .zero, failureThreshold: 3,
             openDuration: .seconds(30))
         return OpenAICompatibleVisionClient(
-            settings: settings, httpClient: .shared, logger: Logger(label: "vision-test"), now: { clock.now() })
+            settings: settings, httpClient: .shared, logger: Logger(label: "vision-test"), now: { clock.now() }, metrics: metrics)
+    }
+
+    @Test("the breaker's state is the gauge vision_breaker_state (0 closed, 2 open, 1 half-open) and each call is timed")
+    func stateGaugeAndDurations() async throws {
+        let clock = ManualClock()
+        let metrics = TestMetrics()
+        try await FakeVisionProvider.run([.status(.serviceUnavailable)]) { fake, url in
+            let vision = client(url, clock: clock, metrics: metrics)
+            let state = try metrics.expectGauge("vision_breaker_state")
+            #expect(state.lastValue == 0)
+            for _ in 1...3 { _ = await VisionClientTests.visionError { try await vision.recognise(photo, hint: nil) } }
+            #expect(state.lastValue == 2)
+            _ = await VisionClientTests.visionError { try await vision.recognise(photo, hint: nil) }
+            #expect(state.lastValue == 2)
+
+            fake.script([.items([MealPhotoItems.rice])])
+            clock.advance(by: .seconds(30))
+            _ = try await vision.recognise(photo, hint: nil)
+            #expect(state.values == [0, 0, 0, 2, 1, 0])
+        }
+        let unavailable = try metrics.expectTimer("vision_request_duration_seconds", [("outcome", "unavailable")])
+        let answered = try metrics.expectTimer("vision_request_duration_seconds", [("outcome", "ok")])
+        #expect(unavailable.values.count == 3)
+        #expect(answered.values.count == 1)
+        #expect(unavailable.displayUnit == .seconds)
     }
 
     @Test("after 3 failed photos the provider is not called until 30 s have passed; then a good trial closes it")

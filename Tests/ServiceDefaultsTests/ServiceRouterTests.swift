@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Metrics
+import MetricsTestKit
 import ServiceDefaults
 import Testing
 
@@ -29,8 +31,8 @@ struct DependencyFailure: TemporaryDependencyFailure, CustomStringConvertible {
 
 @Suite("Service router: health, metrics, error shape, request ids")
 struct ServiceRouterTests {
-    func makeApp(checks: [any ReadinessCheck]) -> some ApplicationProtocol {
-        let router = ServiceRuntime.makeRouter(service: "demo", checks: checks)
+    func makeApp(checks: [any ReadinessCheck], metrics: any MetricsFactory = TestMetrics()) -> some ApplicationProtocol {
+        let router = ServiceRuntime.makeRouter(service: "demo", checks: checks, metrics: metrics)
         router.get("/boom") { _, _ -> String in throw LeakyError() }
         router.get("/database-restarting") { _, _ -> String in throw DependencyFailure(isTemporary: true) }
         router.get("/database-broken") { _, _ -> String in throw DependencyFailure(isTemporary: false) }
@@ -165,15 +167,12 @@ struct ServiceRouterTests {
         }
     }
 
-    @Test("metrics are served in the Prometheus text format and count requests")
-    func metrics() async throws {
-        PrometheusMetrics.bootstrap()  // as `ServiceRuntime.main` does at process start
+    @Test("the public router does not serve /metrics: that is the admin server's")
+    func noMetricsOnThePublicPort() async throws {
         try await makeApp(checks: []).test(.router) { client in
-            try await client.execute(uri: "/health/live", method: .get) { _ in }
             try await client.execute(uri: "/metrics", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
-                #expect(String(buffer: response.body).contains("hb_requests"))
+                #expect(response.status == .notFound)
+                #expect(!String(buffer: response.body).contains("hb_requests"))
             }
         }
     }

@@ -31,6 +31,12 @@ RUN_DIR="$LOCAL_DIR/run"
 # service name | schema | port (the gateway owns no schema)
 SERVICES="auth:auth:${NUTRITION_AUTH_PORT:-8081} meals:meals:${NUTRITION_MEALS_PORT:-8082} metrics:metrics:${NUTRITION_METRICS_PORT:-8083} trends:trends:${NUTRITION_TRENDS_PORT:-8084} sharing:sharing:${NUTRITION_SHARING_PORT:-8085}"
 GATEWAY_PORT="${NUTRITION_GATEWAY_PORT:-8080}"
+# Each process also serves /metrics on an admin port of its own, on loopback: its port + 1000 (gateway 9080,
+# auth 9081, ...) unless NUTRITION_<PART>_ADMIN_PORT is set (the processes default to the same, ADMIN_PORT).
+admin_port() { # admin_port PART PORT
+  local variable; variable="NUTRITION_$(echo "$1" | tr '[:lower:]' '[:upper:]')_ADMIN_PORT"
+  echo "${!variable:-$(($2 + 1000))}"
+}
 # Schemas beyond the services' own, "name:schema" pairs (the tests add theirs).
 EXTRA_SCHEMAS="${NUTRITION_EXTRA_SCHEMAS:-}"
 

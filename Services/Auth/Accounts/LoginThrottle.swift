@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// Per-account brake on password guessing, whatever the IP: after `freeFailures` consecutive failures for an
@@ -14,7 +15,7 @@ struct LoginThrottle: Sendable {
         var forgetAfter: Duration
     }
 
-    let client: PostgresClient
+    let client: PostgresPool
     let settings: Settings
     let logger: Logger
 

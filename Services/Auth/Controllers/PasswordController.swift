@@ -6,7 +6,7 @@ import ServiceDefaults
 
 /// Password change and reset: `PUT /api/auth/password`, `POST /api/auth/password-reset[/confirm]`.
 struct PasswordController: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let accounts: AccountRepository
     let sessions: SessionRepository
     let resets: PasswordResetRepository

@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// Registration, sign-in, token refresh, sign-out and the session list: `/api/auth/*`.
 struct SessionController: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let accounts: AccountRepository
     let sessions: SessionRepository
     let issuer: SessionIssuer

@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// Profile and goals, and account deletion: `/api/users/*`.
 struct UserController: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let accounts: AccountRepository
     let issuer: SessionIssuer
     let hasher: PasswordHasher

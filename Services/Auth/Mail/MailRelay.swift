@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// A failed send (the relay down, a refusal) is retried with doubling pauses (`settings.retryDelay` up to
 /// `settings.maxRetryDelay`) until `settings.maxAttempts`. A sent message's body is blanked.
 struct MailRelay: Service {
-    let client: PostgresClient
+    let client: PostgresPool
     let sender: any MailSender
     let from: String
     let wake: WakeSignal

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import HummingbirdBcrypt
 import Logging
+import Metrics
 import NIOPosix
 import ServiceDefaults
 import ServiceLifecycle
@@ -15,6 +16,7 @@ import Synchronization
 /// Passwords are pre-hashed (SHA-256, base64: 44 ASCII bytes) because bcrypt reads only 72 bytes and stops at
 /// a zero byte; so long passwords count in full and are never silently truncated. At most `queueLimit` hashes
 /// wait at once; beyond that callers get 503 with `Retry-After` instead of an ever-growing queue.
+/// Metrics: `auth_bcrypt_queue_depth` (hashes waiting for a thread) and `auth_bcrypt_refusals_total` (503 `busy`).
 final class PasswordHasher: Service {
     /// Cost and pool bounds.
     struct Settings: Sendable {
@@ -44,14 +46,23 @@ final class PasswordHasher: Service {
     let settings: Settings
     private let pool: NIOThreadPool
     private let inFlight = Atomic<Int>(0)
+    /// Hashes admitted but not yet on a thread. A lock rather than an atomic: the gauge is set under it, so two
+    /// threads can never leave it showing an older count than the last.
+    private let waiting = Mutex<Int>(0)
+    private let queueDepth: Gauge
+    private let refusals: Counter
     /// A hash of a random password at the configured cost, verified against when the email is unknown so that
     /// unknown and known addresses take the same time.
     private let decoyHash: String
 
-    init(settings: Settings) {
+    /// A hasher for `settings`; its metrics go to `metrics` (tests pass their own).
+    init(settings: Settings, metrics: any MetricsFactory = MetricsSystem.factory) {
         self.settings = settings
         self.pool = NIOThreadPool(numberOfThreads: settings.threads)
+        self.queueDepth = Gauge(label: "auth_bcrypt_queue_depth", factory: metrics)
+        self.refusals = Counter(label: "auth_bcrypt_refusals_total", factory: metrics)
         self.decoyHash = Bcrypt.hash(Self.prehash(UUID().uuidString), cost: settings.cost)
+        queueDepth.record(0)
     }
 
     func run() async throws {
@@ -73,17 +84,33 @@ final class PasswordHasher: Service {
         return matches && hash != nil
     }
 
-    private func onPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async throws -> Result {
+    /// Runs `work` on the hashing threads, or refuses at once with 503 `busy` when `queueLimit` jobs are already in.
+    func onPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async throws -> Result {
         guard inFlight.add(1, ordering: .relaxed).newValue <= settings.queueLimit else {
             inFlight.subtract(1, ordering: .relaxed)
+            refusals.increment()
             throw APIError(
                 .serviceUnavailable, code: "busy", message: "Too many sign-ins at once; try again in a moment.",
                 headers: [.retryAfter: "1"])
         }
         defer { inFlight.subtract(1, ordering: .relaxed) }
-        return try await pool.runIfActive {
-            Self.yieldToRequests()
-            return work()
+        changeWaiting(by: 1)
+        do {
+            return try await pool.runIfActive {
+                self.changeWaiting(by: -1)
+                Self.yieldToRequests()
+                return work()
+            }
+        } catch {
+            changeWaiting(by: -1)  // the pool refused the job without running it (it is shutting down)
+            throw error
+        }
+    }
+
+    private func changeWaiting(by change: Int) {
+        waiting.withLock { count in
+            count += change
+            queueDepth.record(count)
         }
     }
 

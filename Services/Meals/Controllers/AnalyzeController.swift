@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// `POST /api/analyze`: a photo (through the vision provider) or a text (offline) into a stored, scored,
 /// not yet consumed meal; 201 with the meal. Nothing is stored when the analysis fails.
 struct AnalyzeController: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let store: MealStore
     let profiles: ProfileRepository
     let foods: FoodCatalogLoader

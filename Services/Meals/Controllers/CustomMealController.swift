@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// Saved meals to log again: `/api/custom-meals` list, create, read, replace, delete, and log as a consumed meal.
 struct CustomMealController: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let customMeals: CustomMealRepository
     let store: MealStore
     let profiles: ProfileRepository

@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// The meal lifecycle: `/api/meals` list, manual entry, read, edit, consume and unconsume, delete, photo.
 /// Another user's meal answers 404 everywhere.
 struct MealController: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let meals: MealRepository
     let store: MealStore
     let profiles: ProfileRepository

@@ -7,7 +7,7 @@ import PostgresSupport
 /// Imports the USDA data file into `meals.foods`: every food inserted or updated in one transaction, in
 /// batches, and the file's checksum recorded, so importing the same file again does nothing.
 struct FoodImporter: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// Imports `file` unless a file with the same contents was imported before; returns the number of foods written.

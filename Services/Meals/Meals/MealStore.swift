@@ -6,7 +6,7 @@ import ServiceDefaults
 
 /// Every write of a meal: the row (and photo), the version check and the events commit in one transaction.
 struct MealStore: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let meals: MealRepository
     let now: @Sendable () -> Date
     let logger: Logger

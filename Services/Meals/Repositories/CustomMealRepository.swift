@@ -1,13 +1,14 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 
 /// SQL for custom meals, always scoped to the owner.
 struct CustomMealRepository: Sendable {
     let logger: Logger
 
     /// Stores a new custom meal or replaces the caller's existing one with the same id.
-    func save(_ meal: CustomMealRecord, client: PostgresClient) async throws {
+    func save(_ meal: CustomMealRecord, client: PostgresPool) async throws {
         let items = String(decoding: try JSONEncoder().encode(meal.items), as: UTF8.self)
         try await client.query(
             """
@@ -21,7 +22,7 @@ struct CustomMealRepository: Sendable {
     }
 
     /// The caller's custom meal.
-    func find(_ id: UUID, userId: UUID, client: PostgresClient) async throws -> CustomMealRecord? {
+    func find(_ id: UUID, userId: UUID, client: PostgresPool) async throws -> CustomMealRecord? {
         try await records(
             client.query(
                 """
@@ -32,7 +33,7 @@ struct CustomMealRepository: Sendable {
     }
 
     /// The caller's custom meals by name, after `after` (the last name and id of the previous page).
-    func list(userId: UUID, after: (name: String, id: UUID)?, limit: Int, client: PostgresClient) async throws -> [CustomMealRecord] {
+    func list(userId: UUID, after: (name: String, id: UUID)?, limit: Int, client: PostgresPool) async throws -> [CustomMealRecord] {
         let afterName = after?.name ?? ""
         let afterId = after?.id ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         return try await records(
@@ -45,7 +46,7 @@ struct CustomMealRepository: Sendable {
     }
 
     /// Deletes the caller's custom meal; false when there was none.
-    func delete(_ id: UUID, userId: UUID, client: PostgresClient) async throws -> Bool {
+    func delete(_ id: UUID, userId: UUID, client: PostgresPool) async throws -> Bool {
         try await client.query("DELETE FROM custom_meals WHERE id = \(id) AND user_id = \(userId) RETURNING id", logger: logger)
             .collect().isEmpty == false
     }
@@ -55,7 +56,7 @@ struct CustomMealRepository: Sendable {
         try await connection.query("DELETE FROM custom_meals WHERE user_id = \(userId)", logger: logger)
     }
 
-    private func records(_ rows: PostgresRowSequence) async throws -> [CustomMealRecord] {
+    private func records(_ rows: PostgresRows) async throws -> [CustomMealRecord] {
         var result: [CustomMealRecord] = []
         let decoder = JSONDecoder()
         for try await (id, userId, name, mealType, items, version, createdAt, updatedAt) in rows.decode(

@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 
 /// Reads the food table: all of it for the in-memory catalog, one food with every nutrient for `GET /api/foods/:id`.
 struct FoodRepository: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// Every food with what analysis and scoring need.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 
 /// SQL for meals and their photos. Every query is scoped to the owner, so another user's meal is never found.
 struct MealRepository: Sendable {
@@ -53,12 +54,12 @@ struct MealRepository: Sendable {
     }
 
     /// The caller's meal, read outside any transaction.
-    func find(_ id: UUID, userId: UUID, client: PostgresClient) async throws -> MealRecord? {
+    func find(_ id: UUID, userId: UUID, client: PostgresPool) async throws -> MealRecord? {
         try await client.withConnection { try await find(id, userId: userId, on: $0) }
     }
 
     /// A page of the caller's meals, newest first, after `filter.cursor`.
-    func list(userId: UUID, filter: MealListFilter, client: PostgresClient) async throws -> [MealRecord] {
+    func list(userId: UUID, filter: MealListFilter, client: PostgresPool) async throws -> [MealRecord] {
         var query = Self.columns
         var conditions = ["user_id = $1"]
         query.binds.append(userId, context: .default)
@@ -101,14 +102,14 @@ struct MealRepository: Sendable {
     }
 
     /// The photo of the caller's meal.
-    func photo(mealId: UUID, userId: UUID, client: PostgresClient) async throws -> (mediaType: String, bytes: ByteBuffer)? {
+    func photo(mealId: UUID, userId: UUID, client: PostgresPool) async throws -> (mediaType: String, bytes: ByteBuffer)? {
         let rows = try await client.query(
             "SELECT media_type, bytes FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
         for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return (mediaType, bytes) }
         return nil
     }
 
-    private static func records(_ rows: PostgresRowSequence) async throws -> [MealRecord] {
+    private static func records(_ rows: some AsyncSequence<PostgresRow, any Error>) async throws -> [MealRecord] {
         var records: [MealRecord] = []
         for try await row in rows { records.append(try MealJSON.record(from: row)) }
         return records

@@ -2,6 +2,7 @@ import EventContracts
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 
 /// The latest profile of each user, written by the `user.profile_updated` handler and read by every scoring request.
 struct ProfileRepository: Sendable {
@@ -19,7 +20,7 @@ struct ProfileRepository: Sendable {
     }
 
     /// The caller's profile, or the standard one when none has arrived.
-    func profile(of userId: UUID, client: PostgresClient) async throws -> CallerProfile {
+    func profile(of userId: UUID, client: PostgresPool) async throws -> CallerProfile {
         let rows = try await client.query("SELECT profile::text FROM user_profiles WHERE user_id = \(userId)", logger: logger)
         for try await json in rows.decode(String.self) {
             return CallerProfile(event: try JSONDecoder().decode(UserProfileUpdated.self, from: Data(json.utf8)))

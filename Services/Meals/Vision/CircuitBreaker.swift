@@ -1,7 +1,10 @@
+import Metrics
 import Synchronization
 
 /// A consecutive-failure circuit breaker: closed until `failureThreshold` operations in a row fail, then open
 /// for `openDuration`, refusing at once; then half-open, letting one trial through whose outcome closes or reopens it.
+/// Its state is the gauge `vision_breaker_state`: 0 closed, 1 half-open, 2 open. An open circuit turns half-open
+/// when the first call after `openDuration` arrives, so the gauge stays at 2 until then.
 final class CircuitBreaker: Sendable {
     private enum State {
         case closed(consecutiveFailures: Int)
@@ -25,12 +28,18 @@ final class CircuitBreaker: Sendable {
     let openDuration: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Mutex(State.closed(consecutiveFailures: 0))
+    private let stateGauge: Gauge
 
-    /// A closed breaker; `now` is injectable so tests can move time past `openDuration`.
-    init(failureThreshold: Int, openDuration: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    /// A closed breaker; `now` is injectable so tests can move time past `openDuration`, and `metrics` to read the gauge.
+    init(
+        failureThreshold: Int, openDuration: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+        metrics: any MetricsFactory = MetricsSystem.factory
+    ) {
         self.failureThreshold = max(1, failureThreshold)
         self.openDuration = openDuration
         self.now = now
+        self.stateGauge = Gauge(label: "vision_breaker_state", factory: metrics)
+        stateGauge.record(0)
     }
 
     /// Runs `operation` unless the circuit is open, which throws `VisionError.circuitOpen` without running it.
@@ -56,6 +65,7 @@ final class CircuitBreaker: Sendable {
             case .open(let until):
                 guard instant >= until else { return .refused(retryAfter: instant.duration(to: until)) }
                 state = .halfOpen(trialRunning: true)
+                stateGauge.record(Self.gaugeValue(of: state))
                 return .allowed
             case .halfOpen(let trialRunning):
                 guard !trialRunning else { return .refused(retryAfter: Self.trialRetryAfter) }
@@ -82,6 +92,16 @@ final class CircuitBreaker: Sendable {
             case (.failure, .open), (.abandoned, .closed), (.abandoned, .open):
                 break
             }
+            // Under the lock, so that the gauge never shows an older state than the last change.
+            stateGauge.record(Self.gaugeValue(of: state))
+        }
+    }
+
+    private static func gaugeValue(of state: State) -> Int {
+        switch state {
+        case .closed: 0
+        case .halfOpen: 1
+        case .open: 2
         }
     }
 }

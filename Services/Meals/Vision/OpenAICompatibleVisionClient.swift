@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import Metrics
 import NIOCore
 import NIOFoundationCompat
 import ServiceDefaults
@@ -8,7 +9,8 @@ import ServiceDefaults
 /// Asks an OpenAI-compatible chat-completions endpoint (OpenAI, Gemini, Ollama, vLLM) what is on a meal photo:
 /// one strict-JSON request per attempt, a time limit per attempt, bounded retries with jittered exponential
 /// backoff, and a circuit breaker around the whole so a provider that is down is not asked again and again.
-/// Logs model, status, attempt and latency; never the API key, the photo or the model's text.
+/// Logs model, status, attempt and latency; never the API key, the photo or the model's text. Times each attempt in
+/// `vision_request_duration_seconds` by outcome (`ok`, `unusable`, `unavailable`, `refused`, `timeout`, `unreachable`).
 final class OpenAICompatibleVisionClient: VisionProvider {
     /// Answers larger than this are not read: a meal's items are a few kilobytes.
     static let maxAnswerBytes = 1 << 20
@@ -23,16 +25,19 @@ final class OpenAICompatibleVisionClient: VisionProvider {
     private let logger: Logger
     private let breaker: CircuitBreaker
     private let endpoint: String
+    private let metrics: any MetricsFactory
 
-    /// A client for `settings`; `now` is the breaker's clock, injectable for tests.
+    /// A client for `settings`; `now` is the breaker's clock and `metrics` where its figures go, injectable for tests.
     init(
         settings: VisionSettings, httpClient: HTTPClient, logger: Logger,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, metrics: any MetricsFactory = MetricsSystem.factory
     ) {
         self.settings = settings
         self.httpClient = httpClient
         self.logger = logger
-        breaker = CircuitBreaker(failureThreshold: settings.failureThreshold, openDuration: settings.openDuration, now: now)
+        self.metrics = metrics
+        breaker = CircuitBreaker(
+            failureThreshold: settings.failureThreshold, openDuration: settings.openDuration, now: now, metrics: metrics)
         endpoint = settings.baseURL.absoluteString + "/chat/completions"
     }
 
@@ -98,10 +103,12 @@ final class OpenAICompatibleVisionClient: VisionProvider {
                 return (answer.status.code, answer.headers.first(name: "Retry-After"), body)
             }
         } catch is NIOTooManyBytesError {
+            recordDuration(since: started, outcome: "unusable")
             throw VisionError.malformedAnswer("the answer is larger than \(Self.maxAnswerBytes) bytes")
         } catch where !Task.isCancelled {
             let timedOut = error is TimeLimitExceeded || (error as? HTTPClientError) == .deadlineExceeded
             let reason = timedOut ? "no answer within \(limit)" : "the provider could not be reached (\(error))"
+            recordDuration(since: started, outcome: timedOut ? "timeout" : "unreachable")
             metadata["vision.latency_ms"] = "\(Self.milliseconds(since: started))"
             metadata["vision.error"] = .string(reason)
             logger.warning("vision request failed", metadata: metadata)
@@ -116,17 +123,21 @@ final class OpenAICompatibleVisionClient: VisionProvider {
                 let items = try MealItemsAnswer.items(fromJSON: content, maxItems: settings.maxItems)
                 metadata["vision.items"] = "\(items.count)"
                 logger.info("vision answer", metadata: metadata)
+                recordDuration(since: started, outcome: "ok")
                 return items
             } catch let error as VisionError {
+                recordDuration(since: started, outcome: "unusable")
                 metadata["vision.error"] = "\(error)"
                 logger.warning("vision answer unusable", metadata: metadata)
                 throw error
             }
         case 429, 500...:
+            recordDuration(since: started, outcome: "unavailable")
             logger.warning("vision provider unavailable", metadata: metadata)
             let retryAfter = response.retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             throw RetryableFailure(reason: "the provider answered \(response.status)", retryAfter: retryAfter.map { .seconds(max(0, $0)) })
         default:
+            recordDuration(since: started, outcome: "refused")
             metadata["vision.provider_message"] = .string(providerMessage(status: response.status, body: response.body))
             logger.error("vision request refused", metadata: metadata)
             throw VisionError.failed("the provider refused the request with \(response.status)")
@@ -140,6 +151,12 @@ final class OpenAICompatibleVisionClient: VisionProvider {
         let text = String(buffer: body)
         let masked = settings.apiKey.map { text.replacingOccurrences(of: $0, with: "***") } ?? text
         return String(masked.prefix(300))
+    }
+
+    /// One attempt's time to its answer (or to giving up on it), by what came of it.
+    private func recordDuration(since started: ContinuousClock.Instant, outcome: String) {
+        Metrics.Timer(label: "vision_request_duration_seconds", dimensions: [("outcome", outcome)], preferredDisplayUnit: .seconds, factory: metrics)
+            .record(duration: started.duration(to: .now))
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {

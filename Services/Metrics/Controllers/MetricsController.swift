@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// Weight and ketones: one record per user and day (a second entry that day updates it), answered in the
 /// requested or preferred unit. Every change publishes the day's full record as `weight.logged`.
 struct MetricsController: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let days: DailyMetricsRepository
     let profiles: MetricsProfileRepository
     let store: DailyMetricsStore

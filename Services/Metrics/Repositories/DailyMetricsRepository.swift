@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// Rows of `daily_metrics`: one per user and day.
@@ -33,7 +34,7 @@ struct DailyMetricsRepository: Sendable {
     }
 
     /// The user's recorded days from `from` to `to` (inclusive), oldest first; tombstones are left out.
-    func list(userId: UUID, from: CalendarDate, to: CalendarDate, client: PostgresClient) async throws -> [DailyMetrics] {
+    func list(userId: UUID, from: CalendarDate, to: CalendarDate, client: PostgresPool) async throws -> [DailyMetrics] {
         let rows = try await client.query(
             """
             SELECT \(unescaped: Self.columns) FROM daily_metrics

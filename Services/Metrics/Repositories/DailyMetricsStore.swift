@@ -7,7 +7,7 @@ import ServiceDefaults
 
 /// Every change of a user's day: the row, its next version and its `weight.logged` event commit in one transaction.
 struct DailyMetricsStore: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let days: DailyMetricsRepository
     let now: @Sendable () -> Date
     let logger: Logger

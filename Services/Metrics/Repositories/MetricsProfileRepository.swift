@@ -2,6 +2,7 @@ import EventContracts
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 
 /// The unit and zone of each user, written by the `user.profile_updated` handler.
 struct MetricsProfileRepository: Sendable {
@@ -20,7 +21,7 @@ struct MetricsProfileRepository: Sendable {
     }
 
     /// The user's profile; `.unknown` before the first event (an unknown unit or zone falls back to kg or UTC).
-    func profile(of userId: UUID, client: PostgresClient) async throws -> MetricsProfile {
+    func profile(of userId: UUID, client: PostgresPool) async throws -> MetricsProfile {
         let rows = try await client.query(
             "SELECT weight_unit, time_zone FROM user_profiles WHERE user_id = \(userId)", logger: logger)
         for try await (unit, zone) in rows.decode((String, String).self) {

@@ -3,11 +3,12 @@ import Foundation
 import Hummingbird
 import NIOCore
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// The share API: create a link for one's own meal, list and revoke one's links, and the public JSON view.
 struct ShareController: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let meals: MealSnapshotRepository
     let links: ShareLinkRepository
     let photos: MealPhotoRepository

@@ -2,10 +2,11 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import PostgresSupport
 
 /// Copies of the photos of meals shared with their photo (one per meal, whatever the number of links).
 struct MealPhotoRepository: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// Whether the meal's photo was copied already.

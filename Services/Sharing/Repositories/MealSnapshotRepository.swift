@@ -2,6 +2,7 @@ import EventContracts
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 
 /// The sharing service's copies of meals, kept from meal events. Versions decide, never arrival order: a copy
 /// older than the stored one changes nothing, and a deletion leaves a tombstone (content wiped) so that a
@@ -35,7 +36,7 @@ struct MealSnapshotRepository: Sendable {
     }
 
     /// The meal as last seen and its owner; nil when no event of it has arrived yet.
-    func meal(_ mealId: UUID, client: PostgresClient) async throws -> StoredMeal? {
+    func meal(_ mealId: UUID, client: PostgresPool) async throws -> StoredMeal? {
         let rows = try await client.query("SELECT user_id, deleted, snapshot FROM meals WHERE meal_id = \(mealId)", logger: logger)
         for try await (userId, deleted, snapshot) in rows.decode((UUID, Bool, String?).self) {
             return StoredMeal(userId: userId, snapshot: try snapshot.map(Self.decode), deleted: deleted)

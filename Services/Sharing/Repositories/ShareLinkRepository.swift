@@ -1,10 +1,11 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 
 /// Share links: creation, the owner's list, revocation, and the public look-ups that open them.
 struct ShareLinkRepository: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     func create(_ link: ShareLink) async throws {
@@ -103,7 +104,7 @@ struct ShareLinkRepository: Sendable {
         return found
     }
 
-    private func sharedMeal(_ rows: PostgresRowSequence) async throws -> SharedMeal? {
+    private func sharedMeal(_ rows: PostgresRows) async throws -> SharedMeal? {
         for try await (token, snapshot, displayName, expiresAt, digest) in rows.decode((String, String, String?, Date, String?).self) {
             return SharedMeal(
                 token: token, meal: try MealSnapshotRepository.decode(snapshot), displayName: displayName, expiresAt: expiresAt,

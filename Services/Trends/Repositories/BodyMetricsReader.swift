@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// A day's body metrics as the read model holds them.
@@ -12,7 +13,7 @@ struct BodyMetricsDay: Sendable, Equatable {
 
 /// Reads `body_metrics`.
 struct BodyMetricsReader: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// The user's days with a weight or ketone level within `range`, oldest first.

@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// Reads `daily_summaries`.
 struct DaySummaryReader: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// The stored days of the user within `range`, oldest first (days without meals have no row).

@@ -2,11 +2,12 @@ import EventContracts
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// Reads the `meals` read model.
 struct MealReader: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// The best (highest diet score, then health score) or worst consumed meals of `range`.

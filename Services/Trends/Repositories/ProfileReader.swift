@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// Reads the user's profile from the read model.
 struct ProfileReader: Sendable {
-    let client: PostgresClient
+    let client: PostgresPool
     let logger: Logger
 
     /// The user's profile; `.standard` before the first event (an unknown zone falls back to UTC).
