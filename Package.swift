@@ -7,6 +7,7 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let configuration: Target.Dependency = .product(name: "Configuration", package: "swift-configuration")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let postgres: Target.Dependency = .product(name: "PostgresNIO", package: "postgres-nio")
+let tracing: Target.Dependency = .product(name: "Tracing", package: "swift-distributed-tracing")
 let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
 let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package: "swift-metrics")
 
@@ -52,6 +53,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // OpenTelemetry traces over OTLP/HTTP only: the default traits would also build gRPC.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // MARK: Shared kit
@@ -80,9 +84,11 @@ let package = Package(
         .target(
             name: "ServiceDefaults",
             dependencies: [
-                hummingbird, httpTypes, configuration, logging, lifecycle,
+                hummingbird, httpTypes, configuration, logging, lifecycle, tracing,
+                .product(name: "OTel", package: "swift-otel"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -91,7 +97,7 @@ let package = Package(
         .target(
             name: "PostgresSupport",
             dependencies: [
-                "ServiceDefaults", "Kafka", "EventContracts", postgres, logging, lifecycle, configuration,
+                "ServiceDefaults", "Kafka", "EventContracts", postgres, logging, lifecycle, configuration, tracing,
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
@@ -172,8 +178,9 @@ let package = Package(
         .testTarget(
             name: "ServiceDefaultsTests",
             dependencies: [
-                "ServiceDefaults", hummingbird, lifecycle, logging, configuration, metrics, metricsTestKit,
+                "ServiceDefaults", hummingbird, lifecycle, logging, configuration, metrics, metricsTestKit, tracing,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/ServiceDefaultsTests"
         ),
@@ -186,7 +193,8 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
-                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit,
+                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
+                .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),

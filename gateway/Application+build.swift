@@ -28,14 +28,15 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
         drainTimeout: settings.http.drainTimeout, admin: settings.http.admin, logger: logger)
 }
 
-/// The gateway's router: platform middleware (the request metrics inside the error shape, as in every service), then
-/// route matching, token verification, rate limits and the proxy, then the gateway's own routes for paths no upstream
-/// serves. `/metrics` is on the admin server only.
+/// The gateway's router: platform middleware (request span, request id, and the request metrics inside the error
+/// shape, as in every service), then route matching, token verification, rate limits and the proxy, then the gateway's
+/// own routes for paths no upstream serves. `/metrics` is on the admin server only.
 func makeRouter(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
     limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system, metrics: any MetricsFactory = MetricsSystem.factory
 ) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
+    router.add(middleware: RequestTracingMiddleware())
     router.add(middleware: RequestIdMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestMetricsMiddleware(factory: metrics))
@@ -60,5 +61,7 @@ private func upstreamClientConfiguration(_ settings: GatewaySettings) -> HTTPCli
     configuration.connectionPool.retryConnectionEstablishment = false
     configuration.redirectConfiguration = .disallow
     configuration.decompression = .disabled
+    // The proxy makes its own client span (`HTTPClientSpan`): AsyncHTTPClient's would record full URLs, share tokens included.
+    configuration.tracing.tracer = nil
     return configuration
 }

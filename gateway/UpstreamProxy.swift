@@ -10,7 +10,9 @@ import ServiceDefaults
 
 /// Forwards requests whose path matched a route to their upstream service, streaming the answer back.
 /// Strips hop-by-hop and client-supplied identity headers, passes the verified caller in `X-User-Id` and
-/// `X-Session-Id`, and maps upstream failures to 502, 503 or 504 in the one error shape.
+/// `X-Session-Id`, and maps upstream failures to 502, 503 or 504 in the one error shape. While tracing is on, the
+/// upstream call is a client span (`POST meals`) whose `traceparent` replaces the client's, so the service's span is
+/// its child; while it is off, a client's `traceparent` passes through as sent.
 /// A safe request (GET, HEAD, OPTIONS) whose connection the upstream closed before answering is sent once more
 /// (the closed connection has left the pool): a draining or restarting service closes idle keep-alive connections,
 /// and the gateway may have picked one of them just then (RFC 9110 §9.2.2 allows retrying idempotent requests;
@@ -39,7 +41,11 @@ struct UpstreamProxy: RouterMiddleware {
             request, base: base, maxBodyBytes: route.maxBodyBytes ?? maxBodyBytes, context: context)
         let upstreamResponse: HTTPClientResponse
         do {
-            upstreamResponse = try await execute(upstreamRequest, context: context)
+            upstreamResponse = try await HTTPClientSpan.send(
+                upstreamRequest, name: "\(request.method.rawValue) \(route.upstream)", client: client
+            ) {
+                try await execute($0, context: context)
+            }
         } catch {
             throw Self.gatewayError(for: error, upstream: route.upstream, context: context)
         }

@@ -26,8 +26,9 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "sharing.consumer.group", default: "sharing"), topics: SharingEventHandler.topics,
         handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(logger: logger), links: links))
-    let mealsClient = HTTPClientService(
-        configuration: HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled))
+    var mealsClientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled)
+    mealsClientConfiguration.tracing.tracer = nil  // the photo client makes its own, named span (`HTTPClientSpan`)
+    let mealsClient = HTTPClientService(configuration: mealsClientConfiguration)
 
     let addresses = PublicAddresses(baseURL: settings.publicBaseURL)
     let opener = LinkOpener(links: links)

@@ -14,6 +14,9 @@ public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable
     public var subject: String
     public var datacontenttype: String
     public var dataschemaversion: Int
+    /// The W3C trace context of the work that made the event (the CloudEvents distributed-tracing extension
+    /// attribute); absent when that work was not traced. Optional for consumers: events without it are valid.
+    public var traceparent: String?
     public var data: Payload
 
     /// A new event about `subject`, stamped now with a fresh id.
@@ -39,6 +42,8 @@ public struct EventHeader: Codable, Sendable, Equatable {
     public var time: Date
     public var subject: String
     public var dataschemaversion: Int
+    /// See `EventEnvelope.traceparent`.
+    public var traceparent: String?
 }
 
 /// The one JSON encoding of events: ISO-8601 UTC timestamps, stable key order.

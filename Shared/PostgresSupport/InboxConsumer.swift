@@ -4,12 +4,17 @@ import Kafka
 import Logging
 import Metrics
 import PostgresNIO
+import ServiceDefaults
 import ServiceLifecycle
+import Tracing
 
 /// An event as received, with its header decoded and its payload decodable on demand.
 public struct ReceivedEvent: Sendable {
     public let header: EventHeader
     public let bytes: [UInt8]
+    /// The W3C trace context of the publish (the message's `traceparent` header), else the one the envelope
+    /// carries; nil when neither was traced.
+    public let traceparent: String?
 
     /// Decodes the full envelope with the payload type of `header.type`.
     public func decode<Payload: EventPayload>(_ type: Payload.Type) throws -> EventEnvelope<Payload> {
@@ -47,6 +52,10 @@ public struct EventRejected: Error, CustomStringConvertible {
 /// commit, so a backlog costs one database commit and one broker round trip per batch instead of per event.
 /// When anything in a batch fails or is rejected, the batch rolls back and its events are applied one by
 /// one, each retried with backoff until applied or rejected.
+///
+/// While tracing is on, each event is a consumer span (`process meal.consumed`), child of the publish span named
+/// by the message's `traceparent` header; an event applied on its own has its `SQL transaction` spans below it,
+/// while the events of a batch share one transaction and their spans run from the batch's start to its commit.
 public final class InboxConsumer: Service {
     private let client: PostgresPool
     private let consumer: KafkaConsumer
@@ -89,7 +98,10 @@ public final class InboxConsumer: Service {
         var events: [ReceivedEvent] = []
         for message in messages {
             do {
-                events.append(ReceivedEvent(header: try EventCoding.header(of: message.value), bytes: message.value))
+                let header = try EventCoding.header(of: message.value)
+                events.append(
+                    ReceivedEvent(
+                        header: header, bytes: message.value, traceparent: message.header(TraceContext.traceparent) ?? header.traceparent))
             } catch {
                 logger.error(
                     "unreadable event skipped",
@@ -100,39 +112,82 @@ public final class InboxConsumer: Service {
         if events.count > 1, let results = try await applyTogether(events) {
             for (event, result) in zip(events, results) { count(event, result) }
         } else {
-            for event in events { try await applyWithRetries(event) }
+            for event in events {
+                guard TraceContext.isTracing else {
+                    _ = try await applyWithRetries(event)
+                    continue
+                }
+                try await TracedOperation.run(
+                    "process \(event.header.type)", parent: TraceContext.context(traceparent: event.traceparent), ofKind: .consumer
+                ) { span in
+                    describe(event, in: span)
+                    span.attributes["inbox.result"] = try await applyWithRetries(event)
+                }
+            }
         }
         try await commitQuietly(messages)
     }
 
     /// One transaction for every event; nil (everything rolled back) when one fails or is rejected.
     private func applyTogether(_ events: [ReceivedEvent]) async throws -> [String]? {
+        let spans = TraceContext.isTracing ? events.map(startBatchSpan) : []
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            let results = try await client.withTransaction(logger: logger) { connection in
                 var results: [String] = []
-                for event in events { results.append(try await apply(event, on: connection)) }
+                for (index, event) in events.enumerated() {
+                    let context = spans.isEmpty ? InstrumentationContext.current : spans[index].context
+                    results.append(try await InstrumentationContext.$current.withValue(context) { try await apply(event, on: connection) })
+                }
                 return results
             }
+            for (span, result) in zip(spans, results) {
+                span.attributes["inbox.result"] = result
+                span.end()
+            }
+            return results
         } catch let error as CancellationError {
+            for span in spans { span.end() }
             throw error
         } catch {
+            for span in spans {
+                span.attributes["inbox.result"] = "batch_rolled_back"
+                span.end()
+            }
             logger.debug("batch rolled back; applying its events one by one", metadata: ["error": .string(LogSafeError.describe(error))])
             return nil
         }
     }
 
-    /// Applies one event in its own transaction, retrying with backoff until it is applied, rejected or the task is cancelled.
-    private func applyWithRetries(_ event: ReceivedEvent) async throws {
+    /// The consumer span of an event applied in a batch of `events.count`, started with the batch.
+    private func startBatchSpan(_ event: ReceivedEvent) -> any Span {
+        let span = startSpan("process \(event.header.type)", context: TraceContext.context(traceparent: event.traceparent), ofKind: .consumer)
+        describe(event, in: span)
+        return span
+    }
+
+    /// The messaging attributes of an event's consumer span.
+    private func describe(_ event: ReceivedEvent, in span: any Span) {
+        span.attributes["messaging.system"] = "kafka"
+        span.attributes["messaging.operation.type"] = "process"
+        span.attributes["messaging.destination.name"] = event.header.type
+        span.attributes["messaging.consumer.group.name"] = consumer.groupId
+        span.attributes["messaging.message.id"] = event.header.id.uuidString.lowercased()
+    }
+
+    /// Applies one event in its own transaction, retrying with backoff until it is applied, rejected or the task is
+    /// cancelled; returns what happened (`applied`, `duplicate`, `rejected`).
+    @discardableResult
+    private func applyWithRetries(_ event: ReceivedEvent) async throws -> String {
         var backoff = Duration.milliseconds(100)
         while true {
             try Task.checkCancellation()
             do {
                 let result = try await client.transaction(logger: logger) { connection in try await self.apply(event, on: connection) }
                 count(event, result)
-                return
+                return result
             } catch let rejection as EventRejected {
                 try await recordRejection(event, rejection)
-                return
+                return "rejected"
             } catch let error as CancellationError {
                 throw error
             } catch {

@@ -53,8 +53,16 @@ public struct Migration: Sendable, Equatable {
                 WHERE sent_at IS NOT NULL;
             """)
 
+    /// The W3C `traceparent` of the work that wrote each event (null while tracing is off), which the relay
+    /// carries into the Kafka message headers (`kit/0004_outbox_traceparent`).
+    public static let outboxTraceparent = Migration(
+        name: "kit/0004_outbox_traceparent",
+        sql: """
+            ALTER TABLE outbox ADD COLUMN traceparent text;
+            """)
+
     /// Every kit migration a publishing schema needs, in application order.
-    public static let publishing: [Migration] = [outbox, outboxPublishedOffsets]
+    public static let publishing: [Migration] = [outbox, outboxPublishedOffsets, outboxTraceparent]
 
     /// The inbox of processed event ids every consuming schema has (`kit/0002_inbox`).
     public static let inbox = Migration(

@@ -1,3 +1,4 @@
+import Foundation
 import Kafka
 import Logging
 import Metrics
@@ -8,6 +9,7 @@ import ServiceLifecycle
 
 /// Publishes the outbox's unsent rows to Kafka in id order (so per key in order), marks them sent with
 /// the partition and offset the broker assigned, and retries with backoff while the broker is down.
+/// Each message carries the `traceparent` of its publish span (`OutboxPublishSpans`) in its headers.
 ///
 /// Wakes on the schema's `NOTIFY` channel, with polling as the fallback. Published rows are kept for
 /// `retention`; when the broker gives a new message an offset it had already given on that partition (its
@@ -108,18 +110,25 @@ public final class OutboxRelay: Service {
         try await client.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
-                SELECT id, topic, message_key, payload FROM outbox
+                SELECT id, event_id, topic, message_key, payload, traceparent FROM outbox
                 WHERE sent_at IS NULL ORDER BY id LIMIT \(settings.batchSize) FOR UPDATE SKIP LOCKED
                 """, logger: logger)
             var ids: [Int64] = []
+            var eventIds: [UUID] = []
+            var traceparents: [String?] = []
             var messages: [OutgoingMessage] = []
-            for try await (id, topic, key, payload) in rows.decode((Int64, String, String, ByteBuffer).self) {
+            for try await (id, eventId, topic, key, payload, traceparent) in rows.decode((Int64, UUID, String, String, ByteBuffer, String?).self) {
                 ids.append(id)
+                eventIds.append(eventId)
+                traceparents.append(traceparent)
                 messages.append(OutgoingMessage(topic: topic, key: key, value: Array(buffer: payload)))
             }
             if messages.isEmpty { return (0, nil) }
 
+            var spans = OutboxPublishSpans()
+            spans.start(&messages, eventIds: eventIds, traceparents: traceparents)
             let results = await producer.sendBatch(messages)
+            spans.end(with: results)
             var sentIds: [Int64] = []
             var sentTopics: [String] = []
             var partitions: [Int32] = []

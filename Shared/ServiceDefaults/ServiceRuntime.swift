@@ -22,13 +22,14 @@ public enum ServiceRuntime {
         try await ServiceGroup(configuration: configuration).run()
     }
 
-    /// A router with the platform's middleware (request id, error shape, request metrics) and the health routes;
-    /// `/metrics` is on the admin server, not here. The metrics sit inside the error middleware so that they see a
+    /// A router with the platform's middleware (request span, request id, error shape, request metrics) and the
+    /// health routes; `/metrics` is on the admin server, not here. The metrics sit inside the error middleware so that they see a
     /// handler's error as an error (counted with the status the client gets) before it becomes the error shape.
     public static func makeRouter(
         service: String, checks: [any ReadinessCheck], metrics: any MetricsFactory = MetricsSystem.factory
     ) -> Router<AppRequestContext> {
         let router = Router(context: AppRequestContext.self)
+        router.add(middleware: RequestTracingMiddleware())
         router.add(middleware: RequestIdMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: RequestMetricsMiddleware(factory: metrics))
@@ -38,18 +39,20 @@ public enum ServiceRuntime {
 }
 
 extension ServiceRuntime {
-    /// The whole body of an executable's `main`: environment configuration, JSON logs, build, run with the admin
-    /// server (first, so that it stops last and `/metrics` still answers while the process drains).
-    /// A configuration or start-up error ends the process with status 1 and one clear log line.
+    /// The whole body of an executable's `main`: environment configuration, JSON logs, tracing when an OTLP endpoint
+    /// is set, build, run with the admin server (first, so that it stops last and `/metrics` still answers while the
+    /// process drains). A configuration or start-up error ends the process with status 1 and one clear log line.
     public static func main(service: String, build: @Sendable (ConfigReader, Logger) async throws -> RunnableService) async {
         let config = ConfigReader(provider: EnvironmentVariablesProvider())
         bootstrapLogging(config: config)
         PrometheusMetrics.bootstrap()
         let logger = Logger(label: service)
         do {
+            // First in the group, so it stops last and exports the spans of everyone else's shutdown.
+            let tracing = try TracingBootstrap.bootstrap(service: service, logger: logger)
             let runnable = try await build(config, logger)
             let admin = AdminServer.makeApplication(settings: runnable.admin, service: service, logger: logger)
-            try await run([admin] + runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
+            try await run((tracing.map { [$0] } ?? []) + [admin] + runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
         } catch {
             logger.critical("\(service) stopped: \(error)")
             exit(1)

@@ -118,6 +118,20 @@ struct AsyncAPIDocumentTests {
         }
     }
 
+    @Test("the envelope's traceparent is optional, and a malformed one does not match")
+    func traceparentIsOptional() throws {
+        let sample = try #require(SampleEvents.all.first { $0.topic == .mealConsumed })
+        guard case .object(var envelope) = try JSONValue.parse(sample.bytes) else {
+            Issue.record("the sample is not an object")
+            return
+        }
+        #expect(envelope["traceparent"] == nil)
+        envelope["traceparent"] = .string(SampleEvents.traceparent)
+        #expect(contract.problems(topic: "meal.consumed", event: try JSONEncoder().encode(EncodableJSON(.object(envelope)))).isEmpty)
+        envelope["traceparent"] = .string("not-a-trace")
+        #expect(!contract.problems(topic: "meal.consumed", event: try JSONEncoder().encode(EncodableJSON(.object(envelope)))).isEmpty)
+    }
+
     @Test("the examples in the document match their own schemas")
     func examplesMatch() throws {
         var checked = 0

@@ -24,8 +24,12 @@ enum SampleEvents {
     }
     static let time = Date(timeIntervalSince1970: 1_795_000_000.123)
 
-    static func sample<Payload: EventPayload>(_ name: String, _ payload: Payload) -> Sample {
-        let envelope = EventEnvelope(source: producer(of: Payload.topic), subject: userId.uuidString.lowercased(), data: payload, time: time)
+    /// A W3C `traceparent` as a tracing producer writes it into the envelope.
+    static let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+    static func sample<Payload: EventPayload>(_ name: String, _ payload: Payload, traceparent: String? = nil) -> Sample {
+        var envelope = EventEnvelope(source: producer(of: Payload.topic), subject: userId.uuidString.lowercased(), data: payload, time: time)
+        envelope.traceparent = traceparent
         return Sample(name: name, topic: Payload.topic, bytes: Data(try! EventCoding.encode(envelope)))
     }
 
@@ -48,6 +52,7 @@ enum SampleEvents {
         sample("meal.analyzed with every field", MealAnalyzed(meal: meal(consumed: false, full: true))),
         sample("meal.analyzed with optional fields absent", MealAnalyzed(meal: meal(consumed: false, full: false))),
         sample("meal.consumed", MealConsumed(meal: meal(consumed: true, full: true))),
+        sample("meal.consumed from a traced request", MealConsumed(meal: meal(consumed: true, full: true)), traceparent: traceparent),
         sample("meal.deleted", MealDeleted(mealId: UUID(), userId: userId, reason: "unconsumed", version: 4)),
         sample(
             "weight.logged with weight and ketones",

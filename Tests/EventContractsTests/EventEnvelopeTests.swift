@@ -35,6 +35,19 @@ struct EventEnvelopeTests {
         #expect(header.type == Topic.userDeleted.rawValue)
     }
 
+    @Test("the traceparent attribute is written only when set, and events without it still decode")
+    func traceparentIsOptional() throws {
+        var envelope = EventEnvelope(source: "auth", subject: userId.uuidString, data: UserDeleted(userId: userId, deletedAt: Date()))
+        let untraced = try EventCoding.encode(envelope)
+        #expect(!String(decoding: untraced, as: UTF8.self).contains("traceparent"))
+        #expect(try EventCoding.header(of: untraced).traceparent == nil)
+
+        envelope.traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        let traced = try EventCoding.encode(envelope)
+        #expect(try EventCoding.header(of: traced).traceparent == envelope.traceparent)
+        #expect(try EventCoding.decode(UserDeleted.self, from: traced).traceparent == envelope.traceparent)
+    }
+
     @Test("timestamps from other producers without fractional seconds still decode")
     func plainTimestamps() throws {
         let text = """

@@ -86,7 +86,9 @@ struct IdentityStack: Sendable {
             connectTimeout: .seconds(2), upstreamTimeout: .seconds(20), healthTimeout: .seconds(2), tokenPolicy: policy,
             jwksURL: URL(string: "http://127.0.0.1:\(authPort)/.well-known/jwks.json")!, jwksRefreshInterval: .seconds(300),
             trustedProxies: [IPNetwork("127.0.0.1")!, IPNetwork("::1")!])
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.tracing.tracer = nil  // as the gateway's own upstream client: the proxy makes the client span
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
         do {
             let verifier = AccessTokenVerifier(policy: policy)
             let refresher = JWKSRefresher(

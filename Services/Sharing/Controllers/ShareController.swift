@@ -39,7 +39,7 @@ struct ShareController: Sendable {
         }
         let meal = try await ownedMeal(mealId, of: caller.userId)
         var includePhoto = false
-        if body.includePhoto == true { includePhoto = try await copyPhoto(of: meal, for: caller) }
+        if body.includePhoto == true { includePhoto = try await copyPhoto(of: meal, for: caller, requestId: context.requestId) }
         let created = now()
         let link = ShareLink(
             token: CapabilityToken.generate(), linkId: UUID(), mealId: mealId, userId: caller.userId, createdAt: created,
@@ -106,10 +106,10 @@ struct ShareController: Sendable {
     }
 
     /// Copies the meal's photo once (later shares reuse it); false when the meal has none.
-    private func copyPhoto(of meal: MealSnapshot, for caller: CallerIdentity) async throws -> Bool {
+    private func copyPhoto(of meal: MealSnapshot, for caller: CallerIdentity, requestId: String) async throws -> Bool {
         guard meal.hasPhoto else { return false }
         if try await photos.exists(mealId: meal.mealId) { return true }
-        guard let photo = try await photoClient.photo(mealId: meal.mealId, for: caller) else { return false }
+        guard let photo = try await photoClient.photo(mealId: meal.mealId, for: caller, requestId: requestId) else { return false }
         try await photos.save(photo, mealId: meal.mealId, userId: caller.userId)
         return true
     }

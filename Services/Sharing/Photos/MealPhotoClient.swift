@@ -7,7 +7,9 @@ import ServiceDefaults
 
 /// The one internal HTTP call of the sharing service: when an owner shares a meal with its photo, the photo is
 /// fetched once from the meals service's `GET /api/meals/:id/photo` on the owner's behalf (the meals service
-/// checks ownership again) and copied, so public views never reach the meals service.
+/// checks ownership again) and copied, so public views never reach the meals service. The call carries the share
+/// request's `X-Request-Id` and, while tracing is on, its trace (`traceparent`), so the meals service's logs and span
+/// join the request that caused it.
 struct MealPhotoClient: Sendable {
     let client: HTTPClient
     let mealsURL: String
@@ -16,12 +18,15 @@ struct MealPhotoClient: Sendable {
     let logger: Logger
 
     /// The meal's photo; nil when the meals service has none for this caller. 503 when it cannot be reached.
-    func photo(mealId: UUID, for caller: CallerIdentity) async throws -> MealPhoto? {
+    func photo(mealId: UUID, for caller: CallerIdentity, requestId: String) async throws -> MealPhoto? {
         var request = HTTPClientRequest(url: "\(mealsURL)/api/meals/\(mealId.uuidString.lowercased())/photo")
         request.headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
         request.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
+        request.headers.add(name: HTTPField.Name.requestId.rawName, value: requestId)
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.timeInterval * 1e9)))
+            let response = try await HTTPClientSpan.send(request, name: "GET meals", client: client) { request in
+                try await client.execute(request, timeout: .nanoseconds(Int64(timeout.timeInterval * 1e9)))
+            }
             switch response.status.code {
             case 200:
                 let mediaType = response.headers.first(name: "content-type") ?? "application/octet-stream"
