@@ -24,7 +24,9 @@ struct LoginThrottle: Sendable {
         let rows = try await client.query(
             "SELECT locked_until FROM login_failures WHERE email_key = \(emailKey) AND locked_until > \(now)", logger: logger)
         for try await lockedUntil in rows.decode(Date.self) {
-            let seconds = max(1, Int(lockedUntil.timeIntervalSince(now).rounded(.up)))
+            // timestamptz keeps microseconds, so a lock set at `now + 30 s` can read back up to half a microsecond
+            // past it: without the tolerance, Retry-After said 31 about half the time.
+            let seconds = max(1, Int((lockedUntil.timeIntervalSince(now) - 0.000_001).rounded(.up)))
             throw APIError(
                 .tooManyRequests, code: "too_many_attempts",
                 message: "Too many failed sign-ins for this account; try again in \(seconds) seconds.",
