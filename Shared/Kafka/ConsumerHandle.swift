@@ -51,7 +51,7 @@ final class ConsumerHandle: @unchecked Sendable {
                 key: key, value: value, headers: Self.headers(of: raw)))
     }
 
-    /// Commits `offsets` (the next offset to read, per partition) synchronously.
+    /// Commits `offsets` (the next offset to read, per partition) without waiting for the coordinator's answer.
     func commit(_ offsets: [TopicPartition: Int64]) throws {
         let list = rd_kafka_topic_partition_list_new(Int32(offsets.count))
         defer { rd_kafka_topic_partition_list_destroy(list) }
@@ -62,7 +62,6 @@ final class ConsumerHandle: @unchecked Sendable {
         // being rebuilt that wait lasted a minute and more, holding the inbox (no event applied, no log line) and
         // a blocking-pool thread (a SIGTERM then took 19 s). A commit lost that way only means a harmless re-read.
         let error = rd_kafka_commit(client.pointer, list, 1)
-        // After a broker restart the group may be gone; the inbox makes the re-read harmless.
         if error != RD_KAFKA_RESP_ERR_NO_ERROR && error != RD_KAFKA_RESP_ERR__NO_OFFSET {
             throw KafkaError.from(error, operation: "commit")
         }

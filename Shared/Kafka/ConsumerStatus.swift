@@ -20,17 +20,8 @@ public struct ConsumerStatus: Sendable, Equatable {
 
     /// The partitions assigned to this member now (empty while joining or rebalancing).
     public var assigned: [Partition]
-    /// Whether this consumer instance has ever had an assignment since it joined.
-    public var everAssigned: Bool
-    /// How many times the consumer replaced its librdkafka instance to rejoin the group.
-    public var rejoins: Int
 
-    public init(assigned: [Partition], everAssigned: Bool, rejoins: Int) {
+    public init(assigned: [Partition]) {
         self.assigned = assigned
-        self.everAssigned = everAssigned
-        self.rejoins = rejoins
     }
-
-    /// Total lag over the assigned partitions whose end offset is known.
-    public var totalLag: Int64 { assigned.reduce(0) { $0 + max(0, $1.lag ?? 0) } }
 }

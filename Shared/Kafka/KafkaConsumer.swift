@@ -15,7 +15,8 @@ public final class KafkaConsumer: @unchecked Sendable {
     private let current: NIOLockedValueBox<ConsumerHandle>
     private let properties: [String: String]
     private let isClosed = NIOLockedValueBox(false)
-    private let progress = NIOLockedValueBox(Progress())
+    /// The offset after the last message the application finished, per partition, for `status()`.
+    private let processed = NIOLockedValueBox<[TopicPartition: Int64]>([:])
     private let logger: Logger
     /// Partitions of the subscribed topics this consumer creates when the broker lacks them; nil: it does not.
     private let missingTopicPartitions: Int32?
@@ -26,12 +27,6 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// The topics this consumer subscribed to.
     public let topics: [String]
 
-    /// What the application has finished, per partition, and the membership history, for `status()`.
-    private struct Progress {
-        var processed: [TopicPartition: Int64] = [:]
-        var everAssigned = false
-        var rejoins = 0
-    }
 
     /// Joins `groupId` and subscribes to `topics`; a group's first read starts at the earliest offset.
     /// - Parameter createMissingTopics: the partition count with which to create subscribed topics the broker does
@@ -84,7 +79,7 @@ public final class KafkaConsumer: @unchecked Sendable {
             next[key] = max(next[key] ?? 0, message.offset + 1)
         }
         guard !next.isEmpty else { return }
-        progress.withLockedValue { $0.processed.merge(next) { _, latest in latest } }
+        processed.withLockedValue { $0.merge(next) { _, latest in latest } }
         let handle = self.handle
         try await KafkaBlockingPool.run { [next] in try handle.commit(next) }
     }
@@ -106,17 +101,16 @@ public final class KafkaConsumer: @unchecked Sendable {
     public func status() async -> ConsumerStatus {
         let handle = self.handle
         let assignment = (try? await KafkaBlockingPool.run { handle.assignment() }) ?? []
-        return progress.withLockedValue { progress in
-            if !assignment.isEmpty { progress.everAssigned = true }
+        return processed.withLockedValue { finished in
             let partitions = assignment.map { entry in
-                let processed = progress.processed[entry.partition]
+                let processed = finished[entry.partition]
                 // A broker that lost its log starts again below what was processed before: count from its new end.
                 let from = processed.flatMap { done in entry.end.map { min(done, $0) } } ?? entry.position
                 let lag = entry.end.flatMap { end in from.map { max(0, end - $0) } }
                 return ConsumerStatus.Partition(
                     topic: entry.partition.topic, partition: entry.partition.partition, lag: lag, processedOffset: processed)
             }
-            return ConsumerStatus(assigned: partitions, everAssigned: progress.everAssigned, rejoins: progress.rejoins)
+            return ConsumerStatus(assigned: partitions)
         }
     }
 
@@ -181,10 +175,7 @@ public final class KafkaConsumer: @unchecked Sendable {
         logger.warning("Kafka consumer instance failed; rejoining the group with a new one", metadata: ["reason": .string(reason)])
         let fresh = try ConsumerHandle(properties: properties, topics: topics, logger: logger)
         current.withLockedValue { $0 = fresh }
-        progress.withLockedValue {
-            $0.rejoins += 1
-            $0.processed = [:]
-        }
+        processed.withLockedValue { $0 = [:] }
         Counter(label: "kafka_consumer_rejoins_total", dimensions: [("group", groupId)]).increment()
         _ = try? await KafkaBlockingPool.run { failed.close() }
     }

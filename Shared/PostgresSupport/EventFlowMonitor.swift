@@ -23,7 +23,7 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
     private let tracker: NIOLockedValueBox<EventFlowTracker>
     private let latest = NIOLockedValueBox(EventFlowVerdict(reasons: []))
     /// Lag gauges set in the last sample, so that a partition that moved away is set back to zero.
-    private let reportedPartitions = NIOLockedValueBox<Set<[String]>>([])
+    private let reportedPartitions = NIOLockedValueBox<Set<EventFlowTracker.PartitionKey>>([])
 
     /// - Parameters:
     ///   - outbox: the client of the schema whose outbox to watch, or nil when the service publishes nothing.
@@ -110,23 +110,23 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
                     .record(entry?.oldestAge.timeInterval ?? 0)
             }
         }
-        var reported: Set<[String]> = []
+        var reported: Set<EventFlowTracker.PartitionKey> = []
         for (group, status) in statuses {
             Gauge(label: "kafka_consumer_assigned_partitions", dimensions: [("group", group)]).record(status.assigned.count)
             for partition in status.assigned {
-                let labels = [group, partition.topic, String(partition.partition)]
-                reported.insert(labels)
-                lagGauge(labels).record(partition.lag ?? 0)
+                let key = EventFlowTracker.PartitionKey(group: group, topic: partition.topic, partition: partition.partition)
+                reported.insert(key)
+                lagGauge(key).record(partition.lag ?? 0)
             }
         }
         let gone = reportedPartitions.withLockedValue { previous in
             defer { previous = reported }
             return previous.subtracting(reported)
         }
-        for labels in gone { lagGauge(labels).record(0) }
+        for key in gone { lagGauge(key).record(0) }
     }
 
-    private func lagGauge(_ labels: [String]) -> Gauge {
-        Gauge(label: "kafka_consumer_lag", dimensions: [("group", labels[0]), ("topic", labels[1]), ("partition", labels[2])])
+    private func lagGauge(_ key: EventFlowTracker.PartitionKey) -> Gauge {
+        Gauge(label: "kafka_consumer_lag", dimensions: [("group", key.group), ("topic", key.topic), ("partition", String(key.partition))])
     }
 }

@@ -15,7 +15,7 @@ struct EventFlowTrackerTests {
 
     func partition(lag: Int64?, processed: Int64?) -> ConsumerStatus {
         ConsumerStatus(
-            assigned: [.init(topic: "meal.analyzed", partition: 0, lag: lag, processedOffset: processed)], everAssigned: true, rejoins: 0)
+            assigned: [.init(topic: "meal.analyzed", partition: 0, lag: lag, processedOffset: processed)])
     }
 
     @Test("an outbox row unsent for longer than the threshold degrades events; a younger one does not")
@@ -33,7 +33,7 @@ struct EventFlowTrackerTests {
     @Test("a consumer without partitions degrades events once the threshold has passed, and recovers when assigned")
     func unassignedConsumer() {
         var tracker = EventFlowTracker(stuckAfter: .seconds(10))
-        let unassigned = ConsumerStatus(assigned: [], everAssigned: false, rejoins: 0)
+        let unassigned = ConsumerStatus(assigned: [])
         #expect(tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start).state == .up)
         #expect(tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start + .seconds(9)).state == .up)
         #expect(tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start + .seconds(10)).state == .degraded)

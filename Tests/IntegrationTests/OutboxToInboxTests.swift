@@ -42,6 +42,20 @@ struct OutboxToInboxTests {
         return envelope.id
     }
 
+    /// The producer side (producer, topic creation, relay of itest_producer's outbox) and the consumer side (a new
+    /// group's inbox in itest_consumer recording each `user.deleted`), in start order.
+    func pipeline(kafka: KafkaConfiguration, producerDB: PostgresPool, consumerDB: PostgresPool) throws -> [any Service] {
+        let producer = try KafkaProducer(configuration: kafka, logger: logger)
+        let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
+        let relay = OutboxRelay(
+            client: producerDB, producer: producer, schema: "itest_producer",
+            settings: OutboxRelaySettings(pollInterval: .milliseconds(200), maxBackoff: .seconds(1)), logger: logger)
+        let consumer = try KafkaConsumer(
+            configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
+        let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
+        return [producer, topicSetup, relay, inbox]
+    }
+
     func appliedCount(of eventId: UUID, client: PostgresPool) async throws -> Int64 {
         try await client.query("SELECT count(*) FROM deletions WHERE event_id = \(eventId)").decode(Int64.self).first { _ in true } ?? 0
     }
@@ -71,17 +85,7 @@ struct OutboxToInboxTests {
                 let userId = UUID()
                 let firstEvent = try await writeEvent(userId: userId, client: producerDB)
 
-                let producer = try KafkaProducer(configuration: kafka, logger: logger)
-                let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
-                let relay = OutboxRelay(
-                    client: producerDB, producer: producer, schema: "itest_producer",
-                    settings: OutboxRelaySettings(pollInterval: .milliseconds(200), maxBackoff: .seconds(1)),
-                    logger: logger)
-                let consumer = try KafkaConsumer(
-                    configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
-                let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
-
-                try await withRunning([producer, topicSetup, relay, inbox]) {
+                try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB)) {
                     try await Task.sleep(for: .seconds(2))
                     #expect(try await offset(of: firstEvent, client: producerDB) == nil, "nothing can be sent while the broker is down")
 
@@ -122,20 +126,11 @@ struct OutboxToInboxTests {
         let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
         let kafka = KafkaConfiguration(
             bootstrapServers: TestEnvironment.brokers, clientId: "itest-stall", deliveryTimeout: .seconds(2),
-            metadataRefreshInterval: .seconds(1), sessionTimeout: .seconds(6), groupInstanceId: "itest")
+            metadataRefreshInterval: .seconds(1), groupInstanceId: "itest")
         try await withPostgres(producerSettings) { producerDB in
             try await withPostgres(consumerSettings) { consumerDB in
                 try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
-                let producer = try KafkaProducer(configuration: kafka, logger: logger)
-                let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
-                let relay = OutboxRelay(
-                    client: producerDB, producer: producer, schema: "itest_producer",
-                    settings: OutboxRelaySettings(pollInterval: .milliseconds(200), maxBackoff: .seconds(1)), logger: logger)
-                let consumer = try KafkaConsumer(
-                    configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
-                let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
-
-                try await withRunning([producer, topicSetup, relay, inbox]) {
+                try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB)) {
                     var events: [UUID] = []
                     for _ in 0..<5 { events.append(try await writeEvent(userId: UUID(), client: producerDB)) }
                     let flowing = try await TestEnvironment.eventually(timeout: .seconds(60)) {

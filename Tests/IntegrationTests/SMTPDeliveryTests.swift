@@ -23,6 +23,11 @@ struct SMTPDeliveryTests {
         MailMessage(from: "NutritionAI <no-reply@nutritionai.app>", to: recipient, subject: subject, body: body)
     }
 
+    /// The first mail the server received; fails the test with the server's log when none arrived.
+    func firstMail(on server: TestSMTPServer, sourceLocation: SourceLocation = #_sourceLocation) throws -> TestSMTPServer.ReceivedMail {
+        try #require(try server.received().first, "nothing arrived; server log:\n\(server.log)", sourceLocation: sourceLocation)
+    }
+
     @Test("implicit TLS: the mail arrives encrypted, signed in with AUTH PLAIN, the relay's certificate checked against SMTP_CA_FILE")
     func implicitTLS() async throws {
         let certificates = try await TestCertificates.shared.value
@@ -32,7 +37,7 @@ struct SMTPDeliveryTests {
                 "smtp.ca.file": certificates.authority.path, "smtp.username": "mailer", "smtp.password": "relay-secret",
             ])
             try await sender.send(message(body: "Your link is below.\n"))
-            let mail = try #require(try server.received().first, "nothing arrived; server log:\n\(server.log)")
+            let mail = try firstMail(on: server)
             #expect(mail.tls && mail.login == "mailer")
             #expect(mail.mailFrom == "no-reply@nutritionai.app" && mail.recipients == ["ana@example.com"])
             #expect(mail.body == "Your link is below.\n")
@@ -49,7 +54,7 @@ struct SMTPDeliveryTests {
                 "smtp.ca.file": certificates.authority.path, "smtp.username": "mailer", "smtp.password": "relay-secret",
             ])
             try await sender.send(message())
-            let mail = try #require(try server.received().first, "nothing arrived; server log:\n\(server.log)")
+            let mail = try firstMail(on: server)
             #expect(mail.tls && mail.login == "mailer")
             let attempts = try server.authAttempts()
             #expect(attempts.count == 1 && attempts.allSatisfy { $0.tls && $0.accepted })
@@ -77,7 +82,7 @@ struct SMTPDeliveryTests {
                 "smtp.username": "mailer", "smtp.password": "relay-secret",
             ])
             try await sender.send(message())
-            let mail = try #require(try server.received().first, "nothing arrived; server log:\n\(server.log)")
+            let mail = try firstMail(on: server)
             #expect(!mail.tls && mail.login == "mailer")
         }
     }
@@ -93,7 +98,7 @@ struct SMTPDeliveryTests {
                 "smtp.username": "mailer", "smtp.password": "relay-secret",
             ])
             try await sender.send(message())
-            let mail = try #require(try server.received().first, "nothing arrived; server log:\n\(server.log)")
+            let mail = try firstMail(on: server)
             #expect(mail.login == "mailer")
             #expect(try server.authAttempts().map(\.mechanism) == ["LOGIN"])
         }
@@ -132,7 +137,7 @@ struct SMTPDeliveryTests {
             let sender = try sender(["smtp.host": "127.0.0.1", "smtp.port": String(server.port), "smtp.tls": "none"])
             let body = "First line\n.\n..two dots\r\n.leading dot\rlast line . with a dot\n"
             try await sender.send(message(body: body))
-            let mail = try #require(try server.received().first, "nothing arrived; server log:\n\(server.log)")
+            let mail = try firstMail(on: server)
             #expect(mail.body == "First line\n.\n..two dots\n.leading dot\nlast line . with a dot\n")
             let bytes = Array(mail.raw.utf8)
             let bareLineEnds = bytes.indices.filter {
