@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Metrics
 import NIOCore
+import ServiceDefaults
 import ServiceLifecycle
 
 /// Keeps the verifier's keys current: fetches the auth service's JWKS at start (retrying with backoff until it
@@ -30,14 +31,13 @@ struct JWKSRefresher: Service {
     }
 
     private func refreshPeriodically() async {
-        var backoff = Duration.milliseconds(250)
+        var backoff = Backoff(initial: .milliseconds(250), maximum: .seconds(10))
         while !Task.isCancelled {
             if await refresh() {
-                backoff = .milliseconds(250)
+                backoff.reset()
                 try? await Task.sleep(for: interval)
             } else {
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(10))
+                try? await Task.sleep(for: backoff.next())
             }
         }
     }

@@ -67,7 +67,7 @@ public final class InboxConsumer: Service {
 
     /// - Parameter startAfter: opened when the schema's migrations are applied; nothing is read before.
     public init(
-        client: PostgresPool, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(10),
+        client: PostgresPool, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(2),
         batchLimit: Int = 200, startAfter: StartupLatch? = nil
     ) {
         self.startAfter = startAfter
@@ -132,7 +132,7 @@ public final class InboxConsumer: Service {
     private func applyTogether(_ events: [ReceivedEvent]) async throws -> [String]? {
         let spans = TraceContext.isTracing ? events.map(startBatchSpan) : []
         do {
-            let results = try await client.withTransaction(logger: logger) { connection in
+            let results = try await client.transaction(logger: logger) { connection in
                 var results: [String] = []
                 for (index, event) in events.enumerated() {
                     let context = spans.isEmpty ? InstrumentationContext.current : spans[index].context
@@ -178,29 +178,25 @@ public final class InboxConsumer: Service {
     /// cancelled; returns what happened (`applied`, `duplicate`, `rejected`).
     @discardableResult
     private func applyWithRetries(_ event: ReceivedEvent) async throws -> String {
-        var backoff = Duration.milliseconds(100)
-        while true {
-            try Task.checkCancellation()
-            do {
-                let result = try await client.transaction(logger: logger) { connection in try await self.apply(event, on: connection) }
-                count(event, result)
-                return result
-            } catch let rejection as EventRejected {
-                try await recordRejection(event, rejection)
-                return "rejected"
-            } catch let error as CancellationError {
-                throw error
-            } catch {
-                count(event, "retried")
-                logger.warning(
-                    "event not applied yet; will retry",
-                    metadata: [
-                        "event_id": .string(event.header.id.uuidString), "error": .string(LogSafeError.describe(error)),
-                        "retry_in": "\(backoff)",
-                    ])
-                try await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, maxBackoff)
-            }
+        do {
+            let result = try await Backoff.retrying(
+                Backoff(initial: .milliseconds(100), maximum: maxBackoff),
+                isRetryable: { !($0 is EventRejected) },
+                onFailure: { error, wait in
+                    count(event, "retried")
+                    logger.warning(
+                        "event not applied yet; will retry",
+                        metadata: [
+                            "event_id": .string(event.header.id.uuidString), "error": .string(LogSafeError.describe(error)),
+                            "retry_in": "\(wait)",
+                        ])
+                }
+            ) { try await client.transaction(logger: logger) { connection in try await self.apply(event, on: connection) } }
+            count(event, result)
+            return result
+        } catch let rejection as EventRejected {
+            try await recordRejection(event, rejection)
+            return "rejected"
         }
     }
 

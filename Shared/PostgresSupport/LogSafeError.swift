@@ -7,9 +7,6 @@ public enum LogSafeError {
         case let error as PSQLError:
             let state = error.serverInfo?[.sqlState].map { " sqlstate \($0)" } ?? ""
             return "postgres \(error.code)\(state)"
-        case let error as PostgresTransactionError:
-            if let inner = error.beginError ?? error.closureError ?? error.commitError { return describe(inner) }
-            return "postgres transaction failed"
         case let error as any CustomStringConvertible where !(error is any CustomDebugStringConvertible):
             return error.description
         default:

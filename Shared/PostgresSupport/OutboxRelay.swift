@@ -54,13 +54,13 @@ public final class OutboxRelay: Service {
     }
 
     private func relayLoop() async {
-        var backoff = Duration.milliseconds(100)
+        var backoff = Backoff(initial: .milliseconds(100), maximum: settings.maxBackoff)
         var nextPurge = ContinuousClock.now
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 let outcome = try await publishBatch()
                 if let failure = outcome.failure { throw failure }
-                backoff = .milliseconds(100)
+                backoff.reset()
                 if outcome.published == settings.batchSize { continue }
                 if ContinuousClock.now >= nextPurge {
                     nextPurge = ContinuousClock.now + .seconds(60)
@@ -69,16 +69,16 @@ public final class OutboxRelay: Service {
                 await wake.wait(timeout: settings.pollInterval)
             } catch {
                 let reason = (error as? KafkaError).map { FailureReason($0).rawValue } ?? "database"
+                let wait = backoff.next()
                 Counter(label: "outbox_publish_failures_total", dimensions: [("reason", reason)]).increment()
                 logger.warning(
                     "outbox relay will retry",
-                    metadata: ["error": .string(LogSafeError.describe(error)), "reason": .string(reason), "retry_in": "\(backoff)"])
+                    metadata: ["error": .string(LogSafeError.describe(error)), "reason": .string(reason), "retry_in": "\(wait)"])
                 if let kafkaError = error as? KafkaError, await recover(from: kafkaError) {
-                    backoff = .milliseconds(100)
+                    backoff.reset()
                     continue
                 }
-                await wake.wait(timeout: backoff)
-                backoff = min(backoff * 2, settings.maxBackoff)
+                await wake.wait(timeout: wait)
             }
         }
     }
@@ -107,7 +107,7 @@ public final class OutboxRelay: Service {
     /// The rows stay locked (`FOR UPDATE SKIP LOCKED`) until their offsets are recorded, so a second
     /// replica's relay never publishes the same rows at the same time.
     func publishBatch() async throws -> (published: Int, failure: (any Error)?) {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 SELECT id, event_id, topic, message_key, payload, traceparent FROM outbox

@@ -49,24 +49,17 @@ public struct PostgresPool: Service {
     public func query(_ query: PostgresQuery, logger: Logger? = nil, file: String = #fileID, line: Int = #line) async throws -> PostgresRows {
         let logger = logger ?? self.logger
         return try await withConnection { connection in
-            PostgresRows(try await connection.query(query, logger: logger, file: file, line: line).collect())
+            guard !connection.isClosed else { throw PostgresConnectionLost() }
+            return PostgresRows(try await connection.query(query, logger: logger, file: file, line: line).collect())
         }
     }
 
-    /// Runs `body` in a transaction (BEGIN, then COMMIT, or ROLLBACK when it throws); errors come wrapped in
-    /// `PostgresTransactionError`, as from postgres-nio's `withTransaction`.
-    public func withTransaction<Result>(
-        logger: Logger, file: String = #file, line: Int = #line, isolation: isolated (any Actor)? = #isolation,
-        _ body: (PostgresConnection) async throws -> sending Result
-    ) async throws -> sending Result {
-        try await withConnection(isolation: isolation) { connection in
-            try await connection.withTransaction(logger: logger, file: file, line: line, isolation: isolation, body)
-        }
-    }
-
-    /// Runs `body` in a transaction, committing when it returns and rolling back when it throws.
-    /// Unlike `withTransaction`, an error thrown by `body` (such as an `APIError` meant for the client) comes out
-    /// as itself rather than wrapped in `PostgresTransactionError`; failures of BEGIN or COMMIT stay wrapped.
+    /// Runs `body` in a transaction, committing when it returns and rolling back when it throws. Errors come out as
+    /// themselves: the one `body` threw (such as an `APIError` meant for the client), or the failure of BEGIN or COMMIT.
+    ///
+    /// A transaction whose connection was lost is not rolled back (the server ends it with the session): postgres-nio
+    /// 1.33 never answers a query written to a connection that has already closed, so a ROLLBACK sent after the
+    /// server's "terminating connection" would hold the caller, and its pooled connection, for good.
     ///
     /// Inside traced work (a request, a consumed event) the transaction is a `SQL transaction` span, child of that
     /// work, and whatever `body` writes to the outbox carries the span's `traceparent`. Transactions outside any
@@ -86,11 +79,25 @@ public struct PostgresPool: Service {
     private func untracedTransaction<Result: Sendable>(
         logger: Logger, isolation: isolated (any Actor)? = #isolation, _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
-        do {
-            return try await withTransaction(logger: logger, isolation: isolation, body)
-        } catch let error as PostgresTransactionError {
-            if let closureError = error.closureError { throw closureError }
-            throw error
+        try await withConnection(isolation: isolation) { connection in
+            guard !connection.isClosed else { throw PostgresConnectionLost() }
+            try await connection.query("BEGIN;", logger: logger)
+            let result: Result
+            do {
+                result = try await body(connection)
+            } catch {
+                if !connection.isClosed, !PostgresConnectionLost.isLoss(error) {
+                    do {
+                        try await connection.query("ROLLBACK;", logger: logger)
+                    } catch {
+                        logger.debug("rollback failed", metadata: ["error": .string(LogSafeError.describe(error))])
+                    }
+                }
+                throw error
+            }
+            guard !connection.isClosed else { throw PostgresConnectionLost() }
+            try await connection.query("COMMIT;", logger: logger)
+            return result
         }
     }
 }

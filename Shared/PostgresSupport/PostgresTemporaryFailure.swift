@@ -16,9 +16,3 @@ extension PSQLError: TemporaryDependencyFailure {
         }
     }
 }
-
-extension PostgresTransactionError: TemporaryDependencyFailure {
-    public var isTemporary: Bool {
-        [beginError, closureError, commitError].contains { ($0 as? any TemporaryDependencyFailure)?.isTemporary == true }
-    }
-}

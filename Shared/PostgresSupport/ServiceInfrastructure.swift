@@ -94,18 +94,15 @@ public struct ServiceInfrastructure: Sendable {
     public func migrate() async throws {
         let runner = MigrationRunner(client: postgres, schema: postgresSettings.schema, logger: logger)
         let deadline = ContinuousClock.now + startupTimeout
-        var backoff = Duration.milliseconds(250)
-        while true {
-            do {
-                try await runner.apply(migrations)
-                migrated.open()
-                return
-            } catch {
-                guard ContinuousClock.now + backoff < deadline else { throw error }
-                logger.warning("database not ready for migrations; retrying", metadata: ["error": .string(LogSafeError.describe(error))])
-                try await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(5))
+        try await Backoff.retrying(
+            Backoff(initial: .milliseconds(250), maximum: .seconds(5)),
+            isRetryable: { _ in ContinuousClock.now < deadline },
+            onFailure: { error, wait in
+                logger.warning(
+                    "database not ready for migrations; retrying",
+                    metadata: ["error": .string(LogSafeError.describe(error)), "retry_in": "\(wait)"])
             }
-        }
+        ) { try await runner.apply(migrations) }
+        migrated.open()
     }
 }

@@ -1,5 +1,6 @@
 import Kafka
 import Logging
+import ServiceDefaults
 import ServiceLifecycle
 
 /// Creates the topics a service uses at start, retrying while the broker is unreachable, then idles until shutdown.
@@ -17,18 +18,18 @@ public struct TopicSetup: Service {
     }
 
     public func run() async throws {
-        var backoff = Duration.milliseconds(250)
-        while !Task.isShuttingDownGracefully {
-            do {
-                try await producer.createTopics(topics, partitions: partitions)
-                logger.info("topics ready", metadata: ["topics": .array(topics.map { .string($0) })])
-                break
-            } catch {
-                logger.warning("topic creation will retry", metadata: ["error": .string(LogSafeError.describe(error))])
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(10))
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await Backoff.retrying(
+                    Backoff(initial: .milliseconds(250), maximum: .seconds(10)),
+                    onFailure: { error, wait in
+                        self.logger.warning(
+                            "topic creation will retry", metadata: ["error": .string(LogSafeError.describe(error)), "retry_in": "\(wait)"])
+                    }
+                ) { try await self.producer.createTopics(self.topics, partitions: self.partitions) }
+                self.logger.info("topics ready", metadata: ["topics": .array(self.topics.map { .string($0) })])
             }
-        }
+        } catch is CancellationError {}
         try? await gracefulShutdown()
     }
 }

@@ -26,17 +26,17 @@ final class FoodCatalogLoader: Service {
 
     func run() async throws {
         await startAfter.wait()
-        var backoff = Duration.milliseconds(500)
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            do {
-                try await load()
-                break
-            } catch {
-                logger.error("food table not loaded; retrying", metadata: ["error": .string(LogSafeError.describe(error))])
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(10))
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await Backoff.retrying(
+                    Backoff(initial: .milliseconds(500), maximum: .seconds(10)),
+                    onFailure: { error, wait in
+                        self.logger.error(
+                            "food table not loaded; retrying", metadata: ["error": .string(LogSafeError.describe(error)), "retry_in": "\(wait)"])
+                    }
+                ) { try await self.load() }
             }
-        }
+        } catch is CancellationError {}
         try? await gracefulShutdown()
     }
 

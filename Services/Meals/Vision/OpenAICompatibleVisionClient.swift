@@ -56,6 +56,7 @@ final class OpenAICompatibleVisionClient: VisionProvider {
 
     private func recogniseWithRetries(body: ByteBuffer) async throws -> [RecognisedItem] {
         let deadline = ContinuousClock.now + settings.totalTimeout
+        var backoff = Backoff(initial: settings.initialBackoff, maximum: settings.initialBackoff * 16)
         var attempt = 1
         while true {
             do {
@@ -68,7 +69,7 @@ final class OpenAICompatibleVisionClient: VisionProvider {
                 if let retryAfter = failure.retryAfter, retryAfter > Self.maxRetryAfter {
                     throw VisionError.failed("\(failure.reason); the provider asks to wait \(retryAfter)")
                 }
-                let wait = failure.retryAfter ?? backoff(afterAttempt: attempt)
+                let wait = failure.retryAfter ?? backoff.next()
                 guard ContinuousClock.now + wait + Self.minimumAttempt < deadline else {
                     throw VisionError.failed("\(failure.reason) (after \(attempt) attempts, out of time)")
                 }
@@ -76,13 +77,6 @@ final class OpenAICompatibleVisionClient: VisionProvider {
                 attempt += 1
             }
         }
-    }
-
-    /// `initialBackoff` doubled for each earlier retry, between half and all of it at random so clients that failed
-    /// together do not retry together.
-    private func backoff(afterAttempt attempt: Int) -> Duration {
-        let full = settings.initialBackoff * (1 << min(attempt - 1, 16))
-        return full * Double.random(in: 0.5...1)
     }
 
     /// One request, answer read within `limit`; throws `RetryableFailure` when another attempt may succeed.
