@@ -16,7 +16,7 @@ let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package
 func service(_ name: String, path: String, extra: [Target.Dependency] = [], resources: [String] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["ServiceDefaults", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration, metrics] + extra,
+        dependencies: ["ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration, metrics] + extra,
         path: path,
         exclude: ["Migrations"] + resources,
         resources: (["Migrations"] + resources).map { .copy($0) }
@@ -102,6 +102,16 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Shared/PostgresSupport"
+        ),
+        // What a backend service is made of: its settings, Postgres pool, Kafka clients, outbox relay, inboxes,
+        // topic setup, event-flow monitor and readiness, composed into one application.
+        .target(
+            name: "BackendKit",
+            dependencies: [
+                "ServiceDefaults", "PostgresSupport", "Kafka", "EventContracts", postgres, hummingbird, logging, lifecycle,
+                configuration, metrics, .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Shared/BackendKit"
         ),
 
         // MARK: Services
@@ -192,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
+                "BackendKit", "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
                 "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

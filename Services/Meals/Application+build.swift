@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BackendKit
 import ServiceLifecycle
 import Configuration
 import EventContracts

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BackendKit
 import Configuration
 import EventContracts
 import Foundation

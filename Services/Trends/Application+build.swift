@@ -1,3 +1,4 @@
+import BackendKit
 import Configuration
 import EventContracts
 import Foundation

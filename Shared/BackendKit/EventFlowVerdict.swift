@@ -1,3 +1,4 @@
+import PostgresSupport
 import ServiceDefaults
 
 /// Whether a service's events flow, and if not, why (for the readiness check and the log).

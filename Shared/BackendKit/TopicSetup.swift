@@ -1,5 +1,6 @@
 import Kafka
 import Logging
+import PostgresSupport
 import ServiceDefaults
 import ServiceLifecycle
 

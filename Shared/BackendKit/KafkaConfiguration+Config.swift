@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import Kafka
+import PostgresSupport
 
 extension KafkaConfiguration {
     /// Reads `kafka.*` keys (`KAFKA_BROKERS`, `KAFKA_DELIVERY_TIMEOUT_SECONDS`, ...) with the local defaults.

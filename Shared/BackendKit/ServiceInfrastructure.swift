@@ -1,9 +1,10 @@
 import Configuration
-import Foundation
 import EventContracts
+import Foundation
 import Kafka
 import Logging
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 import ServiceLifecycle
 

@@ -3,6 +3,7 @@ import Logging
 import Metrics
 import NIOConcurrencyHelpers
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 import ServiceLifecycle
 

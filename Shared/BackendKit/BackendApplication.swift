@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import PostgresSupport
 import ServiceDefaults
 import ServiceLifecycle
 

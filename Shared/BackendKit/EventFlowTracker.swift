@@ -1,4 +1,5 @@
 import Kafka
+import PostgresSupport
 import ServiceDefaults
 
 /// Turns samples of a service's outbox backlog and consumer status into a verdict, remembering across samples

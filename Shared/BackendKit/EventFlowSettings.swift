@@ -1,4 +1,5 @@
 import Configuration
+import PostgresSupport
 
 /// When the events readiness check calls the flow of events degraded; read from `events.*` keys
 /// (`EVENTS_STUCK_AFTER_SECONDS`, `EVENTS_SAMPLE_INTERVAL_SECONDS`).
