@@ -16,7 +16,7 @@ struct MealStore: Sendable {
         try await client.transaction(logger: logger) { connection in
             try await meals.insert(meal, on: connection)
             if let photo { try await meals.savePhoto(photo, mealId: meal.id, userId: meal.userId, on: connection) }
-            try await MealEvents.changed(meal, wasConsumed: nil, now: now(), on: connection, logger: logger)
+            try await MealEventPublisher.changed(meal, wasConsumed: nil, now: now(), on: connection, logger: logger)
         }
     }
 
@@ -36,7 +36,7 @@ struct MealStore: Sendable {
             meal.version += 1
             meal.updatedAt = now()
             try await meals.update(meal, on: connection)
-            try await MealEvents.changed(meal, wasConsumed: wasConsumed, now: now(), on: connection, logger: logger)
+            try await MealEventPublisher.changed(meal, wasConsumed: wasConsumed, now: now(), on: connection, logger: logger)
             return meal
         }
         return updated
@@ -48,7 +48,7 @@ struct MealStore: Sendable {
             guard let meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true),
                 try await meals.delete(id, userId: userId, on: connection)
             else { throw APIError.notFound("No such meal.") }
-            try await MealEvents.deleted(meal, now: now(), on: connection, logger: logger)
+            try await MealEventPublisher.deleted(meal, now: now(), on: connection, logger: logger)
         }
     }
 }

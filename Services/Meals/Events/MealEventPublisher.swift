@@ -8,7 +8,7 @@ import PostgresSupport
 /// Every change of a meal publishes its full current state: `meal.consumed` while it is consumed,
 /// `meal.analyzed` while it is not. Unconsuming also sends `meal.deleted` with reason `unconsumed`
 /// (it no longer counts toward the day), and deleting sends `meal.deleted` with reason `deleted`.
-enum MealEvents {
+enum MealEventPublisher {
     static let source = "meals"
 
     /// The events for `meal` after a change; `wasConsumed` is its state before the change (nil for a new meal).
