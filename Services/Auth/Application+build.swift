@@ -38,16 +38,23 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     let router = ServiceRuntime.makeRouter(service: "auth", checks: infrastructure.readinessChecks)
     try KeysController(keys: settings.signingKeys).addRoutes(to: router)
+    let accountStore = AccountStore(client: client, accounts: accounts, issuer: issuer, logger: logger)
+    let sessionStore = SessionStore(
+        client: client, sessions: sessions, issuer: issuer, refreshReuseGrace: settings.refreshReuseGrace,
+        sessionLifetime: settings.sessionLifetime, logger: logger)
+    let passwordStore = PasswordStore(
+        client: client, accounts: accounts, sessions: sessions, resets: PasswordResetRepository(logger: logger), logger: logger)
     SessionController(
-        client: client, accounts: accounts, sessions: sessions, issuer: issuer, hasher: hasher, throttle: throttle,
-        refreshReuseGrace: settings.refreshReuseGrace, sessionLifetime: settings.sessionLifetime, now: now, logger: logger
+        client: client, accounts: accounts, sessions: sessions, accountStore: accountStore, sessionStore: sessionStore, issuer: issuer,
+        hasher: hasher, throttle: throttle, now: now, logger: logger
     ).addRoutes(to: router)
     PasswordController(
-        client: client, accounts: accounts, sessions: sessions, resets: PasswordResetRepository(logger: logger), issuer: issuer,
-        hasher: hasher, throttle: throttle, resetLifetime: settings.passwordResetLifetime, resetURL: settings.passwordResetURL,
-        mailFrom: settings.mail.from, mailWake: mailWake, now: now, logger: logger
+        client: client, accounts: accounts, store: passwordStore, issuer: issuer, hasher: hasher, throttle: throttle,
+        resetLifetime: settings.passwordResetLifetime, resetURL: settings.passwordResetURL, mailFrom: settings.mail.from,
+        mailWake: mailWake, now: now, logger: logger
     ).addRoutes(to: router)
-    UserController(client: client, accounts: accounts, issuer: issuer, hasher: hasher, now: now, logger: logger).addRoutes(to: router)
+    UserController(client: client, accounts: accounts, store: accountStore, issuer: issuer, hasher: hasher, now: now, logger: logger)
+        .addRoutes(to: router)
 
     return BackendApplication(
         infrastructure: infrastructure, services: [hasher, mailRelay], router: router,

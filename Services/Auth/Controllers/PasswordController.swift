@@ -8,8 +8,7 @@ import ServiceDefaults
 struct PasswordController: Sendable {
     let client: PostgresPool
     let accounts: AccountRepository
-    let sessions: SessionRepository
-    let resets: PasswordResetRepository
+    let store: PasswordStore
     let issuer: SessionIssuer
     let hasher: PasswordHasher
     let throttle: LoginThrottle
@@ -48,10 +47,7 @@ struct PasswordController: Sendable {
             throw APIError(.forbidden, code: "wrong_password", message: "The current password is incorrect.")
         }
         let newHash = try await hasher.hash(body.newPassword)
-        try await client.transaction(logger: logger) { connection in
-            try await accounts.setPassword(userId: caller.userId, passwordHash: newHash, now: now, on: connection)
-            try await sessions.endAll(userId: caller.userId, keeping: caller.sessionId, reason: "password_changed", now: now, on: connection)
-        }
+        try await store.change(userId: caller.userId, to: newHash, keeping: caller.sessionId, now: now)
         return .noContent
     }
 
@@ -62,15 +58,9 @@ struct PasswordController: Sendable {
         guard let email = EmailAddress(body.email) else { throw APIError.invalid(["email": "must be a valid email address"]) }
         let now = now()
         let token = OpaqueToken.generate()
-        let queued = try await client.transaction(logger: logger) { connection -> Bool in
-            guard let account = try await accounts.credentials(emailKey: email.key, on: connection),
-                let user = try await accounts.user(id: account.userId, on: connection)
-            else { return false }
-            let expiresAt = now.addingTimeInterval(resetLifetime.timeInterval)
-            try await resets.create(tokenHash: token.hash, userId: user.id, now: now, expiresAt: expiresAt, on: connection)
-            try await MailOutbox.enqueue(resetMail(to: user.email, token: token), userId: user.id, now: now, on: connection, logger: logger)
-            return true
-        }
+        let queued = try await store.queueReset(
+            for: email, tokenHash: token.hash, now: now, expiresAt: now.addingTimeInterval(resetLifetime.timeInterval),
+            makeMail: { recipient in resetMail(to: recipient, token: token) })
         if queued { mailWake.signal() }
         return EditedResponse(status: .accepted, response: Self.resetAnswer)
     }
@@ -82,15 +72,8 @@ struct PasswordController: Sendable {
         if let problem = PasswordPolicy.problem(with: body.newPassword) { throw APIError.invalid(["newPassword": problem]) }
         let newHash = try await hasher.hash(body.newPassword)
         let now = now()
-        let reset = try await client.transaction(logger: logger) { connection -> (UUID, String)? in
-            guard let userId = try await resets.consume(tokenHash: OpaqueToken.hash(body.token), now: now, on: connection),
-                let user = try await accounts.user(id: userId, on: connection)
-            else { return nil }
-            try await accounts.setPassword(userId: userId, passwordHash: newHash, now: now, on: connection)
-            try await sessions.endAll(userId: userId, keeping: nil, reason: "password_reset", now: now, on: connection)
-            return (userId, EmailAddress.key(user.email))
-        }
-        guard let (_, emailKey) = reset else {
+        let emailKey = try await store.confirmReset(tokenHash: OpaqueToken.hash(body.token), to: newHash, now: now)
+        guard let emailKey else {
             throw APIError(.badRequest, code: "invalid_reset_token", message: "This reset link is invalid, used or expired; ask for a new one.")
         }
         try await throttle.recordSuccess(emailKey)

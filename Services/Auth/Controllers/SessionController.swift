@@ -9,11 +9,11 @@ struct SessionController: Sendable {
     let client: PostgresPool
     let accounts: AccountRepository
     let sessions: SessionRepository
+    let accountStore: AccountStore
+    let sessionStore: SessionStore
     let issuer: SessionIssuer
     let hasher: PasswordHasher
     let throttle: LoginThrottle
-    let refreshReuseGrace: Duration
-    let sessionLifetime: Duration
     let now: @Sendable () -> Date
     let logger: Logger
 
@@ -43,17 +43,8 @@ struct SessionController: Sendable {
         let now = now()
         let userId = UUID()
         let profile = Profile(userId: userId, displayName: body.displayName.trimmingCharacters(in: .whitespacesAndNewlines), updatedAt: now)
-        let answer = try await client.transaction(logger: logger) { connection in
-            do {
-                try await accounts.insertUser(id: userId, email: email, passwordHash: passwordHash, now: now, on: connection)
-            } catch is AccountRepository.EmailTaken {
-                throw APIError(.badRequest, code: "email_taken", message: "An account with this email already exists.")
-            }
-            try await accounts.saveProfile(profile, on: connection)
-            try await AccountEvents.profileUpdated(profile, now: now, on: connection, logger: logger)
-            let (sessionId, refresh) = try await issuer.open(userId: userId, request: request, now: now, on: connection)
-            return try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: refresh, now: now, on: connection)
-        }
+        let answer = try await accountStore.register(
+            userId: userId, email: email, passwordHash: passwordHash, profile: profile, request: request, now: now)
         return EditedResponse(status: .created, response: answer)
     }
 
@@ -70,10 +61,7 @@ struct SessionController: Sendable {
             throw APIError(.unauthorized, code: "invalid_credentials", message: "The email or password is incorrect.")
         }
         try await throttle.recordSuccess(emailKey)
-        return try await client.transaction(logger: logger) { connection in
-            let (sessionId, refresh) = try await issuer.open(userId: userId, request: request, now: now, on: connection)
-            return try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: refresh, now: now, on: connection)
-        }
+        return try await sessionStore.open(userId: userId, request: request, now: now)
     }
 
     /// `POST /api/auth/refresh`: rotates the refresh token. A token used before (outside a few seconds' grace for a
@@ -82,25 +70,7 @@ struct SessionController: Sendable {
         let body = try await request.decodeJSON(as: RefreshRequest.self, context: context)
         let next = OpaqueToken.generate()
         let now = now()
-        // A refusal is returned, not thrown, so that ending a session on reuse commits.
-        let answer = try await client.transaction(logger: logger) { connection -> Result<SessionBody, APIError> in
-            switch try await sessions.rotate(
-                presentedHash: OpaqueToken.hash(body.refreshToken), nextHash: next.hash, now: now, grace: refreshReuseGrace,
-                sessionLifetime: sessionLifetime, on: connection)
-            {
-            case .rotated(let userId, let sessionId):
-                return .success(try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: next, now: now, on: connection))
-            case .reused(let userId, let sessionId):
-                logger.warning("refresh token reused; session ended", metadata: ["user_id": "\(userId)", "session_id": "\(sessionId)"])
-                return .failure(
-                    APIError(.unauthorized, code: "refresh_token_reused", message: "This refresh token was already used; sign in again."))
-            case .invalid:
-                return .failure(
-                    APIError(
-                        .unauthorized, code: "invalid_refresh_token", message: "The refresh token is unknown, expired or ended; sign in again."))
-            }
-        }
-        return try answer.get()
+        return try await sessionStore.rotate(presented: body.refreshToken, to: next, now: now).get()
     }
 
     /// `POST /api/auth/logout`: ends the caller's session. 204.

@@ -8,6 +8,7 @@ import ServiceDefaults
 struct UserController: Sendable {
     let client: PostgresPool
     let accounts: AccountRepository
+    let store: AccountStore
     let issuer: SessionIssuer
     let hasher: PasswordHasher
     let now: @Sendable () -> Date
@@ -36,23 +37,7 @@ struct UserController: Sendable {
         let caller = try CallerIdentity(request)
         let update = try await request.decodeJSON(as: ProfileUpdate.self, context: context)
         let now = now()
-        return try await client.transaction(logger: logger) { connection in
-            try await issuer.requireActive(caller, now: now, on: connection)
-            guard let current = try await accounts.profile(userId: caller.userId, forUpdate: true, on: connection) else {
-                throw APIError.notFound()
-            }
-            var updated: Profile
-            switch update.applied(to: current, today: now) {
-            case .success(let profile): updated = profile
-            case .failure(let error): throw APIError.invalid(error.fields)
-            }
-            guard updated != current else { return ProfileBody(current) }
-            updated.version = current.version + 1
-            updated.updatedAt = now
-            try await accounts.saveProfile(updated, on: connection)
-            try await AccountEvents.profileUpdated(updated, now: now, on: connection, logger: logger)
-            return ProfileBody(updated)
-        }
+        return ProfileBody(try await store.updateProfile(caller, with: update, now: now))
     }
 
     /// `DELETE /api/users/me` {password}: deletes the account and everything the auth service holds about it, and
@@ -68,12 +53,8 @@ struct UserController: Sendable {
         guard try await hasher.verify(body.password, against: hash) else {
             throw APIError(.forbidden, code: "wrong_password", message: "The password is incorrect.")
         }
-        try await client.transaction(logger: logger) { connection in
-            // A concurrent second request finds nothing to delete and emits nothing.
-            if try await accounts.delete(userId: caller.userId, on: connection) {
-                try await AccountEvents.userDeleted(caller.userId, now: now, on: connection, logger: logger)
-            }
-        }
+        // A concurrent second request finds nothing to delete and emits nothing.
+        try await store.delete(userId: caller.userId, now: now)
         logger.info("account deleted", metadata: ["user_id": "\(caller.userId)"])
         return .noContent
     }
