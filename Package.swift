@@ -227,6 +227,14 @@ let package = Package(
             path: "Tests/AuthTests"
         ),
         .testTarget(
+            name: "MetricsTests",
+            dependencies: [
+                "MetricsService", "ServiceDefaults", "EventContracts", hummingbird, httpTypes, logging,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/MetricsTests"
+        ),
+        .testTarget(
             name: "TrendsTests",
             dependencies: ["TrendsService", "ServiceDefaults", "EventContracts", hummingbird, configuration, logging],
             path: "Tests/TrendsTests"

@@ -17,18 +17,16 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         name: "metrics", config: config, publishes: [.weightLogged], uses: MetricsEventHandler.topics, consumes: true,
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
     let client = infrastructure.postgres
-    let days = DailyMetricsRepository(logger: logger)
-    let profiles = MetricsProfileRepository(logger: logger)
+    let days = DailyMetricsRepository()
+    let profiles = MetricsProfileRepository()
 
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "metrics.consumer.group", default: "metrics"), topics: MetricsEventHandler.topics,
         handler: MetricsEventHandler(profiles: profiles, days: days))
 
     let router = ServiceRuntime.makeRouter(service: "metrics", checks: infrastructure.readinessChecks)
-    MetricsController(
-        client: client, days: days, profiles: profiles, store: DailyMetricsStore(client: client, days: days, now: now, logger: logger),
-        now: now
-    ).addRoutes(to: router)
+    MetricsController(store: PostgresBodyMetricsStore(client: client, days: days, profiles: profiles, now: now), now: now)
+        .addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [inbox], router: router, http: try HTTPServerSettings(config: config, defaultPort: 8083),
         logger: logger)

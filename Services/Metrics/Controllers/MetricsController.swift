@@ -1,16 +1,11 @@
 import Foundation
 import Hummingbird
-import PostgresNIO
-import PostgresSupport
 import ServiceDefaults
 
 /// Weight and ketones: one record per user and day (a second entry that day updates it), answered in the
 /// requested or preferred unit. Every change publishes the day's full record as `weight.logged`.
 struct MetricsController: Sendable {
-    let client: PostgresPool
-    let days: DailyMetricsRepository
-    let profiles: MetricsProfileRepository
-    let store: DailyMetricsStore
+    let store: any BodyMetricsStore
     let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -27,7 +22,7 @@ struct MetricsController: Sendable {
     @Sendable func logWeight(request: Request, context: AppRequestContext) async throws -> EditedResponse<WeightEntryBody> {
         let caller = try CallerIdentity(request)
         let body = try await request.decodeJSON(as: WeightRequest.self, context: context)
-        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let profile = try await store.profile(of: caller.userId, logger: context.logger)
         var fields = MetricsFieldReader(profile: profile, now: now())
         let date = fields.date(body.date)
         let unit = fields.unit(body.unit)
@@ -35,7 +30,7 @@ struct MetricsController: Sendable {
         let notes = fields.notes(body.notes)
         try fields.check()
         guard let date, let kilograms else { throw APIError.invalid([:]) }
-        let (before, after) = try await store.change(userId: caller.userId, date: date) { day in
+        let (before, after) = try await store.change(userId: caller.userId, date: date, logger: context.logger) { day in
             day.weightKg = kilograms
             if let notes { day.notes = notes.isEmpty ? nil : notes }
         }
@@ -46,7 +41,7 @@ struct MetricsController: Sendable {
 
     /// `GET /api/metrics/weight?days=30&unit=`: the weights of the last `days` days (today included), oldest first.
     @Sendable func weights(request: Request, context: AppRequestContext) async throws -> MetricsListBody<WeightEntryBody> {
-        let (range, unit, records) = try await recordedDays(request)
+        let (range, unit, records) = try await recordedDays(request, context: context)
         return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.compactMap { WeightEntryBody($0, unit: unit) })
     }
 
@@ -59,14 +54,14 @@ struct MetricsController: Sendable {
     @Sendable func logKetones(request: Request, context: AppRequestContext) async throws -> EditedResponse<KetoneEntryBody> {
         let caller = try CallerIdentity(request)
         let body = try await request.decodeJSON(as: KetonesRequest.self, context: context)
-        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let profile = try await store.profile(of: caller.userId, logger: context.logger)
         var fields = MetricsFieldReader(profile: profile, now: now())
         let date = fields.date(body.date)
         let level = fields.ketones(body.level)
         let notes = fields.notes(body.notes)
         try fields.check()
         guard let date, let level else { throw APIError.invalid([:]) }
-        let (before, after) = try await store.change(userId: caller.userId, date: date) { day in
+        let (before, after) = try await store.change(userId: caller.userId, date: date, logger: context.logger) { day in
             day.ketones = level
             if let notes { day.notes = notes.isEmpty ? nil : notes }
         }
@@ -76,7 +71,7 @@ struct MetricsController: Sendable {
 
     /// `GET /api/metrics/ketones?days=30`: the ketone levels of the last `days` days, oldest first.
     @Sendable func ketones(request: Request, context: AppRequestContext) async throws -> MetricsListBody<KetoneEntryBody> {
-        let (range, _, records) = try await recordedDays(request)
+        let (range, _, records) = try await recordedDays(request, context: context)
         return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.compactMap(KetoneEntryBody.init))
     }
 
@@ -88,7 +83,7 @@ struct MetricsController: Sendable {
     /// `GET /api/metrics/daily?days=7&unit=`: every recorded day of the range with its weight, ketone level,
     /// `inKetosis` and notes, oldest first; days without a record are left out.
     @Sendable func daily(request: Request, context: AppRequestContext) async throws -> MetricsListBody<DailyMetricsBody> {
-        let (range, unit, records) = try await recordedDays(request, defaultDays: 7)
+        let (range, unit, records) = try await recordedDays(request, context: context, defaultDays: 7)
         return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.map { DailyMetricsBody($0, unit: unit) })
     }
 
@@ -98,7 +93,7 @@ struct MetricsController: Sendable {
     ) async throws -> HTTPResponse.Status {
         let caller = try CallerIdentity(request)
         let date = try Self.pathDate(context)
-        _ = try await store.change(userId: caller.userId, date: date) { day in
+        _ = try await store.change(userId: caller.userId, date: date, logger: context.logger) { day in
             guard day[keyPath: measurement] != nil else { throw APIError.notFound("No \(name) was logged on \(date).") }
             day[keyPath: measurement] = nil
         }
@@ -106,14 +101,16 @@ struct MetricsController: Sendable {
     }
 
     /// The caller's recorded days of the last `days` days and the unit asked for (or preferred).
-    private func recordedDays(_ request: Request, defaultDays: Int = 30) async throws -> (range: ClosedRange<CalendarDate>, unit: WeightUnit, days: [DailyMetrics]) {
+    private func recordedDays(
+        _ request: Request, context: AppRequestContext, defaultDays: Int = 30
+    ) async throws -> (range: ClosedRange<CalendarDate>, unit: WeightUnit, days: [DailyMetrics]) {
         let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let profile = try await store.profile(of: caller.userId, logger: context.logger)
         var fields = MetricsFieldReader(profile: profile, now: now())
         let range = fields.dayRange(request.uri.queryParameters["days"].map(String.init), defaultDays: defaultDays)
         let unit = fields.unit(request.uri.queryParameters["unit"].map(String.init))
         try fields.check()
-        let records = try await days.list(userId: caller.userId, from: range.lowerBound, to: range.upperBound, client: client)
+        let records = try await store.days(of: caller.userId, from: range.lowerBound, to: range.upperBound, logger: context.logger)
         return (range, unit, records)
     }
 

@@ -15,11 +15,11 @@ struct MetricsEventHandler: EventHandler {
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
         switch event.header.type {
         case Topic.userProfileUpdated.rawValue:
-            try await profiles.save(try event.payload(UserProfileUpdated.self), on: connection)
+            try await profiles.save(try event.payload(UserProfileUpdated.self), on: connection, logger: logger)
         case Topic.userDeleted.rawValue:
             let userId = try event.payload(UserDeleted.self).userId
-            try await days.deleteAll(userId: userId, on: connection)
-            try await profiles.delete(userId: userId, on: connection)
+            try await days.deleteAll(userId: userId, on: connection, logger: logger)
+            try await profiles.delete(userId: userId, on: connection, logger: logger)
             logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
         default:
             throw EventRejected("the metrics service does not consume \(event.header.type)")

@@ -5,12 +5,11 @@ import PostgresSupport
 import ServiceDefaults
 
 /// Rows of `daily_metrics`: one per user and day.
+/// Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct DailyMetricsRepository: Sendable {
-    let logger: Logger
-
     /// The user's day locked for update; a day never recorded comes back empty with version 0 (and a
     /// placeholder row that the caller's transaction either fills or rolls back).
-    func lock(userId: UUID, date: CalendarDate, now: Date, on connection: PostgresConnection) async throws -> DailyMetrics {
+    func lock(userId: UUID, date: CalendarDate, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> DailyMetrics {
         try await connection.query(
             """
             INSERT INTO daily_metrics (user_id, day, version, updated_at) VALUES (\(userId), \(date.description)::date, 0, \(now))
@@ -24,7 +23,7 @@ struct DailyMetricsRepository: Sendable {
         throw PostgresError.protocol("the locked day vanished")
     }
 
-    func save(_ record: DailyMetrics, on connection: PostgresConnection) async throws {
+    func save(_ record: DailyMetrics, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             UPDATE daily_metrics SET weight_kg = \(record.weightKg), ketones = \(record.ketones), notes = \(record.notes),
@@ -34,8 +33,10 @@ struct DailyMetricsRepository: Sendable {
     }
 
     /// The user's recorded days from `from` to `to` (inclusive), oldest first; tombstones are left out.
-    func list(userId: UUID, from: CalendarDate, to: CalendarDate, client: PostgresPool) async throws -> [DailyMetrics] {
-        let rows = try await client.query(
+    func list(
+        userId: UUID, from: CalendarDate, to: CalendarDate, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [DailyMetrics] {
+        let rows = try await connection.query(
             """
             SELECT \(unescaped: Self.columns) FROM daily_metrics
             WHERE user_id = \(userId) AND day BETWEEN \(from.description)::date AND \(to.description)::date
@@ -47,7 +48,7 @@ struct DailyMetricsRepository: Sendable {
         return records
     }
 
-    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+    func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM daily_metrics WHERE user_id = \(userId)", logger: logger)
     }
 

@@ -5,11 +5,10 @@ import PostgresNIO
 import PostgresSupport
 
 /// The unit and zone of each user, written by the `user.profile_updated` handler.
+/// Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct MetricsProfileRepository: Sendable {
-    let logger: Logger
-
     /// Stores the unit and zone of `event` unless a newer version is already stored.
-    func save(_ event: UserProfileUpdated, on connection: PostgresConnection) async throws {
+    func save(_ event: UserProfileUpdated, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             INSERT INTO user_profiles (user_id, weight_unit, time_zone, version)
@@ -21,8 +20,8 @@ struct MetricsProfileRepository: Sendable {
     }
 
     /// The user's profile; `.unknown` before the first event (an unknown unit or zone falls back to kg or UTC).
-    func profile(of userId: UUID, client: PostgresPool) async throws -> MetricsProfile {
-        let rows = try await client.query(
+    func profile(of userId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> MetricsProfile {
+        let rows = try await connection.query(
             "SELECT weight_unit, time_zone FROM user_profiles WHERE user_id = \(userId)", logger: logger)
         for try await (unit, zone) in rows.decode((String, String).self) {
             return MetricsProfile(
@@ -32,7 +31,7 @@ struct MetricsProfileRepository: Sendable {
         return .unknown
     }
 
-    func delete(userId: UUID, on connection: PostgresConnection) async throws {
+    func delete(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM user_profiles WHERE user_id = \(userId)", logger: logger)
     }
 }
