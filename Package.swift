@@ -223,7 +223,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthTests",
-            dependencies: ["AuthService", "ServiceDefaults", metrics, metricsTestKit],
+            dependencies: [
+                "AuthService", "ServiceDefaults", hummingbird, httpTypes, logging, metrics, metricsTestKit,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             path: "Tests/AuthTests"
         ),
         .testTarget(

@@ -19,8 +19,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let client = infrastructure.postgres
 
     let hasher = PasswordHasher(settings: settings.passwords)
-    let accounts = AccountRepository(logger: logger)
-    let sessions = SessionRepository(logger: logger)
+    let accounts = AccountRepository()
+    let sessions = SessionRepository()
     let throttle = LoginThrottle(client: client, settings: settings.throttle, logger: logger)
     let accessTokens = await AccessTokenIssuer(
         policy: settings.tokenPolicy, lifetime: settings.accessTokenLifetime, signingKeys: settings.signingKeys)
@@ -38,22 +38,22 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     let router = ServiceRuntime.makeRouter(service: "auth", checks: infrastructure.readinessChecks)
     try KeysController(keys: settings.signingKeys).addRoutes(to: router)
-    let accountStore = AccountStore(client: client, accounts: accounts, issuer: issuer, logger: logger)
+    let accountStore = PostgresAccountStore(client: client, accounts: accounts, issuer: issuer)
     let sessionStore = SessionStore(
         client: client, sessions: sessions, issuer: issuer, refreshReuseGrace: settings.refreshReuseGrace,
-        sessionLifetime: settings.sessionLifetime, logger: logger)
+        sessionLifetime: settings.sessionLifetime)
     let passwordStore = PasswordStore(
-        client: client, accounts: accounts, sessions: sessions, resets: PasswordResetRepository(logger: logger), logger: logger)
+        client: client, accounts: accounts, sessions: sessions, resets: PasswordResetRepository())
     SessionController(
         client: client, accounts: accounts, sessions: sessions, accountStore: accountStore, sessionStore: sessionStore, issuer: issuer,
-        hasher: hasher, throttle: throttle, now: now, logger: logger
+        hasher: hasher, throttle: throttle, now: now
     ).addRoutes(to: router)
     PasswordController(
         client: client, accounts: accounts, store: passwordStore, issuer: issuer, hasher: hasher, throttle: throttle,
         resetLifetime: settings.passwordResetLifetime, resetURL: settings.passwordResetURL, mailFrom: settings.mail.from,
-        mailWake: mailWake, now: now, logger: logger
+        mailWake: mailWake, now: now
     ).addRoutes(to: router)
-    UserController(client: client, accounts: accounts, store: accountStore, issuer: issuer, hasher: hasher, now: now, logger: logger)
+    UserController(store: accountStore, hasher: hasher, now: now)
         .addRoutes(to: router)
 
     return BackendApplication(

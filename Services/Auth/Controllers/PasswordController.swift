@@ -17,7 +17,6 @@ struct PasswordController: Sendable {
     let mailFrom: String
     let mailWake: WakeSignal
     let now: @Sendable () -> Date
-    let logger: Logger
 
     static let resetAnswer = MessageBody(
         message: "If an account exists for this address, we have sent it a link to reset the password. The link works for one hour.")
@@ -31,13 +30,14 @@ struct PasswordController: Sendable {
     /// `PUT /api/auth/password`: needs the current password; ends every other session. 204;
     /// 403 `wrong_password` (counted like a failed sign-in); 422 for a weak new password.
     @Sendable func change(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let logger = context.logger
         let caller = try CallerIdentity(request)
         let body = try await request.decodeJSON(as: ChangePasswordRequest.self, context: context)
         if let problem = PasswordPolicy.problem(with: body.newPassword) { throw APIError.invalid(["newPassword": problem]) }
         let now = now()
         let (user, currentHash) = try await client.withConnection { connection in
-            try await issuer.requireActive(caller, now: now, on: connection)
-            return (try await accounts.user(id: caller.userId, on: connection), try await accounts.passwordHash(userId: caller.userId, on: connection))
+            try await issuer.requireActive(caller, now: now, on: connection, logger: logger)
+            return (try await accounts.user(id: caller.userId, on: connection, logger: logger), try await accounts.passwordHash(userId: caller.userId, on: connection, logger: logger))
         }
         guard let user else { throw APIError(.unauthorized, code: "session_ended", message: "This account no longer exists.") }
         let throttleKey = EmailAddress.key(user.email)
@@ -47,20 +47,21 @@ struct PasswordController: Sendable {
             throw APIError(.forbidden, code: "wrong_password", message: "The current password is incorrect.")
         }
         let newHash = try await hasher.hash(body.newPassword)
-        try await store.change(userId: caller.userId, to: newHash, keeping: caller.sessionId, now: now)
+        try await store.change(userId: caller.userId, to: newHash, keeping: caller.sessionId, now: now, logger: logger)
         return .noContent
     }
 
     /// `POST /api/auth/password-reset`: always 202 with the same body, whether or not the address has an account.
     /// For an account: a single-use token valid for `resetLifetime`, stored as a hash, mailed through the outbox.
     @Sendable func requestReset(request: Request, context: AppRequestContext) async throws -> EditedResponse<MessageBody> {
+        let logger = context.logger
         let body = try await request.decodeJSON(as: PasswordResetRequest.self, context: context)
         guard let email = EmailAddress(body.email) else { throw APIError.invalid(["email": "must be a valid email address"]) }
         let now = now()
         let token = OpaqueToken.generate()
         let queued = try await store.queueReset(
             for: email, tokenHash: token.hash, now: now, expiresAt: now.addingTimeInterval(resetLifetime.timeInterval),
-            makeMail: { recipient in resetMail(to: recipient, token: token) })
+            makeMail: { recipient in resetMail(to: recipient, token: token) }, logger: logger)
         if queued { mailWake.signal() }
         return EditedResponse(status: .accepted, response: Self.resetAnswer)
     }
@@ -68,11 +69,12 @@ struct PasswordController: Sendable {
     /// `POST /api/auth/password-reset/confirm`: sets the password and ends every session. 204;
     /// 400 `invalid_reset_token` for an unknown, used or expired token; 422 for a weak password.
     @Sendable func confirmReset(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let logger = context.logger
         let body = try await request.decodeJSON(as: PasswordResetConfirmation.self, context: context)
         if let problem = PasswordPolicy.problem(with: body.newPassword) { throw APIError.invalid(["newPassword": problem]) }
         let newHash = try await hasher.hash(body.newPassword)
         let now = now()
-        let emailKey = try await store.confirmReset(tokenHash: OpaqueToken.hash(body.token), to: newHash, now: now)
+        let emailKey = try await store.confirmReset(tokenHash: OpaqueToken.hash(body.token), to: newHash, now: now, logger: logger)
         guard let emailKey else {
             throw APIError(.badRequest, code: "invalid_reset_token", message: "This reset link is invalid, used or expired; ask for a new one.")
         }

@@ -9,13 +9,12 @@ struct SessionController: Sendable {
     let client: PostgresPool
     let accounts: AccountRepository
     let sessions: SessionRepository
-    let accountStore: AccountStore
+    let accountStore: PostgresAccountStore
     let sessionStore: SessionStore
     let issuer: SessionIssuer
     let hasher: PasswordHasher
     let throttle: LoginThrottle
     let now: @Sendable () -> Date
-    let logger: Logger
 
     func addRoutes(to router: Router<AppRequestContext>) {
         let auth = router.group("/api/auth")
@@ -31,6 +30,7 @@ struct SessionController: Sendable {
 
     /// `POST /api/auth/register`: 201 with tokens, account and profile; 400 `email_taken`; 422 naming each bad field.
     @Sendable func register(request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionBody> {
+        let logger = context.logger
         let body = try await request.decodeJSON(as: RegisterRequest.self, context: context)
         var problems: [String: String] = [:]
         let email = EmailAddress(body.email)
@@ -44,62 +44,67 @@ struct SessionController: Sendable {
         let userId = UUID()
         let profile = Profile(userId: userId, displayName: body.displayName.trimmingCharacters(in: .whitespacesAndNewlines), updatedAt: now)
         let answer = try await accountStore.register(
-            userId: userId, email: email, passwordHash: passwordHash, profile: profile, request: request, now: now)
+            userId: userId, email: email, passwordHash: passwordHash, profile: profile, request: request, now: now, logger: logger)
         return EditedResponse(status: .created, response: answer)
     }
 
     /// `POST /api/auth/login`: 200 with tokens; 401 `invalid_credentials` for a wrong password or unknown address
     /// alike (same hashing work); 429 `too_many_attempts` while the address is locked.
     @Sendable func login(request: Request, context: AppRequestContext) async throws -> SessionBody {
+        let logger = context.logger
         let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
         let emailKey = EmailAddress.key(body.email)
         let now = now()
         try await throttle.checkAllowed(emailKey, now: now)
-        let credentials = try await client.withConnection { try await accounts.credentials(emailKey: emailKey, on: $0) }
+        let credentials = try await client.withConnection { try await accounts.credentials(emailKey: emailKey, on: $0, logger: logger) }
         guard try await hasher.verify(body.password, against: credentials?.passwordHash), let userId = credentials?.userId else {
             try await throttle.recordFailure(emailKey, now: now)
             throw APIError(.unauthorized, code: "invalid_credentials", message: "The email or password is incorrect.")
         }
         try await throttle.recordSuccess(emailKey)
-        return try await sessionStore.open(userId: userId, request: request, now: now)
+        return try await sessionStore.open(userId: userId, request: request, now: now, logger: logger)
     }
 
     /// `POST /api/auth/refresh`: rotates the refresh token. A token used before (outside a few seconds' grace for a
     /// concurrent retry) ends the session: 401 `refresh_token_reused`.
     @Sendable func refresh(request: Request, context: AppRequestContext) async throws -> SessionBody {
+        let logger = context.logger
         let body = try await request.decodeJSON(as: RefreshRequest.self, context: context)
         let next = OpaqueToken.generate()
         let now = now()
-        return try await sessionStore.rotate(presented: body.refreshToken, to: next, now: now).get()
+        return try await sessionStore.rotate(presented: body.refreshToken, to: next, now: now, logger: logger).get()
     }
 
     /// `POST /api/auth/logout`: ends the caller's session. 204.
     @Sendable func logout(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let logger = context.logger
         let caller = try CallerIdentity(request)
         let now = now()
         _ = try await client.withConnection { connection in
-            try await sessions.end(sessionId: caller.sessionId, userId: caller.userId, reason: "logout", now: now, on: connection)
+            try await sessions.end(sessionId: caller.sessionId, userId: caller.userId, reason: "logout", now: now, on: connection, logger: logger)
         }
         return .noContent
     }
 
     /// `POST /api/auth/logout-all`: ends every session of the caller, this one included. 204.
     @Sendable func logoutAll(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let logger = context.logger
         let caller = try CallerIdentity(request)
         let now = now()
         _ = try await client.withConnection { connection in
-            try await sessions.endAll(userId: caller.userId, keeping: nil, reason: "logout_all", now: now, on: connection)
+            try await sessions.endAll(userId: caller.userId, keeping: nil, reason: "logout_all", now: now, on: connection, logger: logger)
         }
         return .noContent
     }
 
     /// `GET /api/auth/sessions`: the caller's active sessions, marking the current one.
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> SessionListBody {
+        let logger = context.logger
         let caller = try CallerIdentity(request)
         let now = now()
         let active = try await client.withConnection { connection in
-            try await issuer.requireActive(caller, now: now, on: connection)
-            return try await sessions.active(userId: caller.userId, now: now, on: connection)
+            try await issuer.requireActive(caller, now: now, on: connection, logger: logger)
+            return try await sessions.active(userId: caller.userId, now: now, on: connection, logger: logger)
         }
         return SessionListBody(
             sessions: active.map {
@@ -111,12 +116,13 @@ struct SessionController: Sendable {
 
     /// `DELETE /api/auth/sessions/:id`: ends one of the caller's sessions (a lost device). 204, or 404.
     @Sendable func endOne(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let logger = context.logger
         let caller = try CallerIdentity(request)
         guard let sessionId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("No such session.") }
         let now = now()
         let ended = try await client.withConnection { connection in
-            try await issuer.requireActive(caller, now: now, on: connection)
-            return try await sessions.end(sessionId: sessionId, userId: caller.userId, reason: "logout", now: now, on: connection)
+            try await issuer.requireActive(caller, now: now, on: connection, logger: logger)
+            return try await sessions.end(sessionId: sessionId, userId: caller.userId, reason: "logout", now: now, on: connection, logger: logger)
         }
         guard ended else { throw APIError.notFound("No such session.") }
         return .noContent
@@ -124,11 +130,12 @@ struct SessionController: Sendable {
 
     /// `GET /api/auth/me`: the caller's account and profile; 401 `session_ended` after a logout.
     @Sendable func me(request: Request, context: AppRequestContext) async throws -> MeBody {
+        let logger = context.logger
         let caller = try CallerIdentity(request)
         let now = now()
         return try await client.withConnection { connection in
-            try await issuer.requireActive(caller, now: now, on: connection)
-            return try await issuer.account(userId: caller.userId, on: connection)
+            try await issuer.requireActive(caller, now: now, on: connection, logger: logger)
+            return try await issuer.account(userId: caller.userId, on: connection, logger: logger)
         }
     }
 }

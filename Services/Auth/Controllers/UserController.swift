@@ -1,18 +1,12 @@
 import Foundation
 import Hummingbird
-import PostgresNIO
-import PostgresSupport
 import ServiceDefaults
 
 /// Profile and goals, and account deletion: `/api/users/*`.
 struct UserController: Sendable {
-    let client: PostgresPool
-    let accounts: AccountRepository
-    let store: AccountStore
-    let issuer: SessionIssuer
+    let store: any AccountStore
     let hasher: PasswordHasher
     let now: @Sendable () -> Date
-    let logger: Logger
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/users/profile", use: profile)
@@ -22,39 +16,36 @@ struct UserController: Sendable {
 
     /// `GET /api/users/profile`.
     @Sendable func profile(request: Request, context: AppRequestContext) async throws -> ProfileBody {
+        let logger = context.logger
         let caller = try CallerIdentity(request)
         let now = now()
-        return try await client.withConnection { connection in
-            try await issuer.requireActive(caller, now: now, on: connection)
-            guard let profile = try await accounts.profile(userId: caller.userId, on: connection) else { throw APIError.notFound() }
-            return ProfileBody(profile)
-        }
+        guard let profile = try await store.profile(of: caller, now: now, logger: logger) else { throw APIError.notFound() }
+        return ProfileBody(profile)
     }
 
     /// `PUT /api/users/profile`: fields given are changed, absent ones kept, `null` clears an optional goal.
     /// 422 naming every invalid field; each change emits `user.profile_updated` with the whole profile.
     @Sendable func updateProfile(request: Request, context: AppRequestContext) async throws -> ProfileBody {
+        let logger = context.logger
         let caller = try CallerIdentity(request)
         let update = try await request.decodeJSON(as: ProfileUpdate.self, context: context)
         let now = now()
-        return ProfileBody(try await store.updateProfile(caller, with: update, now: now))
+        return ProfileBody(try await store.updateProfile(caller, with: update, now: now, logger: logger))
     }
 
     /// `DELETE /api/users/me` {password}: deletes the account and everything the auth service holds about it, and
     /// emits `user.deleted` so every other service purges the user. 204; 403 `wrong_password`.
     @Sendable func deleteAccount(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let logger = context.logger
         let caller = try CallerIdentity(request)
         let body = try await request.decodeJSON(as: DeleteAccountRequest.self, context: context)
         let now = now()
-        let hash = try await client.withConnection { connection in
-            try await issuer.requireActive(caller, now: now, on: connection)
-            return try await accounts.passwordHash(userId: caller.userId, on: connection)
-        }
+        let hash = try await store.passwordHash(of: caller, now: now, logger: logger)
         guard try await hasher.verify(body.password, against: hash) else {
             throw APIError(.forbidden, code: "wrong_password", message: "The password is incorrect.")
         }
         // A concurrent second request finds nothing to delete and emits nothing.
-        try await store.delete(userId: caller.userId, now: now)
+        try await store.delete(userId: caller.userId, now: now, logger: logger)
         logger.info("account deleted", metadata: ["user_id": "\(caller.userId)"])
         return .noContent
     }

@@ -15,9 +15,8 @@ struct AccountRepository: Sendable {
     /// Thrown by `insertUser` when the address is already registered.
     struct EmailTaken: Error {}
 
-    let logger: Logger
 
-    func insertUser(id: UUID, email: EmailAddress, passwordHash: String, now: Date, on connection: PostgresConnection) async throws {
+    func insertUser(id: UUID, email: EmailAddress, passwordHash: String, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
         do {
             try await connection.query(
                 """
@@ -30,31 +29,31 @@ struct AccountRepository: Sendable {
     }
 
     /// The account id and password hash for a sign-in address.
-    func credentials(emailKey: String, on connection: PostgresConnection) async throws -> (userId: UUID, passwordHash: String)? {
+    func credentials(emailKey: String, on connection: PostgresConnection, logger: Logger) async throws -> (userId: UUID, passwordHash: String)? {
         let rows = try await connection.query("SELECT id, password_hash FROM users WHERE email_key = \(emailKey)", logger: logger)
         for try await (id, hash) in rows.decode((UUID, String).self) { return (id, hash) }
         return nil
     }
 
-    func passwordHash(userId: UUID, on connection: PostgresConnection) async throws -> String? {
+    func passwordHash(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> String? {
         let rows = try await connection.query("SELECT password_hash FROM users WHERE id = \(userId)", logger: logger)
         for try await hash in rows.decode(String.self) { return hash }
         return nil
     }
 
-    func user(id: UUID, on connection: PostgresConnection) async throws -> User? {
+    func user(id: UUID, on connection: PostgresConnection, logger: Logger) async throws -> User? {
         let rows = try await connection.query("SELECT id, email, created_at FROM users WHERE id = \(id)", logger: logger)
         for try await (id, email, createdAt) in rows.decode((UUID, String, Date).self) { return User(id: id, email: email, createdAt: createdAt) }
         return nil
     }
 
-    func setPassword(userId: UUID, passwordHash: String, now: Date, on connection: PostgresConnection) async throws {
+    func setPassword(userId: UUID, passwordHash: String, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             "UPDATE users SET password_hash = \(passwordHash), password_changed_at = \(now) WHERE id = \(userId)", logger: logger)
     }
 
     /// Deletes the account; every row that references it goes with it. False when it was already gone.
-    func delete(userId: UUID, on connection: PostgresConnection) async throws -> Bool {
+    func delete(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         let rows = try await connection.query("DELETE FROM users WHERE id = \(userId) RETURNING id", logger: logger)
         var deleted = false
         for try await _ in rows.decode(UUID.self) { deleted = true }
@@ -62,7 +61,7 @@ struct AccountRepository: Sendable {
     }
 
     /// The profile, locked for update when `forUpdate` (inside a transaction).
-    func profile(userId: UUID, forUpdate: Bool = false, on connection: PostgresConnection) async throws -> Profile? {
+    func profile(userId: UUID, forUpdate: Bool = false, on connection: PostgresConnection, logger: Logger) async throws -> Profile? {
         let query: PostgresQuery =
             forUpdate
             ? "SELECT \(unescaped: Self.profileColumns) FROM profiles WHERE user_id = \(userId) FOR UPDATE"
@@ -75,7 +74,7 @@ struct AccountRepository: Sendable {
     }
 
     /// Writes every field of `profile`, creating the row at registration and replacing it on every change.
-    func saveProfile(_ profile: Profile, on connection: PostgresConnection) async throws {
+    func saveProfile(_ profile: Profile, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             INSERT INTO profiles (

@@ -4,9 +4,8 @@ import PostgresNIO
 
 /// Single-use password reset tokens, stored as hashes.
 struct PasswordResetRepository: Sendable {
-    let logger: Logger
 
-    func create(tokenHash: [UInt8], userId: UUID, now: Date, expiresAt: Date, on connection: PostgresConnection) async throws {
+    func create(tokenHash: [UInt8], userId: UUID, now: Date, expiresAt: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             INSERT INTO password_reset_tokens (token_hash, user_id, created_at, expires_at)
@@ -15,7 +14,7 @@ struct PasswordResetRepository: Sendable {
     }
 
     /// Uses the token if it is unused and unexpired, and voids the user's other reset tokens; the user it resets.
-    func consume(tokenHash: [UInt8], now: Date, on connection: PostgresConnection) async throws -> UUID? {
+    func consume(tokenHash: [UInt8], now: Date, on connection: PostgresConnection, logger: Logger) async throws -> UUID? {
         let rows = try await connection.query(
             """
             UPDATE password_reset_tokens SET used_at = \(now)

@@ -25,12 +25,11 @@ struct SessionRepository: Sendable {
         case invalid
     }
 
-    let logger: Logger
 
     /// Opens a session whose first refresh token hashes to `refreshHash`.
     func create(
         id: UUID, userId: UUID, refreshHash: [UInt8], now: Date, expiresAt: Date, userAgent: String?, clientAddress: String?,
-        on connection: PostgresConnection
+        on connection: PostgresConnection, logger: Logger
     ) async throws {
         try await connection.query(
             """
@@ -46,7 +45,7 @@ struct SessionRepository: Sendable {
     /// and slides the session's expiry. Reuse of a token used more than `grace` ago ends the whole session.
     func rotate(
         presentedHash: [UInt8], nextHash: [UInt8], now: Date, grace: Duration, sessionLifetime: Duration,
-        on connection: PostgresConnection
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> RefreshOutcome {
         let rows = try await connection.query(
             """
@@ -58,7 +57,7 @@ struct SessionRepository: Sendable {
         for try await row in rows.decode((UUID, UUID, Date?).self) { found = row }
         guard let (sessionId, userId, usedAt) = found else { return .invalid }
         if let usedAt, now.timeIntervalSince(usedAt) > grace.timeInterval {
-            try await end(sessionId: sessionId, userId: userId, reason: "refresh_token_reused", now: now, on: connection)
+            try await end(sessionId: sessionId, userId: userId, reason: "refresh_token_reused", now: now, on: connection, logger: logger)
             return .reused(userId: userId, sessionId: sessionId)
         }
         if usedAt == nil {
@@ -76,7 +75,7 @@ struct SessionRepository: Sendable {
 
     /// Ends one session of `userId`; false when there was no such active session.
     @discardableResult
-    func end(sessionId: UUID, userId: UUID, reason: String, now: Date, on connection: PostgresConnection) async throws -> Bool {
+    func end(sessionId: UUID, userId: UUID, reason: String, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         let rows = try await connection.query(
             """
             UPDATE sessions SET ended_at = \(now), ended_reason = \(reason)
@@ -89,7 +88,7 @@ struct SessionRepository: Sendable {
 
     /// Ends every active session of `userId` except `keeping`; the number ended.
     @discardableResult
-    func endAll(userId: UUID, keeping: UUID?, reason: String, now: Date, on connection: PostgresConnection) async throws -> Int {
+    func endAll(userId: UUID, keeping: UUID?, reason: String, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Int {
         let rows = try await connection.query(
             """
             UPDATE sessions SET ended_at = \(now), ended_reason = \(reason)
@@ -101,7 +100,7 @@ struct SessionRepository: Sendable {
     }
 
     /// Whether the session is active: not ended and not expired.
-    func isActive(sessionId: UUID, userId: UUID, now: Date, on connection: PostgresConnection) async throws -> Bool {
+    func isActive(sessionId: UUID, userId: UUID, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         let rows = try await connection.query(
             """
             SELECT 1 FROM sessions WHERE id = \(sessionId) AND user_id = \(userId) AND ended_at IS NULL AND expires_at > \(now)
@@ -111,7 +110,7 @@ struct SessionRepository: Sendable {
     }
 
     /// The active sessions of `userId`, most recently used first.
-    func active(userId: UUID, now: Date, on connection: PostgresConnection) async throws -> [Session] {
+    func active(userId: UUID, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> [Session] {
         let rows = try await connection.query(
             """
             SELECT id, created_at, last_used_at, expires_at, user_agent, client_address FROM sessions

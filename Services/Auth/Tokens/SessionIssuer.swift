@@ -13,20 +13,20 @@ struct SessionIssuer: Sendable {
     let sessionLifetime: Duration
 
     /// Opens a session for `userId` inside the caller's transaction; its id and first refresh token.
-    func open(userId: UUID, request: Request, now: Date, on connection: PostgresConnection) async throws -> (UUID, OpaqueToken) {
+    func open(userId: UUID, request: Request, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> (UUID, OpaqueToken) {
         let sessionId = UUID()
         let refresh = OpaqueToken.generate()
         try await sessions.create(
             id: sessionId, userId: userId, refreshHash: refresh.hash, now: now,
             expiresAt: now.addingTimeInterval(sessionLifetime.timeInterval),
             userAgent: request.headers[.userAgent].map { String($0.prefix(256)) },
-            clientAddress: request.headers[CallerIdentity.clientAddressHeader].map { String($0.prefix(64)) }, on: connection)
+            clientAddress: request.headers[CallerIdentity.clientAddressHeader].map { String($0.prefix(64)) }, on: connection, logger: logger)
         return (sessionId, refresh)
     }
 
     /// The session answer: a fresh access token plus the account and profile.
-    func body(userId: UUID, sessionId: UUID, refreshToken: OpaqueToken, now: Date, on connection: PostgresConnection) async throws -> SessionBody {
-        let account = try await account(userId: userId, on: connection)
+    func body(userId: UUID, sessionId: UUID, refreshToken: OpaqueToken, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> SessionBody {
+        let account = try await account(userId: userId, on: connection, logger: logger)
         let (token, expiresAt) = try await accessTokens.issue(userId: userId, sessionId: sessionId, now: now)
         return SessionBody(
             token: token, accessToken: token, expiresAt: expiresAt, expiresIn: Int(expiresAt.timeIntervalSince(now)),
@@ -34,9 +34,9 @@ struct SessionIssuer: Sendable {
     }
 
     /// The account and profile as shown to their owner; 401 `session_ended` when the account is gone.
-    func account(userId: UUID, on connection: PostgresConnection) async throws -> MeBody {
-        guard let user = try await accounts.user(id: userId, on: connection),
-            let profile = try await accounts.profile(userId: userId, on: connection)
+    func account(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> MeBody {
+        guard let user = try await accounts.user(id: userId, on: connection, logger: logger),
+            let profile = try await accounts.profile(userId: userId, on: connection, logger: logger)
         else {
             throw APIError(.unauthorized, code: "session_ended", message: "This account no longer exists.")
         }
@@ -46,8 +46,8 @@ struct SessionIssuer: Sendable {
     }
 
     /// Throws 401 `session_ended` unless the caller's session is still active (the access token alone outlives a logout).
-    func requireActive(_ caller: CallerIdentity, now: Date, on connection: PostgresConnection) async throws {
-        guard try await sessions.isActive(sessionId: caller.sessionId, userId: caller.userId, now: now, on: connection) else {
+    func requireActive(_ caller: CallerIdentity, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        guard try await sessions.isActive(sessionId: caller.sessionId, userId: caller.userId, now: now, on: connection, logger: logger) else {
             throw APIError(.unauthorized, code: "session_ended", message: "This session has ended; sign in again.")
         }
     }

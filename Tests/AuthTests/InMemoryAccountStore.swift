@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import ServiceDefaults
+import Synchronization
+
+@testable import AuthService
+
+/// `AccountStore` in memory, for router tests: the same rules as the Postgres one (a caller whose session is not
+/// active gets 401 `session_ended`; a profile change gets the next version and one `user.profile_updated`, no change
+/// writes nothing; a deletion ends every session and publishes `user.deleted` once) and a record of what it published.
+final class InMemoryAccountStore: AccountStore {
+    private struct State {
+        var profiles: [UUID: Profile] = [:]
+        var passwordHashes: [UUID: String] = [:]
+        var activeSessions: [UUID: UUID] = [:]  // session id -> user id
+        var published: [(type: String, userId: UUID, version: Int?)] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Every event published, oldest first: its type, user and (for a profile) version.
+    var published: [(type: String, userId: UUID, version: Int?)] { state.withLock { $0.published } }
+
+    /// Adds an account with a profile, a password hash and one active session.
+    func addAccount(_ profile: Profile, passwordHash: String, sessionId: UUID) {
+        state.withLock { state in
+            state.profiles[profile.userId] = profile
+            state.passwordHashes[profile.userId] = passwordHash
+            state.activeSessions[sessionId] = profile.userId
+        }
+    }
+
+    /// Ends one session, as a sign-out would.
+    func endSession(_ sessionId: UUID) { _ = state.withLock { $0.activeSessions.removeValue(forKey: sessionId) } }
+
+    func storedProfile(of userId: UUID) -> Profile? { state.withLock { $0.profiles[userId] } }
+
+    func profile(of caller: CallerIdentity, now: Date, logger: Logger) async throws -> Profile? {
+        try state.withLock { state in
+            try Self.requireActive(caller, in: state)
+            return state.profiles[caller.userId]
+        }
+    }
+
+    func passwordHash(of caller: CallerIdentity, now: Date, logger: Logger) async throws -> String? {
+        try state.withLock { state in
+            try Self.requireActive(caller, in: state)
+            return state.passwordHashes[caller.userId]
+        }
+    }
+
+    func updateProfile(_ caller: CallerIdentity, with update: ProfileUpdate, now: Date, logger: Logger) async throws -> Profile {
+        try state.withLock { state in
+            try Self.requireActive(caller, in: state)
+            guard let current = state.profiles[caller.userId] else { throw APIError.notFound() }
+            var updated: Profile
+            switch update.applied(to: current, today: now) {
+            case .success(let profile): updated = profile
+            case .failure(let error): throw APIError.invalid(error.fields)
+            }
+            guard updated != current else { return current }
+            updated.version = current.version + 1
+            updated.updatedAt = now
+            state.profiles[caller.userId] = updated
+            state.published.append(("user.profile_updated", caller.userId, updated.version))
+            return updated
+        }
+    }
+
+    func delete(userId: UUID, now: Date, logger: Logger) async throws -> Bool {
+        state.withLock { state in
+            guard state.profiles.removeValue(forKey: userId) != nil else { return false }
+            state.passwordHashes[userId] = nil
+            state.activeSessions = state.activeSessions.filter { $0.value != userId }
+            state.published.append(("user.deleted", userId, nil))
+            return true
+        }
+    }
+
+    private static func requireActive(_ caller: CallerIdentity, in state: State) throws {
+        guard state.activeSessions[caller.sessionId] == caller.userId else {
+            throw APIError(.unauthorized, code: "session_ended", message: "This session has ended; sign in again.")
+        }
+    }
+}
