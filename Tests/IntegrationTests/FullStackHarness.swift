@@ -10,6 +10,7 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import AuthService
@@ -50,20 +51,12 @@ struct FullStack: Sendable {
         let mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
         let auth = try await TestServices.auth(clock: clock, mailDirectory: mailDirectory)
         var emptied: [String: [String: String]] = [:]
-        for name in ["meals", "metrics", "trends", "sharing"] {
-            var values = try await TestServices.config(schema: "itest_\(name)")
-            values["\(name).consumer.group"] = "itest-\(name)-\(UUID().uuidString.prefix(8))"
-            emptied[name] = values
-        }
+        for name in ["metrics", "trends", "sharing"] { emptied[name] = try await TestServices.config(service: name) }
         let configs = emptied
         let routes = try routesJSON()
         try await ScriptedVisionProvider.runIfNeeded(true) { vision in
             let vision = try #require(vision)
-            var mealValues = configs["meals"]!
-            mealValues["meals.food.data.file"] = TestEnvironment.foodDataFile.path
-            mealValues["meals.vision.base.url"] = "http://127.0.0.1:\(vision.port)/v1"
-            mealValues["meals.vision.max.attempts"] = "1"
-            let meals = try await MealsService.buildApplication(config: ConfigReaderFactory.make(mealValues), logger: TestEnvironment.logger, now: now)
+            let meals = try await TestServices.meals(clock: clock, visionPort: vision.port)
             let metrics = try MetricsService.buildApplication(
                 config: ConfigReaderFactory.make(configs["metrics"]!), logger: TestEnvironment.logger, now: now)
             let trends = try TrendsService.buildApplication(config: ConfigReaderFactory.make(configs["trends"]!), logger: TestEnvironment.logger, now: now)

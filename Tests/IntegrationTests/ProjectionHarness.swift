@@ -8,6 +8,7 @@ import Kafka
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
+import TestSupport
 import Testing
 
 @testable import TrendsService

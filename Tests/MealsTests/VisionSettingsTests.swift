@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import ServiceDefaults
+import TestSupport
 import Testing
 
 @testable import MealsService
