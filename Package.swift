@@ -16,7 +16,8 @@ let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package
 func service(_ name: String, path: String, extra: [Target.Dependency] = [], resources: [String] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration, metrics] + extra,
+        dependencies: ["ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration, metrics]
+            + extra,
         path: path,
         exclude: ["Migrations"] + resources,
         resources: (["Migrations"] + resources).map { .copy($0) }

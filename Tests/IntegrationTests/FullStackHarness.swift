@@ -59,7 +59,8 @@ struct FullStack: Sendable {
             let meals = try await TestServices.meals(clock: clock, visionPort: vision.port)
             let metrics = try MetricsService.buildApplication(
                 config: ConfigReaderFactory.make(configs["metrics"]!), logger: TestEnvironment.logger, now: now)
-            let trends = try TrendsService.buildApplication(config: ConfigReaderFactory.make(configs["trends"]!), logger: TestEnvironment.logger, now: now)
+            let trends = try TrendsService.buildApplication(
+                config: ConfigReaderFactory.make(configs["trends"]!), logger: TestEnvironment.logger, now: now)
             let first: [(String, BackendApplication)] = [("auth", auth), ("meals", meals), ("metrics", metrics), ("trends", trends)]
             try await withRunning(first.flatMap { $0.1.infrastructure.services + $0.1.services }) {
                 try await TestServices.live(first) { clients in
@@ -111,7 +112,8 @@ struct FullStack: Sendable {
     ) async throws -> TestResponse {
         let response = try await gateway.call(method, uri, json: json, token: token)
         #expect(
-            response.status == status, "\(method) \(uri) answered \(response.status): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+            response.status == status, "\(method) \(uri) answered \(response.status): \(String(buffer: response.body))",
+            sourceLocation: sourceLocation)
         return response
     }
 

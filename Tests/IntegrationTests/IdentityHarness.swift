@@ -54,7 +54,8 @@ struct IdentityStack: Sendable {
         try await withRunning(auth.infrastructure.services + auth.services) {
             try await auth.application.test(.live) { authClient in
                 try await withGateway(routesJSON: routesJSON, upstreams: ["auth": authClient.port!], clock: clock) { gateway in
-                    try await body(IdentityStack(gateway: gateway, clock: clock, mailDirectory: mailDirectory, database: auth.infrastructure.postgres))
+                    try await body(
+                        IdentityStack(gateway: gateway, clock: clock, mailDirectory: mailDirectory, database: auth.infrastructure.postgres))
                 }
             }
         }
@@ -84,7 +85,8 @@ struct IdentityStack: Sendable {
                 logger: TestEnvironment.logger)
             #expect(await refresher.refresh(), "the gateway could not load the auth service's JWKS")
             let router = Gateway.makeRouter(
-                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(), clock: GatewayClock(date: { clock.now() }, instant: { .now }))
+                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(),
+                clock: GatewayClock(date: { clock.now() }, instant: { .now }))
             try await Application(router: router).test(.live) { gateway in
                 let checked = ContractCheckingClient(gateway)
                 try await body(checked)

@@ -59,7 +59,8 @@ struct SharingStack: Sendable {
                     values["sharing.meals.url"] = "http://127.0.0.1:\(clients["meals"]!.port!)"
                     values["sharing.public.base.url"] = baseURL
                     values["sharing.snapshot.wait.seconds"] = "1"
-                    let sharing = try SharingService.buildApplication(config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: now)
+                    let sharing = try SharingService.buildApplication(
+                        config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: now)
                     try await withRunning(sharing.infrastructure.services + sharing.services) {
                         try await TestServices.live([("sharing", sharing)], clients: clients) { clients in
                             try await IdentityStack.withGateway(routesJSON: routesJSON, upstreams: clients.mapValues { $0.port! }, clock: clock) {

@@ -25,7 +25,9 @@ struct TrackingStack: Sendable {
 
     static let routesJSON = """
         {
-          "upstreams": { "auth": "http://127.0.0.1:1", "meals": "http://127.0.0.1:1", "metrics": "http://127.0.0.1:1", "trends": "http://127.0.0.1:1" },
+          "upstreams": {
+            "auth": "http://127.0.0.1:1", "meals": "http://127.0.0.1:1", "metrics": "http://127.0.0.1:1", "trends": "http://127.0.0.1:1"
+          },
           "rateLimits": { "open": { "limit": 100000, "windowSeconds": 60, "per": "ip" } },
           "defaultRateLimit": "open",
           "routes": [

@@ -12,7 +12,11 @@ struct CalorieTargetPlannerTests {
     @Test("a 500 kcal deficit goal: expenditure minus 500")
     func deficit() {
         let result = target(ExpenditureProfile(calorieBalanceGoal: -500))
-        #expect(result == .init(calories: 2_000, basis: .deficit, explanation: "About 2500 kcal burned a day minus your 500 kcal deficit goal.", safetyFloorApplied: false))
+        #expect(
+            result
+                == .init(
+                    calories: 2_000, basis: .deficit, explanation: "About 2500 kcal burned a day minus your 500 kcal deficit goal.",
+                    safetyFloorApplied: false))
     }
 
     @Test("a 300 kcal surplus goal: expenditure plus 300")
@@ -56,7 +60,11 @@ struct CalorieTargetPlannerTests {
     @Test("the user's own daily goal is kept and compared with expenditure")
     func ownDailyGoal() {
         let result = target(ExpenditureProfile(dailyCalorieGoal: 1_800))
-        #expect(result == .init(calories: 1_800, basis: .deficit, explanation: "Your own goal of 1800 kcal, 700 kcal below the 2500 kcal you burn.", safetyFloorApplied: false))
+        #expect(
+            result
+                == .init(
+                    calories: 1_800, basis: .deficit, explanation: "Your own goal of 1800 kcal, 700 kcal below the 2500 kcal you burn.",
+                    safetyFloorApplied: false))
         #expect(target(ExpenditureProfile(dailyCalorieGoal: 2_550)).basis == .maintain)
     }
 
@@ -70,7 +78,9 @@ struct CalorieTargetPlannerTests {
     func femaleFloor() {
         let result = target(ExpenditureProfile(calorieBalanceGoal: -700, sex: "female"), expenditure: 1_600)
         #expect(result.calories == 1_200 && result.safetyFloorApplied && result.basis == .deficit)
-        #expect(result.explanation == "Raised to the safety floor of 1200 kcal, the least advised without medical supervision (the goal alone would give 900 kcal).")
+        #expect(
+            result.explanation
+                == "Raised to the safety floor of 1200 kcal, the least advised without medical supervision (the goal alone would give 900 kcal).")
     }
 
     @Test("men and users of unknown sex are held at 1,500; a target just above the floor is untouched")

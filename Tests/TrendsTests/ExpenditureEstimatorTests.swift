@@ -122,10 +122,13 @@ struct ExpenditureEstimatorTests {
         let clean = SyntheticUser(seed: 7).log(today: Self.today)
         var random = SyntheticUser.SplitMix64(seed: 7)
         let halves = clean.prefix(3).flatMap { day in
-            [ExpenditureDay(date: day.date, intakeCalories: day.intakeCalories! / 2, weightKg: day.weightKg),
-             ExpenditureDay(date: day.date, intakeCalories: day.intakeCalories! / 2, weightKg: day.weightKg)]
+            [
+                ExpenditureDay(date: day.date, intakeCalories: day.intakeCalories! / 2, weightKg: day.weightKg),
+                ExpenditureDay(date: day.date, intakeCalories: day.intakeCalories! / 2, weightKg: day.weightKg),
+            ]
         }
-        let outside = (29...60).map { ExpenditureDay(date: Self.today.adding(days: -$0), intakeCalories: 4_000, weightKg: 120) }
+        let outside =
+            (29...60).map { ExpenditureDay(date: Self.today.adding(days: -$0), intakeCalories: 4_000, weightKg: 120) }
             + (0...5).map { ExpenditureDay(date: Self.today.adding(days: $0), intakeCalories: 300, weightKg: 60) }
         let messy = (halves + clean.dropFirst(3) + outside).shuffled(using: &random)
         let profile = ExpenditureProfile(calorieBalanceGoal: -400)
@@ -167,7 +170,8 @@ struct ExpenditureEstimatorTests {
     func json() throws {
         let result = estimate(SyntheticUser(), profile: ExpenditureProfile(calorieBalanceGoal: -500))
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(result)) as? [String: Any])
-        #expect(Set(object.keys) == ["method", "dailyExpenditure", "range", "confidence", "window", "averageIntake", "weightTrend", "suggestedTarget"])
+        #expect(
+            Set(object.keys) == ["method", "dailyExpenditure", "range", "confidence", "window", "averageIntake", "weightTrend", "suggestedTarget"])
         #expect(object["method"] as? String == "energy_balance")
         #expect(object["dailyExpenditure"] as? Int == result.dailyExpenditure)
         let window = try #require(object["window"] as? [String: Any])

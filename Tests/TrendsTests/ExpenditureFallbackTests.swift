@@ -34,7 +34,10 @@ struct ExpenditureFallbackTests {
         #expect(result.method == .insufficientData)
         #expect(result.dailyExpenditure == nil && result.range == nil && result.suggestedTarget == nil)
         #expect(result.confidence.level == .low && result.confidence.score == 0)
-        #expect(result.confidence.reasons == ["Weigh-ins span 10 days; 14 are needed", "Add your height and your birth date for an estimate from body data"])
+        #expect(
+            result.confidence.reasons == [
+                "Weigh-ins span 10 days; 14 are needed", "Add your height and your birth date for an estimate from body data",
+            ])
     }
 
     @Test("a new user with a profile and only today's weigh-in gets the formula; without a weigh-in, nothing")

@@ -38,7 +38,9 @@ struct PasswordController: Sendable {
         let now = now()
         let (user, currentHash) = try await client.withConnection { connection in
             try await issuer.requireActive(caller, now: now, on: connection)
-            return (try await accounts.user(id: caller.userId, on: connection), try await accounts.passwordHash(userId: caller.userId, on: connection))
+            return (
+                try await accounts.user(id: caller.userId, on: connection), try await accounts.passwordHash(userId: caller.userId, on: connection)
+            )
         }
         guard let user else { throw APIError(.unauthorized, code: "session_ended", message: "This account no longer exists.") }
         let throttleKey = EmailAddress.key(user.email)

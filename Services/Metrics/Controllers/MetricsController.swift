@@ -106,7 +106,9 @@ struct MetricsController: Sendable {
     }
 
     /// The caller's recorded days of the last `days` days and the unit asked for (or preferred).
-    private func recordedDays(_ request: Request, defaultDays: Int = 30) async throws -> (range: ClosedRange<CalendarDate>, unit: WeightUnit, days: [DailyMetrics]) {
+    private func recordedDays(_ request: Request, defaultDays: Int = 30) async throws -> (
+        range: ClosedRange<CalendarDate>, unit: WeightUnit, days: [DailyMetrics]
+    ) {
         let caller = try CallerIdentity(request)
         let profile = try await profiles.profile(of: caller.userId, client: client)
         var fields = MetricsFieldReader(profile: profile, now: now())
