@@ -16,7 +16,8 @@ let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package
 func service(_ name: String, path: String, extra: [Target.Dependency] = [], resources: [String] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration, metrics] + extra,
+        dependencies: ["ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration, metrics]
+            + extra,
         path: path,
         exclude: ["Migrations"] + resources,
         resources: (["Migrations"] + resources).map { .copy($0) }
@@ -175,6 +176,8 @@ let package = Package(
         // MARK: Tests
         // The published contracts (OpenAPI, AsyncAPI) and the JSON Schema checks that hold real answers and events to them.
         .target(name: "ContractTesting", path: "Tests/ContractTesting"),
+        // What several test targets share (the in-memory configuration reader).
+        .target(name: "TestSupport", dependencies: [configuration], path: "Tests/TestSupport"),
         .testTarget(
             name: "ContractTests",
             dependencies: ["ContractTesting", "EventContracts"],
@@ -188,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "ServiceDefaultsTests",
             dependencies: [
-                "ServiceDefaults", hummingbird, lifecycle, logging, configuration, metrics, metricsTestKit, tracing,
+                "ServiceDefaults", "TestSupport", hummingbird, lifecycle, logging, configuration, metrics, metricsTestKit, tracing,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
@@ -202,11 +205,13 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "BackendKit", "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
-                "ContractTesting", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
+                "BackendKit", "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens",
+                "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
+                "ContractTesting", "TestSupport", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/IntegrationTests"
@@ -214,7 +219,8 @@ let package = Package(
         .testTarget(
             name: "MealsTests",
             dependencies: [
-                "MealsService", "ServiceDefaults", hummingbird, httpTypes, configuration, logging, metrics, metricsTestKit,
+                "MealsService", "ServiceDefaults", "EventContracts", "TestSupport",
+                hummingbird, httpTypes, configuration, logging, metrics, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -245,18 +251,20 @@ let package = Package(
         .testTarget(
             name: "SharingTests",
             dependencies: [
-                "SharingService", "ServiceDefaults", "EventContracts", hummingbird,
+                "SharingService", "ServiceDefaults", "EventContracts", hummingbird, httpTypes,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/SharingTests"
         ),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, metrics, metricsTestKit,
+                "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, logging, metrics, metricsTestKit,
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/GatewayTests"

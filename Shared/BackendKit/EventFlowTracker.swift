@@ -53,8 +53,9 @@ public struct EventFlowTracker: Sendable {
                 if let previous = stalledSince[key], previous.processed == partition.processedOffset { since = previous.since }
                 stalledSince[key] = (partition.processedOffset, since)
                 if now - since >= stuckAfter {
+                    let seconds = Int((now - since).timeInterval)
                     reasons.append(
-                        "consumer group \(group): \(partition.topic)[\(partition.partition)] \(lag) behind and not advancing for \(Int((now - since).timeInterval)) s")
+                        "consumer group \(group): \(partition.topic)[\(partition.partition)] \(lag) behind and not advancing for \(seconds) s")
                 }
             }
         }

@@ -82,8 +82,10 @@ final class ConsumerHandle: @unchecked Sendable {
             var high: Int64 = -1
             let known = rd_kafka_get_watermark_offsets(client.pointer, topic, element.partition, &low, &high) == RD_KAFKA_RESP_ERR_NO_ERROR
             result.append(
-                (TopicPartition(topic: topic, partition: element.partition), element.offset >= 0 ? element.offset : nil,
-                    known && high >= 0 ? high : nil))
+                (
+                    TopicPartition(topic: topic, partition: element.partition), element.offset >= 0 ? element.offset : nil,
+                    known && high >= 0 ? high : nil
+                ))
         }
         return result
     }
@@ -104,7 +106,8 @@ final class ConsumerHandle: @unchecked Sendable {
         var size = 0
         while rd_kafka_header_get_all(headers, index, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR {
             if let name {
-                result.append(KafkaHeader(name: String(cString: name), value: value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []))
+                result.append(
+                    KafkaHeader(name: String(cString: name), value: value.map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []))
             }
             index += 1
         }

@@ -7,9 +7,11 @@ import CRdKafka
 /// |---|---|
 /// | fatal error raised by librdkafka (`__FATAL`) | rejoin with a new consumer instance |
 /// | static member fenced by another with the same instance id (`FENCED_INSTANCE_ID`) | rejoin with a new consumer instance |
-/// | a subscribed topic the broker does not have (`UNKNOWN_TOPIC_OR_PART`, `__UNKNOWN_TOPIC`): a broker restarted without its state | create the subscribed topics |
+/// | a subscribed topic the broker does not have (`UNKNOWN_TOPIC_OR_PART`, `__UNKNOWN_TOPIC`) | create the subscribed topics |
 /// | lost membership (`UNKNOWN_MEMBER_ID`, `ILLEGAL_GENERATION`, `__MAX_POLL_EXCEEDED`): librdkafka rejoins itself | keep reading |
 /// | anything else (topic not created yet, broker unreachable, end of partition, rebalancing) | keep reading |
+///
+/// A subscribed topic goes missing when a broker restarted without its state.
 public enum ConsumerRecovery: String, Sendable, Equatable, CaseIterable {
     /// librdkafka recovers by itself (it rejoins the group, refetches metadata, reconnects): poll again.
     case keepReading

@@ -95,7 +95,8 @@ public struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddlewar
                 ]
                 let endpoint = Endpoint(
                     requests: Counter(label: "hb.requests", dimensions: dimensions, factory: factory),
-                    duration: Metrics.Timer(label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory))
+                    duration: Metrics.Timer(
+                        label: "http.server.request.duration", dimensions: dimensions, preferredDisplayUnit: .seconds, factory: factory))
                 endpoints[key] = endpoint
                 return endpoint
             }

@@ -40,7 +40,8 @@ public struct OpenAPIContract: Sendable {
     public func operation(method: String, path: String) -> Operation? {
         let segments = Self.segments(of: path)
         let method = method.lowercased()
-        return operations
+        return
+            operations
             .filter { $0.method == method }
             .compactMap { operation -> (Operation, Int)? in
                 let template = Self.segments(of: operation.template)
@@ -63,26 +64,26 @@ public struct OpenAPIContract: Sendable {
     /// What is wrong with a real answer to `method path`: an undocumented operation or status, an undocumented
     /// content type, or a JSON body that does not match the documented schema. Empty when it conforms.
     public func problems(method: String, path: String, status: Int, contentType: String?, body: Data) -> [String] {
-        let where_ = "\(method.uppercased()) \(path) → \(status)"
-        guard let operation = operation(method: method, path: path) else { return ["\(where_): no operation in the document"] }
+        let call = "\(method.uppercased()) \(path) → \(status)"
+        guard let operation = operation(method: method, path: path) else { return ["\(call): no operation in the document"] }
         guard let response = response(of: operation, status: status) else {
-            return ["\(where_): status \(status) not documented for \(operation.id)"]
+            return ["\(call): status \(status) not documented for \(operation.id)"]
         }
         let content = response["content"]?.objectValue ?? [:]
         if body.isEmpty {
             return []
         }
-        guard !content.isEmpty else { return ["\(where_): a body was sent but \(operation.id) documents none for \(status)"] }
+        guard !content.isEmpty else { return ["\(call): a body was sent but \(operation.id) documents none for \(status)"] }
         let mediaType = (contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard let media = content[mediaType] ?? content.first(where: { Self.matches(mediaType, range: $0.key) })?.value else {
-            return ["\(where_): content type \(mediaType) not documented (documented: \(content.keys.sorted()))"]
+            return ["\(call): content type \(mediaType) not documented (documented: \(content.keys.sorted()))"]
         }
         guard mediaType == "application/json" || mediaType.hasSuffix("+json"), let schema = media["schema"] else { return [] }
         do {
             let value = try JSONValue.parse(body)
-            return validator.problems(of: value, against: schema).map { "\(where_) \(operation.id): \($0)" }
+            return validator.problems(of: value, against: schema).map { "\(call) \(operation.id): \($0)" }
         } catch {
-            return ["\(where_): the body is not JSON"]
+            return ["\(call): the body is not JSON"]
         }
     }
 
@@ -104,7 +105,11 @@ public struct OpenAPIContract: Sendable {
             switch value {
             case .object(let members):
                 for (key, member) in members {
-                    if key == "schema" { found += validator.unsupportedKeywords(in: member, at: "\(path)/schema") } else { visit(member, "\(path)/\(key)") }
+                    if key == "schema" {
+                        found += validator.unsupportedKeywords(in: member, at: "\(path)/schema")
+                    } else {
+                        visit(member, "\(path)/\(key)")
+                    }
                     if key == "$ref", let reference = member.stringValue, validator.resolve(reference) == nil {
                         found.append("\(path): unresolvable $ref \(reference)")
                     }

@@ -35,7 +35,8 @@ struct JSONSchemaValidatorTests {
     @Test("a conforming value has no problems, with nulls, integral numbers and every format")
     func conforming() throws {
         let found = try problems(
-            #"{"id":"6F9619FF-8B86-D011-B42D-00C04FC964FF","calories":420.0,"kind":"lunch","notes":null,"eatenAt":"2026-11-22T08:30:00.123Z","day":"2026-02-28","tags":["keto"],"score":3}"#
+            #"{"id":"6F9619FF-8B86-D011-B42D-00C04FC964FF","calories":420.0,"kind":"lunch","notes":null,"eatenAt":"2026-11-22T08:30:00.123Z","#
+                + #""day":"2026-02-28","tags":["keto"],"score":3}"#
         )
         #expect(found.isEmpty, "\(found)")
     }

@@ -57,7 +57,9 @@ enum SampleEvents {
         sample(
             "weight.logged with weight and ketones",
             WeightLogged(userId: userId, date: "2026-11-22", weightKg: 81.4, ketonesMmolPerLiter: 1.2, notes: "morning", loggedAt: time, version: 2)),
-        sample("weight.logged with weight only", WeightLogged(userId: userId, date: "2026-11-22", weightKg: 81.4, ketonesMmolPerLiter: nil, loggedAt: time, version: 1)),
+        sample(
+            "weight.logged with weight only",
+            WeightLogged(userId: userId, date: "2026-11-22", weightKg: 81.4, ketonesMmolPerLiter: nil, loggedAt: time, version: 1)),
         sample("user.profile_updated with goals and body data", fullProfile()),
         sample("user.profile_updated without goals", UserProfileUpdated(userId: userId, displayName: "Ana", dietPreference: "balanced", version: 1)),
         sample("user.deleted", UserDeleted(userId: userId, deletedAt: time)),

@@ -16,9 +16,11 @@ struct AccountDeletionAndLimitsTests {
             let wrong = try await stack.gateway.call(.delete, "/api/users/me", json: #"{"password":"not it at all"}"#, token: session.accessToken)
             #expect(wrong.status == .forbidden && wrong.errorCode == "wrong_password")
 
-            let deleted = try await stack.gateway.call(.delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: session.accessToken)
+            let deleted = try await stack.gateway.call(
+                .delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: session.accessToken)
             #expect(deleted.status == .noContent)
-            let again = try await stack.gateway.call(.delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: session.accessToken)
+            let again = try await stack.gateway.call(
+                .delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: session.accessToken)
             #expect(again.status == .unauthorized, "the sessions went with the account")
             #expect(try await stack.gateway.login(email: "judy@example.com").status == .unauthorized)
 

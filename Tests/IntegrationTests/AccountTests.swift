@@ -22,7 +22,8 @@ struct AccountTests {
             #expect(again.status == .badRequest)
             #expect(again.errorCode == "email_taken")
 
-            let invalid = try await stack.gateway.call(.post, "/api/auth/register", json: #"{"email":"not-an-email","password":"short","displayName":" "}"#)
+            let invalid = try await stack.gateway.call(
+                .post, "/api/auth/register", json: #"{"email":"not-an-email","password":"short","displayName":" "}"#)
             #expect(invalid.status == .unprocessableContent)
             let fields = try invalid.decoded(ErrorBodyFields.self).error.details
             #expect(Set(fields.keys) == ["email", "password", "displayName"])

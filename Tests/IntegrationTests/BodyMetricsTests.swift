@@ -55,7 +55,8 @@ struct BodyMetricsTests {
                     .post, "/api/metrics/ketones", json: #"{"date":"\#(date)","level":\#(level)}"#, token: token)
                 #expect(logged.status == .created)
             }
-            _ = try await stack.gateway.call(.post, "/api/metrics/weight", json: #"{"date":"2026-03-09","weight":80,"notes":"keto day 3"}"#, token: token)
+            _ = try await stack.gateway.call(
+                .post, "/api/metrics/weight", json: #"{"date":"2026-03-09","weight":80,"notes":"keto day 3"}"#, token: token)
             let daily = try await stack.gateway.call(.get, "/api/metrics/daily?days=7", token: token)
             let days = try daily.decoded(DailyList.self).entries
             #expect(days.map(\.date) == ["2026-03-08", "2026-03-09", "2026-03-10"])

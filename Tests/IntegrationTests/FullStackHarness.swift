@@ -10,6 +10,7 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import AuthService
@@ -50,23 +51,16 @@ struct FullStack: Sendable {
         let mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
         let auth = try await TestServices.auth(clock: clock, mailDirectory: mailDirectory)
         var emptied: [String: [String: String]] = [:]
-        for name in ["meals", "metrics", "trends", "sharing"] {
-            var values = try await TestServices.config(schema: "itest_\(name)")
-            values["\(name).consumer.group"] = "itest-\(name)-\(UUID().uuidString.prefix(8))"
-            emptied[name] = values
-        }
+        for name in ["metrics", "trends", "sharing"] { emptied[name] = try await TestServices.config(service: name) }
         let configs = emptied
         let routes = try routesJSON()
         try await ScriptedVisionProvider.runIfNeeded(true) { vision in
             let vision = try #require(vision)
-            var mealValues = configs["meals"]!
-            mealValues["meals.food.data.file"] = TestEnvironment.foodDataFile.path
-            mealValues["meals.vision.base.url"] = "http://127.0.0.1:\(vision.port)/v1"
-            mealValues["meals.vision.max.attempts"] = "1"
-            let meals = try await MealsService.buildApplication(config: ConfigReaderFactory.make(mealValues), logger: TestEnvironment.logger, now: now)
+            let meals = try await TestServices.meals(clock: clock, visionPort: vision.port)
             let metrics = try MetricsService.buildApplication(
                 config: ConfigReaderFactory.make(configs["metrics"]!), logger: TestEnvironment.logger, now: now)
-            let trends = try TrendsService.buildApplication(config: ConfigReaderFactory.make(configs["trends"]!), logger: TestEnvironment.logger, now: now)
+            let trends = try TrendsService.buildApplication(
+                config: ConfigReaderFactory.make(configs["trends"]!), logger: TestEnvironment.logger, now: now)
             let first: [(String, BackendApplication)] = [("auth", auth), ("meals", meals), ("metrics", metrics), ("trends", trends)]
             try await withRunning(first.flatMap { $0.1.infrastructure.services + $0.1.services }) {
                 try await TestServices.live(first) { clients in
@@ -118,7 +112,8 @@ struct FullStack: Sendable {
     ) async throws -> TestResponse {
         let response = try await gateway.call(method, uri, json: json, token: token)
         #expect(
-            response.status == status, "\(method) \(uri) answered \(response.status): \(String(buffer: response.body))", sourceLocation: sourceLocation)
+            response.status == status, "\(method) \(uri) answered \(response.status): \(String(buffer: response.body))",
+            sourceLocation: sourceLocation)
         return response
     }
 

@@ -10,23 +10,11 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import AuthService
 @testable import Gateway
-
-/// A wall clock tests can move forward (reset-link expiry, refresh grace, sign-in lockouts).
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-
-    init(_ start: Date = Date()) { current = Mutex(start) }
-
-    func now() -> Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-}
 
 /// The real auth service (on the itest_auth schema, the real broker) behind the real gateway, both live on loopback.
 struct IdentityStack: Sendable {
@@ -66,7 +54,8 @@ struct IdentityStack: Sendable {
         try await withRunning(auth.infrastructure.services + auth.services) {
             try await auth.application.test(.live) { authClient in
                 try await withGateway(routesJSON: routesJSON, upstreams: ["auth": authClient.port!], clock: clock) { gateway in
-                    try await body(IdentityStack(gateway: gateway, clock: clock, mailDirectory: mailDirectory, database: auth.infrastructure.postgres))
+                    try await body(
+                        IdentityStack(gateway: gateway, clock: clock, mailDirectory: mailDirectory, database: auth.infrastructure.postgres))
                 }
             }
         }
@@ -96,7 +85,8 @@ struct IdentityStack: Sendable {
                 logger: TestEnvironment.logger)
             #expect(await refresher.refresh(), "the gateway could not load the auth service's JWKS")
             let router = Gateway.makeRouter(
-                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(), clock: GatewayClock(date: { clock.now() }, instant: { .now }))
+                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(),
+                clock: GatewayClock(date: { clock.now() }, instant: { .now }))
             try await Application(router: router).test(.live) { gateway in
                 let checked = ContractCheckingClient(gateway)
                 try await body(checked)
@@ -129,6 +119,12 @@ extension TestClientProtocol {
             .post, "/api/auth/register", json: #"{"email":"\#(email)","password":"\#(password)","displayName":"\#(name)"}"#)
         #expect(response.status == .created, "registration of \(email) answered \(response.status)")
         return try response.decoded(SessionAnswer.self)
+    }
+
+    /// Registers a user with a fresh address made from `prefix`; returns the access token and user id.
+    func signUp(_ prefix: String, displayName: String = "Test User") async throws -> (token: String, userId: UUID) {
+        let session = try await register(email: "\(prefix)-\(UUID().uuidString.prefix(8))@example.com", name: displayName)
+        return (session.accessToken, session.user.id)
     }
 
     func login(email: String, password: String = "correct horse battery", headers: HTTPFields = [:]) async throws -> TestResponse {

@@ -16,13 +16,17 @@ struct JourneyTests {
     static let start = Date(timeIntervalSince1970: 1_773_144_000)
     static let password = "correct horse battery"
 
-    @Test("NutritionAI (000): register, keto, analyse a photo, diet score, consume with a note, edit, weight and ketones, 7-day trends, share, expire")
+    @Test(
+        "NutritionAI (000): register, keto, analyse a photo, diet score, consume with a note, edit, weight and ketones, 7-day trends, share, expire")
     func nutritionAI() async throws {
         try await FullStack.run(start: Self.start) { stack in
             let ana = try await stack.signUp("Ana")
             try await stack.expect(.ok, .put, "/api/users/profile", json: #"{"dietPreference":"keto","dailyCalorieGoal":1800}"#, token: ana.token)
             stack.vision.script(
-                #"{"items":[{"name":"salmon","amount":1,"unit":"fillet","grams":150,"confidence":0.9,"calories_kcal":310,"protein_g":34,"carbs_g":0,"fat_g":19,"fiber_g":0,"sugars_g":0,"saturated_fat_g":3,"sodium_mg":90,"alcohol_g":0},{"name":"broccoli","amount":1,"unit":"cup","grams":90,"confidence":0.8,"calories_kcal":31,"protein_g":2.5,"carbs_g":6,"fat_g":0.3,"fiber_g":2.4,"sugars_g":1.5,"saturated_fat_g":0,"sodium_mg":30,"alcohol_g":0}]}"#
+                #"{"items":[{"name":"salmon","amount":1,"unit":"fillet","grams":150,"confidence":0.9,"calories_kcal":310,"protein_g":34,"#
+                    + #""carbs_g":0,"fat_g":19,"fiber_g":0,"sugars_g":0,"saturated_fat_g":3,"sodium_mg":90,"alcohol_g":0},"#
+                    + #"{"name":"broccoli","amount":1,"unit":"cup","grams":90,"confidence":0.8,"calories_kcal":31,"protein_g":2.5,"carbs_g":6,"#
+                    + #""fat_g":0.3,"fiber_g":2.4,"sugars_g":1.5,"saturated_fat_g":0,"sodium_mg":30,"alcohol_g":0}]}"#
             )
             // The profile change reaches the meals service as an event; until then an analysis is scored for the old diet.
             var meal = try await stack.analyzePhoto(mealType: "dinner", token: ana.token)
@@ -109,7 +113,9 @@ struct JourneyTests {
     func fitAI() async throws {
         try await FullStack.run(start: Self.start) { stack in
             let cy = try await stack.signUp("Cy")
-            let goals = #"{"dailyCalorieGoal":2000,"proteinGoalGrams":150,"carbsGoalGrams":200,"fatGoalGrams":67,"targetWeightKg":75,"calorieBalanceGoal":-500}"#
+            let goals =
+                #"{"dailyCalorieGoal":2000,"proteinGoalGrams":150,"carbsGoalGrams":200,"fatGoalGrams":67,"targetWeightKg":75,"#
+                + #""calorieBalanceGoal":-500}"#
             try await stack.expect(.ok, .put, "/api/users/profile", json: goals, token: cy.token)
             for (type, calories) in [("breakfast", 500.0), ("lunch", 700), ("dinner", 600), ("snack", 200)] {
                 let meal = try await stack.logMeal(type.capitalized, calories: calories, mealType: type, token: cy.token)
@@ -245,7 +251,8 @@ extension FullStack {
     /// A photo analysed and left unconsumed (scanned).
     func analyzePhotoLeavingScanned(token: String) async throws -> MealAnswer {
         vision.script(
-            #"{"items":[{"name":"apple","amount":1,"unit":"medium","grams":180,"confidence":0.9,"calories_kcal":95,"protein_g":0.5,"carbs_g":25,"fat_g":0.3,"fiber_g":4.4,"sugars_g":19,"saturated_fat_g":0,"sodium_mg":2,"alcohol_g":0}]}"#
+            #"{"items":[{"name":"apple","amount":1,"unit":"medium","grams":180,"confidence":0.9,"calories_kcal":95,"protein_g":0.5,"carbs_g":25,"#
+                + #""fat_g":0.3,"fiber_g":4.4,"sugars_g":19,"saturated_fat_g":0,"sodium_mg":2,"alcohol_g":0}]}"#
         )
         return try await analyzePhoto(mealType: "snack", token: token)
     }

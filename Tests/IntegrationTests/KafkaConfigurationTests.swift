@@ -2,6 +2,7 @@ import BackendKit
 import Foundation
 import Kafka
 import PostgresSupport
+import TestSupport
 import Testing
 
 /// How a service's Kafka settings come out of its configuration: static group membership by default.

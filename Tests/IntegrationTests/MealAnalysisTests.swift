@@ -89,7 +89,10 @@ struct MealAnalysisTests {
             let vision = try #require(stack.vision)
             let (token, userId) = try await stack.signUp()
             vision.script(
-                #"{"items":[{"name":"white rice","amount":1,"unit":"cup","grams":158,"confidence":0.9,"calories_kcal":205,"protein_g":4.3,"carbs_g":44.5,"fat_g":0.4,"fiber_g":0.6,"sugars_g":0.1,"saturated_fat_g":0.1,"sodium_mg":2,"alcohol_g":0},{"name":"grandma's mystery stew","amount":1,"unit":"bowl","grams":300,"confidence":0.6,"calories_kcal":360,"protein_g":20,"carbs_g":30,"fat_g":17,"fiber_g":5,"sugars_g":6,"saturated_fat_g":6,"sodium_mg":700,"alcohol_g":0}]}"#
+                #"{"items":[{"name":"white rice","amount":1,"unit":"cup","grams":158,"confidence":0.9,"calories_kcal":205,"protein_g":4.3,"#
+                    + #""carbs_g":44.5,"fat_g":0.4,"fiber_g":0.6,"sugars_g":0.1,"saturated_fat_g":0.1,"sodium_mg":2,"alcohol_g":0},"#
+                    + #"{"name":"grandma's mystery stew","amount":1,"unit":"bowl","grams":300,"confidence":0.6,"calories_kcal":360,"protein_g":20,"#
+                    + #""carbs_g":30,"fat_g":17,"fiber_g":5,"sugars_g":6,"saturated_fat_g":6,"sodium_mg":700,"alcohol_g":0}]}"#
             )
             let response = try await upload(stack, PhotoUpload.png, token: token)
             #expect(response.status == .created, "\(String(buffer: response.body))")
@@ -106,7 +109,10 @@ struct MealAnalysisTests {
             vision.script("I think this is a sandwich, maybe?")
             let malformed = try await upload(stack, PhotoUpload.png, token: token)
             #expect(malformed.status == .badGateway && malformed.errorCode == "analysis_failed")
-            vision.script(#"{"items":[{"name":"rice","amount":1,"unit":"cup","grams":-5,"confidence":0.9,"calories_kcal":205,"protein_g":4,"carbs_g":44,"fat_g":0.4,"fiber_g":0.6,"sugars_g":0,"saturated_fat_g":0,"sodium_mg":2,"alcohol_g":0}]}"#)
+            vision.script(
+                #"{"items":[{"name":"rice","amount":1,"unit":"cup","grams":-5,"confidence":0.9,"calories_kcal":205,"protein_g":4,"carbs_g":44,"#
+                    + #""fat_g":0.4,"fiber_g":0.6,"sugars_g":0,"saturated_fat_g":0,"sodium_mg":2,"alcohol_g":0}]}"#
+            )
             let absurd = try await upload(stack, PhotoUpload.png, token: token)
             #expect(absurd.status == .badGateway && absurd.errorCode == "analysis_failed")
             #expect(try await stack.storedMeals(of: userId) == 1, "failed analyses must store nothing")

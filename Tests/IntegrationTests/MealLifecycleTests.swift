@@ -89,7 +89,8 @@ struct MealLifecycleTests {
             let (token, _) = try await stack.signUp()
             for (index, mealType) in ["breakfast", "lunch", "dinner", "snack", "lunch"].enumerated() {
                 let eatenAt = "2026-03-0\(index + 1)T12:00:00Z"
-                let entry = #"{"items":[{"foodId":"09040","grams":100}],"mealType":"\#(mealType)","eatenAt":"\#(eatenAt)","consumed":\#(index % 2 == 0)}"#
+                let entry =
+                    #"{"items":[{"foodId":"09040","grams":100}],"mealType":"\#(mealType)","eatenAt":"\#(eatenAt)","consumed":\#(index % 2 == 0)}"#
                 let created = try await stack.gateway.call(.post, "/api/meals", json: entry, token: token)
                 #expect(created.status == .created)
             }
@@ -127,7 +128,9 @@ struct MealLifecycleTests {
             let (token, _) = try await stack.signUp()
             let create = try await stack.gateway.call(
                 .post, "/api/custom-meals",
-                json: #"{"name":"Usual breakfast","mealType":"breakfast","items":[{"foodId":"01123","quantity":2,"unit":"large"},{"name":"Protein shake","grams":300,"calories":180,"protein":30}]}"#,
+                json:
+                    #"{"name":"Usual breakfast","mealType":"breakfast","items":[{"foodId":"01123","quantity":2,"unit":"large"},"#
+                    + #"{"name":"Protein shake","grams":300,"calories":180,"protein":30}]}"#,
                 token: token)
             #expect(create.status == .created)
             let custom = try create.decoded(CustomMealAnswer.self)
@@ -142,7 +145,8 @@ struct MealLifecycleTests {
             let details = try bad.decoded(ErrorBody.self).error.details
             #expect(bad.status == .unprocessableContent && details["name"] != nil && details["items[0].foodId"] != nil)
             let (stranger, _) = try await stack.signUp("stranger")
-            let stolen = try await stack.gateway.call(.post, "/api/custom-meals/\(custom.id.uuidString.lowercased())/log", json: "{}", token: stranger)
+            let stolen = try await stack.gateway.call(
+                .post, "/api/custom-meals/\(custom.id.uuidString.lowercased())/log", json: "{}", token: stranger)
             #expect(stolen.status == .notFound)
             let deleted = try await stack.gateway.call(.delete, "/api/custom-meals/\(custom.id.uuidString.lowercased())", token: token)
             #expect(deleted.status == .noContent)
@@ -166,9 +170,10 @@ struct MealLifecycleTests {
             #expect(gone.status == .noContent)
             let purged = try await TestEnvironment.eventually(timeout: .seconds(30)) {
                 let meals = try await stack.storedMeals(of: leaving.user.id)
-                let custom = try await stack.mealsDatabase.query(
-                    "SELECT count(*) FROM custom_meals WHERE user_id = \(leaving.user.id)", logger: TestEnvironment.logger
-                ).decode(Int.self).first { _ in true } ?? 0
+                let custom =
+                    try await stack.mealsDatabase.query(
+                        "SELECT count(*) FROM custom_meals WHERE user_id = \(leaving.user.id)", logger: TestEnvironment.logger
+                    ).decode(Int.self).first { _ in true } ?? 0
                 return meals == 0 && custom == 0
             }
             #expect(purged, "the leaving user's meals were not purged")

@@ -9,6 +9,7 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import AuthService
@@ -45,30 +46,14 @@ struct MealsStack: Sendable {
     static func run(withVision: Bool = false, _ body: @Sendable (MealsStack) async throws -> Void) async throws {
         let clock = TestClock()
         let auth = try await TestServices.auth(clock: clock)
-        let mealsConfig = try await TestServices.config(schema: "itest_meals")
         try await ScriptedVisionProvider.runIfNeeded(withVision) { vision in
-            var mealValues = mealsConfig
-            mealValues["meals.food.data.file"] = TestEnvironment.foodDataFile.path
-            mealValues["meals.consumer.group"] = "itest-meals-\(UUID().uuidString.prefix(8))"
-            if let vision {
-                mealValues["meals.vision.base.url"] = "http://127.0.0.1:\(vision.port)/v1"
-                mealValues["meals.vision.max.attempts"] = "1"
-            }
-            let meals = try await MealsService.buildApplication(
-                config: ConfigReaderFactory.make(mealValues), logger: TestEnvironment.logger, now: { clock.now() })
+            let meals = try await TestServices.meals(clock: clock, visionPort: vision?.port)
             try await withRunning(auth.infrastructure.services + auth.services + meals.infrastructure.services + meals.services) {
-                try await auth.application.test(.live) { authClient in
-                    try await meals.application.test(.live) { mealsClient in
-                        let loaded = try await TestEnvironment.eventually(timeout: .seconds(60)) {
-                            try await mealsClient.execute(uri: "/health/ready", method: .get).status == .ok
-                        }
-                        #expect(loaded, "the meals service did not become ready (food table, database, broker)")
-                        try await IdentityStack.withGateway(
-                            routesJSON: routesJSON, upstreams: ["auth": authClient.port!, "meals": mealsClient.port!], clock: clock
-                        ) { gateway in
-                            try await body(
-                                MealsStack(gateway: gateway, clock: clock, mealsDatabase: meals.infrastructure.postgres, vision: vision?.provider))
-                        }
+                try await TestServices.live([("auth", auth), ("meals", meals)]) { clients in
+                    try await IdentityStack.withGateway(routesJSON: routesJSON, upstreams: clients.mapValues { $0.port! }, clock: clock) {
+                        gateway in
+                        try await body(
+                            MealsStack(gateway: gateway, clock: clock, mealsDatabase: meals.infrastructure.postgres, vision: vision?.provider))
                     }
                 }
             }
@@ -77,8 +62,7 @@ struct MealsStack: Sendable {
 
     /// A new user's access token.
     func signUp(_ name: String = "meals") async throws -> (token: String, userId: UUID) {
-        let session = try await gateway.register(email: "\(name)-\(UUID().uuidString.prefix(8))@example.com")
-        return (session.accessToken, session.user.id)
+        try await gateway.signUp(name)
     }
 
     /// Analyses `text` for the token's user and returns the stored meal.

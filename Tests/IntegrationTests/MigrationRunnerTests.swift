@@ -5,9 +5,12 @@ import Testing
 
 @Suite("Migrations on the real database", .enabled(if: TestEnvironment.isAvailable), .serialized)
 struct MigrationRunnerTests {
-    let migrations = Migration.publishing + [
-        Migration(name: "0001_notes.sql", sql: "CREATE TABLE notes (id bigserial PRIMARY KEY, body text NOT NULL);\nCREATE INDEX notes_body ON notes (body);"),
-    ]
+    let migrations =
+        Migration.publishing + [
+            Migration(
+                name: "0001_notes.sql",
+                sql: "CREATE TABLE notes (id bigserial PRIMARY KEY, body text NOT NULL);\nCREATE INDEX notes_body ON notes (body);")
+        ]
 
     /// Runs `body` against an emptied `itest_producer` schema with a runner for it.
     func withEmptySchema(_ body: @Sendable (PostgresPool, MigrationRunner) async throws -> Void) async throws {

@@ -8,6 +8,7 @@ import Kafka
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
+import TestSupport
 import Testing
 
 @testable import TrendsService
@@ -32,7 +33,8 @@ struct ProjectionStack: Sendable {
             logger: TestEnvironment.logger)
         try await withRunning(trends.infrastructure.services + trends.services + [producer]) {
             try await TestServices.live([("trends", trends)]) { clients in
-                try await body(ProjectionStack(trends: clients["trends"]!, producer: producer, database: trends.infrastructure.postgres, clock: clock))
+                try await body(
+                    ProjectionStack(trends: clients["trends"]!, producer: producer, database: trends.infrastructure.postgres, clock: clock))
             }
         }
     }

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AuthService

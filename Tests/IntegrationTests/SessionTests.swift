@@ -66,7 +66,8 @@ struct SessionTests {
             let attempt = try await stack.gateway.call(.delete, "/api/auth/sessions/\(frank.sessionId)", token: grace.accessToken)
             #expect(attempt.status == .notFound)
             #expect(try await stack.gateway.call(.get, "/api/auth/me", token: frank.accessToken).status == .ok)
-            let me = try await stack.gateway.call(.get, "/api/auth/me", token: grace.accessToken, headers: [HTTPField.Name("X-User-Id")!: frank.user.id.uuidString])
+            let me = try await stack.gateway.call(
+                .get, "/api/auth/me", token: grace.accessToken, headers: [HTTPField.Name("X-User-Id")!: frank.user.id.uuidString])
             #expect(try me.decoded(MeFields.self).user.email == "grace@example.com", "a client-sent X-User-Id changes nothing")
         }
     }
@@ -80,7 +81,8 @@ struct SessionTests {
                 .put, "/api/auth/password", json: #"{"currentPassword":"nope nope","newPassword":"a brand new secret"}"#, token: current.accessToken)
             #expect(wrong.status == .forbidden && wrong.errorCode == "wrong_password")
             let weak = try await stack.gateway.call(
-                .put, "/api/auth/password", json: #"{"currentPassword":"correct horse battery","newPassword":"password"}"#, token: current.accessToken)
+                .put, "/api/auth/password", json: #"{"currentPassword":"correct horse battery","newPassword":"password"}"#, token: current.accessToken
+            )
             #expect(weak.status == .unprocessableContent)
             let changed = try await stack.gateway.call(
                 .put, "/api/auth/password", json: #"{"currentPassword":"correct horse battery","newPassword":"a brand new secret"}"#,
@@ -149,7 +151,8 @@ func mailedResetToken(in directory: URL, for recipient: String, excluding: Set<S
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
         // The mailer writes atomically, through a hidden temporary file that may vanish while we list.
         for file in files where !file.lastPathComponent.hasPrefix(".") {
-            guard let text = try? String(contentsOf: file, encoding: .utf8), text.contains("To: \(recipient)"), let range = text.range(of: "?token=") else { continue }
+            guard let text = try? String(contentsOf: file, encoding: .utf8), text.contains("To: \(recipient)"), let range = text.range(of: "?token=")
+            else { continue }
             let token = String(text[range.upperBound...].prefix { !$0.isWhitespace })
             if !excluding.contains(token) { found = token }
         }

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
+import TestSupport
 import Testing
 
 @testable import AuthService
@@ -47,25 +48,19 @@ struct SharingStack: Sendable {
         let clock = TestClock()
         let now: @Sendable () -> Date = { clock.now() }
         let auth = try await TestServices.auth(clock: clock)
-        let mealsConfig = try await TestServices.config(schema: "itest_meals")
-        let sharingConfig = try await TestServices.config(schema: "itest_sharing")
+        let sharingConfig = try await TestServices.config(service: "sharing")
         try await ScriptedVisionProvider.runIfNeeded(true) { vision in
             let vision = try #require(vision)
-            var mealValues = mealsConfig
-            mealValues["meals.food.data.file"] = TestEnvironment.foodDataFile.path
-            mealValues["meals.consumer.group"] = "itest-meals-\(UUID().uuidString.prefix(8))"
-            mealValues["meals.vision.base.url"] = "http://127.0.0.1:\(vision.port)/v1"
-            mealValues["meals.vision.max.attempts"] = "1"
-            let meals = try await MealsService.buildApplication(config: ConfigReaderFactory.make(mealValues), logger: TestEnvironment.logger, now: now)
+            let meals = try await TestServices.meals(clock: clock, visionPort: vision.port)
             try await withRunning(auth.infrastructure.services + auth.services + meals.infrastructure.services + meals.services) {
                 try await TestServices.live([("auth", auth), ("meals", meals)]) { clients in
                     // The sharing service needs the meals service's address (the photo copy), known only once it listens.
                     var values = sharingConfig
-                    values["sharing.consumer.group"] = "itest-sharing-\(UUID().uuidString.prefix(8))"
                     values["sharing.meals.url"] = "http://127.0.0.1:\(clients["meals"]!.port!)"
                     values["sharing.public.base.url"] = baseURL
                     values["sharing.snapshot.wait.seconds"] = "1"
-                    let sharing = try SharingService.buildApplication(config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: now)
+                    let sharing = try SharingService.buildApplication(
+                        config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: now)
                     try await withRunning(sharing.infrastructure.services + sharing.services) {
                         try await TestServices.live([("sharing", sharing)], clients: clients) { clients in
                             try await IdentityStack.withGateway(routesJSON: routesJSON, upstreams: clients.mapValues { $0.port! }, clock: clock) {
@@ -83,8 +78,7 @@ struct SharingStack: Sendable {
 
     /// A new user's access token and id; `name` is the display name.
     func signUp(_ name: String = "Sharer") async throws -> (token: String, userId: UUID) {
-        let session = try await gateway.register(email: "share-\(UUID().uuidString.prefix(8))@example.com", name: name)
-        return (session.accessToken, session.user.id)
+        try await gateway.signUp("share", displayName: name)
     }
 
     /// A manual meal of one item with `title` and `notes` (JSON-escaped by the caller when needed).

@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import ServiceDefaults
 import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// Sharing through the gateway: links, the public view, expiry on the test clock, revocation, ownership,
 /// the page and card with hostile text, meal edits and deletions, photos, and purge.
@@ -215,7 +216,9 @@ struct SharingTests {
             let renamed = try await stack.gateway.call(
                 .put, "/api/meals/\(mealId.uuidString.lowercased())", json: #"{"title":"Lentil soup, scanned"}"#, token: token)
             #expect(renamed.status == .ok)
-            let afterUnconsume = try await stack.eventuallyView(link.token) { (try? $0.decoded(SharedMealAnswer.self).meal.name) == "Lentil soup, scanned" }
+            let afterUnconsume = try await stack.eventuallyView(link.token) {
+                (try? $0.decoded(SharedMealAnswer.self).meal.name) == "Lentil soup, scanned"
+            }
             let shownName = try afterUnconsume.decoded(SharedMealAnswer.self).meal.name
             #expect(afterUnconsume.status == .ok && shownName == "Lentil soup, scanned")
 
@@ -226,7 +229,9 @@ struct SharingTests {
             #expect(try await stack.share(mealId, token: token).status == .notFound, "a deleted meal cannot be shared again")
 
             stack.vision.script(
-                #"{"items":[{"name":"white rice","amount":1,"unit":"cup","grams":158,"confidence":0.9,"calories_kcal":205,"protein_g":4.3,"carbs_g":44.5,"fat_g":0.4,"fiber_g":0.6,"sugars_g":0.1,"saturated_fat_g":0.1,"sodium_mg":2,"alcohol_g":0}]}"#)
+                #"{"items":[{"name":"white rice","amount":1,"unit":"cup","grams":158,"confidence":0.9,"calories_kcal":205,"protein_g":4.3,"#
+                    + #""carbs_g":44.5,"fat_g":0.4,"fiber_g":0.6,"sugars_g":0.1,"saturated_fat_g":0.1,"sodium_mg":2,"alcohol_g":0}]}"#
+            )
             let photo: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<3000).map { UInt8($0 % 251) }
             let analyzed = try await stack.gateway.call(
                 .post, "/api/analyze", json: #"{"image":"\#(Data(photo).base64EncodedString())"}"#, token: token)

@@ -3,6 +3,7 @@ import Kafka
 import Logging
 import PostgresNIO
 import PostgresSupport
+import TestSupport
 
 /// The real PostgreSQL and broker that `deploy/test` started, and control over them for fault tests.
 enum TestEnvironment {

@@ -23,7 +23,10 @@ struct TracingTests {
     }
 
     @Test(
-        "one trace shows a meal from POST /api/meals through the gateway, the meals service and its SQL transaction to the outbox publish and the trends consumer; sharing's photo call to meals carries the trace and the request id"
+        """
+        one trace shows a meal from POST /api/meals through the gateway, the meals service and its SQL transaction to the outbox publish \
+        and the trends consumer; sharing's photo call to meals carries the trace and the request id
+        """
     )
     func tracesFollowRequestsAndEvents() async throws {
         try await OTLPTraceReceiver.run { receiver in
@@ -71,7 +74,8 @@ struct TracingTests {
             "the outbox publish of meal.consumed is not the transaction's child: \(spans)")
         #expect(publish.attributes["messaging.destination.name"] == "meal.consumed" && publish.statusCode != 2)
         let consumer = try #require(
-            Self.child(of: publish, in: spans, where: Self.isTrendsApplyingMeal), "the trends consumer's span is not the publish span's child: \(spans)")
+            Self.child(of: publish, in: spans, where: Self.isTrendsApplyingMeal),
+            "the trends consumer's span is not the publish span's child: \(spans)")
         #expect(consumer.kind == .consumer)
         #expect(consumer.attributes["messaging.message.id"] == publish.attributes["messaging.message.id"])
 

@@ -135,7 +135,8 @@ struct TrendsPipelineTests {
 
     static func item(calories: Double) -> String {
         // Protein and carbs 4 kcal/g, fat 9: a 25/45/30 split that adds up to `calories`.
-        #"{"name":"Plate","grams":600,"calories":\#(calories),"protein":\#(calories * 0.25 / 4),"carbs":\#(calories * 0.45 / 4),"fat":\#(calories * 0.30 / 9)}"#
+        #"{"name":"Plate","grams":600,"calories":\#(calories),"protein":\#(calories * 0.25 / 4),"carbs":\#(calories * 0.45 / 4),"#
+            + #""fat":\#(calories * 0.30 / 9)}"#
     }
 
     static func timestamp(_ instant: Date) -> String { instant.formatted(Date.ISO8601FormatStyle()) }

@@ -33,16 +33,30 @@ struct TrendsProjectionTests {
         try await ProjectionStack.run(start: Self.start) { stack in
             let user = UUID(), kept = UUID(), deleted = UUID(), unconsumed = UUID()
             var ids: [UUID] = []
-            ids.append(try await stack.publish(MealConsumed(meal: TestMeals.snapshot(kept, of: user, on: "2026-03-10", calories: 800, version: 3)), userId: user))
-            ids.append(try await stack.publish(MealConsumed(meal: TestMeals.snapshot(kept, of: user, on: "2026-03-10", calories: 500, version: 2)), userId: user))
-            ids.append(try await stack.publish(MealAnalyzed(meal: TestMeals.snapshot(kept, of: user, on: "2026-03-10", calories: 400, consumed: false, version: 1)), userId: user))
+            ids.append(
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(kept, of: user, on: "2026-03-10", calories: 800, version: 3)), userId: user))
+            ids.append(
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(kept, of: user, on: "2026-03-10", calories: 500, version: 2)), userId: user))
+            ids.append(
+                try await stack.publish(
+                    MealAnalyzed(meal: TestMeals.snapshot(kept, of: user, on: "2026-03-10", calories: 400, consumed: false, version: 1)), userId: user
+                ))
             // The deletion overtakes the meal's own events.
             ids.append(try await stack.publish(MealDeleted(mealId: deleted, userId: user, reason: "deleted", version: 3), userId: user))
-            ids.append(try await stack.publish(MealConsumed(meal: TestMeals.snapshot(deleted, of: user, on: "2026-03-10", calories: 999, version: 2)), userId: user))
+            ids.append(
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(deleted, of: user, on: "2026-03-10", calories: 999, version: 2)), userId: user))
             // Unconsumed (version 2) before the meal was ever seen, then its copies.
             ids.append(try await stack.publish(MealDeleted(mealId: unconsumed, userId: user, reason: "unconsumed", version: 2), userId: user))
-            ids.append(try await stack.publish(MealAnalyzed(meal: TestMeals.snapshot(unconsumed, of: user, on: "2026-03-10", calories: 300, consumed: false, version: 2)), userId: user))
-            ids.append(try await stack.publish(MealConsumed(meal: TestMeals.snapshot(unconsumed, of: user, on: "2026-03-10", calories: 300, version: 1)), userId: user))
+            ids.append(
+                try await stack.publish(
+                    MealAnalyzed(meal: TestMeals.snapshot(unconsumed, of: user, on: "2026-03-10", calories: 300, consumed: false, version: 2)),
+                    userId: user))
+            ids.append(
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(unconsumed, of: user, on: "2026-03-10", calories: 300, version: 1)), userId: user))
             try await stack.awaitApplied(ids)
 
             let day = try await stack.get("/api/history/2026-03-10", as: user, DayHistory.self)
@@ -57,14 +71,19 @@ struct TrendsProjectionTests {
         try await ProjectionStack.run(start: Self.start) { stack in
             let user = UUID(), meal = UUID()
             var ids = [
-                try await stack.publish(MealAnalyzed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 164, consumed: false, version: 1)), userId: user)
+                try await stack.publish(
+                    MealAnalyzed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 164, consumed: false, version: 1)), userId: user
+                )
             ]
             try await stack.awaitApplied(ids)
             // Versions 2 (consumed, edited to 314 kcal) and 3 (unconsumed) arrive with the deletion first.
             ids = [
                 try await stack.publish(MealDeleted(mealId: meal, userId: user, reason: "unconsumed", version: 3), userId: user),
-                try await stack.publish(MealConsumed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 314, version: 2)), userId: user),
-                try await stack.publish(MealAnalyzed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 314, consumed: false, version: 3)), userId: user),
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 314, version: 2)), userId: user),
+                try await stack.publish(
+                    MealAnalyzed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 314, consumed: false, version: 3)), userId: user
+                ),
             ]
             try await stack.awaitApplied(ids)
             let day = try await stack.get("/api/history/2026-03-10", as: user, DayHistory.self)
@@ -78,18 +97,26 @@ struct TrendsProjectionTests {
         try await ProjectionStack.run(start: Self.start) { stack in
             let user = UUID(), meal = UUID(), other = UUID()
             var ids = [
-                try await stack.publish(MealConsumed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-05", calories: 500, version: 1)), userId: user),
-                try await stack.publish(MealConsumed(meal: TestMeals.snapshot(other, of: user, on: "2026-03-06", calories: 200, version: 1)), userId: user),
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-05", calories: 500, version: 1)), userId: user),
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(other, of: user, on: "2026-03-06", calories: 200, version: 1)), userId: user),
             ]
             try await stack.awaitApplied(ids)
-            ids = [try await stack.publish(MealConsumed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-05", calories: 700, version: 2)), userId: user)]
+            ids = [
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-05", calories: 700, version: 2)), userId: user)
+            ]
             try await stack.awaitApplied(ids)
             var progress = try await stack.get("/api/progress?days=7", as: user, DaysReport.self)
             // The week is 2026-03-04 ... 2026-03-10.
             #expect(progress.days.map(\.calories) == [0, 700, 200, 0, 0, 0, 0])
 
             // The meal's time is corrected to the next day: both days are recomputed.
-            ids = [try await stack.publish(MealConsumed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-06", calories: 700, version: 3)), userId: user)]
+            ids = [
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(meal, of: user, on: "2026-03-06", calories: 700, version: 3)), userId: user)
+            ]
             try await stack.awaitApplied(ids)
             progress = try await stack.get("/api/progress?days=7", as: user, DaysReport.self)
             #expect(progress.days.map(\.calories) == [0, 0, 900, 0, 0, 0, 0])
@@ -110,7 +137,8 @@ struct TrendsProjectionTests {
     func bodyMetricsAndProfile() async throws {
         try await ProjectionStack.run(start: Self.start) { stack in
             let user = UUID()
-            var profile = UserProfileUpdated(userId: user, displayName: "P", dietPreference: "keto", dailyCalorieGoal: 2000, weightUnit: "kg", timeZone: "Asia/Tokyo", version: 2)
+            var profile = UserProfileUpdated(
+                userId: user, displayName: "P", dietPreference: "keto", dailyCalorieGoal: 2000, weightUnit: "kg", timeZone: "Asia/Tokyo", version: 2)
             var stale = profile
             stale.dailyCalorieGoal = 1200
             stale.timeZone = "UTC"
@@ -126,7 +154,10 @@ struct TrendsProjectionTests {
                         WeightLogged(userId: user, date: date, weightKg: kg, ketonesMmolPerLiter: ketones, loggedAt: Self.start, version: version),
                         userId: user))
             }
-            ids.append(try await stack.publish(MealConsumed(meal: TestMeals.snapshot(UUID(), of: user, on: "2026-03-11", calories: 1900, version: 1, timeZone: "Asia/Tokyo")), userId: user))
+            ids.append(
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(UUID(), of: user, on: "2026-03-11", calories: 1900, version: 1, timeZone: "Asia/Tokyo")),
+                    userId: user))
             try await stack.awaitApplied(ids)
 
             // 15:00 UTC is already 2026-03-11 in Tokyo.
@@ -146,14 +177,23 @@ struct TrendsProjectionTests {
             let leaving = UUID(), staying = UUID()
             var ids: [UUID] = []
             for user in [leaving, staying] {
-                ids.append(try await stack.publish(MealConsumed(meal: TestMeals.snapshot(UUID(), of: user, on: "2026-03-10", calories: 500, version: 1)), userId: user))
-                ids.append(try await stack.publish(WeightLogged(userId: user, date: "2026-03-10", weightKg: 70, ketonesMmolPerLiter: nil, loggedAt: Self.start, version: 1), userId: user))
-                ids.append(try await stack.publish(UserProfileUpdated(userId: user, displayName: "x", dietPreference: "balanced", version: 1), userId: user))
+                ids.append(
+                    try await stack.publish(
+                        MealConsumed(meal: TestMeals.snapshot(UUID(), of: user, on: "2026-03-10", calories: 500, version: 1)), userId: user))
+                ids.append(
+                    try await stack.publish(
+                        WeightLogged(userId: user, date: "2026-03-10", weightKg: 70, ketonesMmolPerLiter: nil, loggedAt: Self.start, version: 1),
+                        userId: user))
+                ids.append(
+                    try await stack.publish(UserProfileUpdated(userId: user, displayName: "x", dietPreference: "balanced", version: 1), userId: user))
             }
             try await stack.awaitApplied(ids)
             ids = [try await stack.publish(UserDeleted(userId: leaving, deletedAt: Self.start), userId: leaving)]
             try await stack.awaitApplied(ids)
-            ids = [try await stack.publish(MealConsumed(meal: TestMeals.snapshot(UUID(), of: leaving, on: "2026-03-10", calories: 300, version: 1)), userId: leaving)]
+            ids = [
+                try await stack.publish(
+                    MealConsumed(meal: TestMeals.snapshot(UUID(), of: leaving, on: "2026-03-10", calories: 300, version: 1)), userId: leaving)
+            ]
             try await stack.awaitApplied(ids)
 
             for table in ["meals", "daily_summaries", "body_metrics", "user_profiles"] {

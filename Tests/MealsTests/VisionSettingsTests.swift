@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import ServiceDefaults
+import TestSupport
 import Testing
 
 @testable import MealsService
@@ -17,7 +18,8 @@ struct VisionSettingsTests {
 
     @Test("a base URL alone gives the documented defaults")
     func defaults() throws {
-        let settings = try #require(try VisionSettings.read(config: ConfigReaderFactory.make(["meals.vision.base.url": "https://api.openai.com/v1/"])))
+        let settings = try #require(
+            try VisionSettings.read(config: ConfigReaderFactory.make(["meals.vision.base.url": "https://api.openai.com/v1/"])))
         #expect(settings.baseURL.absoluteString == "https://api.openai.com/v1")
         #expect(settings.apiKey == nil)
         #expect(settings.model == "gpt-4o-mini")

@@ -5,37 +5,30 @@ import HummingbirdTesting
 import Logging
 import Metrics
 import ServiceDefaults
+import TestSupport
 import Testing
 
 @Suite("Admin server: /metrics apart from the public port, on loopback by default")
 struct AdminServerTests {
-    func config(_ values: [String: ConfigValue]) -> ConfigReader {
-        var content: [AbsoluteConfigKey: ConfigValue] = [:]
-        for (key, value) in values { content[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = value }
-        return ConfigReader(provider: InMemoryProvider(values: content))
-    }
-
     @Test("the admin port defaults to the public port + 1000 on loopback; ADMIN_HOST and ADMIN_PORT override it")
     func settings() throws {
-        let auth = try HTTPServerSettings(config: config([:]), defaultPort: 8081)
+        let auth = try HTTPServerSettings(config: ConfigReaderFactory.make([:]), defaultPort: 8081)
         #expect(auth.admin == AdminServerSettings(host: "127.0.0.1", port: 9081))
-        let moved = try HTTPServerSettings(config: config(["http.port": .init(.int(28082), isSecret: false)]), defaultPort: 8082)
+        let moved = try HTTPServerSettings(config: ConfigReaderFactory.make(["http.port": "28082"]), defaultPort: 8082)
         #expect(moved.admin.port == 29082)
-        let set = try HTTPServerSettings(
-            config: config(["admin.host": .init(.string("10.0.0.7"), isSecret: false), "admin.port": .init(.int(7000), isSecret: false)]),
-            defaultPort: 8080)
+        let set = try HTTPServerSettings(config: ConfigReaderFactory.make(["admin.host": "10.0.0.7", "admin.port": "7000"]), defaultPort: 8080)
         #expect(set.admin == AdminServerSettings(host: "10.0.0.7", port: 7000))
-        let tests = try HTTPServerSettings(config: config([:]), defaultPort: 0)
+        let tests = try HTTPServerSettings(config: ConfigReaderFactory.make([:]), defaultPort: 0)
         #expect(tests.admin.port == 0)
     }
 
     @Test("a public port above 64535 needs ADMIN_PORT, and ADMIN_PORT must be a port")
     func invalidSettings() throws {
         #expect(throws: ConfigurationError.self) {
-            try HTTPServerSettings(config: config(["http.port": .init(.int(65000), isSecret: false)]), defaultPort: 8080)
+            try HTTPServerSettings(config: ConfigReaderFactory.make(["http.port": "65000"]), defaultPort: 8080)
         }
         #expect(throws: ConfigurationError.self) {
-            try HTTPServerSettings(config: config(["admin.port": .init(.int(70000), isSecret: false)]), defaultPort: 8080)
+            try HTTPServerSettings(config: ConfigReaderFactory.make(["admin.port": "70000"]), defaultPort: 8080)
         }
     }
 

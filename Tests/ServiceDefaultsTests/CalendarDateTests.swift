@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Calendar dates")
 struct CalendarDateTests {
-    @Test("parses only real YYYY-MM-DD days", arguments: ["2026-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "26-01-01", "2026-1-01", "2026/01/01", "２０２６-01-01", "2026-01-0a", ""])
+    @Test(
+        "parses only real YYYY-MM-DD days",
+        arguments: ["2026-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "26-01-01", "2026-1-01", "2026/01/01", "２０２６-01-01", "2026-01-0a", ""])
     func rejects(_ text: String) {
         #expect(CalendarDate(text) == nil)
     }

@@ -141,7 +141,8 @@ struct ServiceRouterTests {
     @Test("malformed JSON is a 400 and an unknown route a 404, both in the error shape")
     func frameworkErrorsUseTheShape() async throws {
         try await makeApp(checks: []).test(.router) { client in
-            try await client.execute(uri: "/echo", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{nope")) { response in
+            try await client.execute(uri: "/echo", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{nope")) {
+                response in
                 #expect(response.status == .badRequest)
                 let body = try errorBody(response)
                 #expect(body.error.code == "bad_request")

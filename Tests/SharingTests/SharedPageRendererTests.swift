@@ -1,11 +1,12 @@
 import EventContracts
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
 
 @testable import SharingService
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 @Suite("Shared page and card")
 struct SharedPageRendererTests {
@@ -42,7 +43,8 @@ struct SharedPageRendererTests {
         #expect(html.contains("512 kcal") && html.contains("Protein 31.3 g") && html.contains("Low-carb diet score"))
         #expect(html.contains("Nov 21, 2025"), "the meal's time in its own zone")
         #expect(!html.contains("class=\"photo\""), "no photo element without a shared photo")
-        let withPhoto = renderer.page(SharedMealView(Self.shared(title: "Soup", notes: nil, displayName: nil, photo: true), addresses: Self.addresses))
+        let withPhoto = renderer.page(
+            SharedMealView(Self.shared(title: "Soup", notes: nil, displayName: nil, photo: true), addresses: Self.addresses))
         #expect(withPhoto.contains(#"src="https://share.example/shared/\#(String(repeating: "t", count: 43))/photo""#))
     }
 

@@ -6,15 +6,20 @@ import Testing
 
 @Suite("Daily summaries, goals and averages")
 struct DayReportTests {
-    func day(_ text: String, consumed: Int = 1, scanned: Int = 0, calories: Double, protein: Double = 0, carbs: Double = 0, fat: Double = 0, health: Double? = nil) -> DaySummary {
+    func day(
+        _ text: String, consumed: Int = 1, scanned: Int = 0, calories: Double, protein: Double = 0, carbs: Double = 0, fat: Double = 0,
+        health: Double? = nil
+    ) -> DaySummary {
         DaySummary(
             date: CalendarDate(text)!, consumedCount: consumed, scannedCount: scanned, calories: calories, proteinGrams: protein,
             carbsGrams: carbs, fatGrams: fat, fiberGrams: 0, dietScore: nil, healthScore: health)
     }
 
-    @Test("goal met within 90-110% of the goal, inclusive", arguments: [
-        (1799.0, GoalStatus.under), (1800, .met), (2000, .met), (2200, .met), (2201, .over),
-    ])
+    @Test(
+        "goal met within 90-110% of the goal, inclusive",
+        arguments: [
+            (1799.0, GoalStatus.under), (1800, .met), (2000, .met), (2200, .met), (2201, .over),
+        ])
     func goalBand(calories: Double, expected: GoalStatus) {
         #expect(GoalStatus(day("2026-01-01", calories: calories), goal: 2000) == expected)
     }
@@ -40,7 +45,10 @@ struct DayReportTests {
     func averages() throws {
         let range = CalendarDate("2026-01-01")!...CalendarDate("2026-01-07")!
         let days = DaySummary.filled(
-            [day("2026-01-02", calories: 2000, protein: 100, carbs: 200, fat: 80), day("2026-01-05", calories: 1000, protein: 50, carbs: 100, fat: 40)],
+            [
+                day("2026-01-02", calories: 2000, protein: 100, carbs: 200, fat: 80),
+                day("2026-01-05", calories: 1000, protein: 50, carbs: 100, fat: 40),
+            ],
             over: range)
         #expect(days.count == 7 && days.map(\.date) == (0..<7).map { range.lowerBound.adding(days: $0) })
         let totals = PeriodTotals(days)
@@ -59,8 +67,10 @@ struct DayReportTests {
     func statsSpans() {
         let today = CalendarDate("2026-11-22")!  // a Sunday
         let totals: [CalendarDate: PeriodTotals] = [
-            today: PeriodTotals(mealsConsumed: 2, mealsScanned: 1, daysLogged: 1, calories: 1200, proteinGrams: 0, carbsGrams: 0, fatGrams: 0, fiberGrams: 0),
-            CalendarDate("2026-11-16")!: PeriodTotals(mealsConsumed: 10, mealsScanned: 1, daysLogged: 5, calories: 9000, proteinGrams: 0, carbsGrams: 0, fatGrams: 0, fiberGrams: 0),
+            today: PeriodTotals(
+                mealsConsumed: 2, mealsScanned: 1, daysLogged: 1, calories: 1200, proteinGrams: 0, carbsGrams: 0, fatGrams: 0, fiberGrams: 0),
+            CalendarDate("2026-11-16")!: PeriodTotals(
+                mealsConsumed: 10, mealsScanned: 1, daysLogged: 5, calories: 9000, proteinGrams: 0, carbsGrams: 0, fatGrams: 0, fiberGrams: 0),
         ]
         let report = UserStatsReport(today: today, totals: totals, streaks: Streaks(loggedDays: [today], today: today))
         #expect(report.week.from == CalendarDate("2026-11-16"))

@@ -41,16 +41,21 @@ struct LoadReport {
         lines += [reads, writes, all].map(format)
         lines.append("")
         let bar50 = options.users == 50 ? "" : " (set for 50 users; shown for comparison)"
-        lines.append(verdict(
-            "seed 000 US-020, 50 concurrent users, p95 under 2 s\(bar50)", measured: String(format: "all requests p95 %.1f ms", all.p95),
-            met: all.p95 < 2000))
-        lines.append(verdict(
-            "goal: reads p99 at most 25 ms at 50 users\(bar50)", measured: String(format: "reads p99 %.1f ms", reads.p99), met: reads.p99 <= 25))
+        lines.append(
+            verdict(
+                "seed 000 US-020, 50 concurrent users, p95 under 2 s\(bar50)", measured: String(format: "all requests p95 %.1f ms", all.p95),
+                met: all.p95 < 2000))
+        lines.append(
+            verdict(
+                "goal: reads p99 at most 25 ms at 50 users\(bar50)", measured: String(format: "reads p99 %.1f ms", reads.p99), met: reads.p99 <= 25))
         let intended = statistics.filter { Action.intendedRateLimitedRoutes.contains($0.name) }.reduce(0) { $0 + $1.tooMany }
-        lines.append(verdict(
-            "goal: no error other than intended 429s",
-            measured: "\(unexpectedCount) unexpected answers; \(intended) intended 429s (sign-ins over the auth limit)", met: unexpectedCount == 0))
-        lines.append(String(format: "throughput: %.1f requests/s, %.2f per user per second; ", all.perSecond, all.perSecond / Double(options.users)) + machine)
+        lines.append(
+            verdict(
+                "goal: no error other than intended 429s",
+                measured: "\(unexpectedCount) unexpected answers; \(intended) intended 429s (sign-ins over the auth limit)", met: unexpectedCount == 0
+            ))
+        lines.append(
+            String(format: "throughput: %.1f requests/s, %.2f per user per second; ", all.perSecond, all.perSecond / Double(options.users)) + machine)
         lines.append("latencies are from sending a request to the last byte of its answer, over every answer of the route (2xx or not)")
         lines += unexpectedDetails(rows)
         return lines.joined(separator: "\n")

@@ -116,13 +116,17 @@ struct Population {
     @discardableResult
     private func expect(_ status: Int, _ call: Call) async throws -> Answer {
         let answer = await client.send(call)
-        guard answer.status == status else { throw SetUpError(description: "\(call.template) answered \(answer.status), not \(status): \(answer.excerpt)") }
+        guard answer.status == status else {
+            throw SetUpError(description: "\(call.template) answered \(answer.status), not \(status): \(answer.excerpt)")
+        }
         return answer
     }
 
     private func expect<T: Decodable>(_ status: Int, _ call: Call, as type: T.Type) async throws -> T {
         let answer = try await expect(status, call)
-        guard let value = answer.decoded(T.self) else { throw SetUpError(description: "\(call.template) answered an unreadable body: \(answer.excerpt)") }
+        guard let value = answer.decoded(T.self) else {
+            throw SetUpError(description: "\(call.template) answered an unreadable body: \(answer.excerpt)")
+        }
         return value
     }
 }

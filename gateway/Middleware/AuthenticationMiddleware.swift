@@ -7,8 +7,9 @@ import ServiceDefaults
 /// Requires a valid bearer access token on every private route and records the caller in the context.
 /// Public routes pass without one; a valid token there still identifies the caller (so a public prefix can hold
 /// owner-only methods), and an invalid one does not block (sign-in must work with a stale token) but its problem is
-/// passed on, so the owner-only methods can answer `token_expired` as private routes do. Refusals are 401 in the one error shape with an RFC 6750 `WWW-Authenticate`;
-/// an expired token says `token_expired` so clients know to refresh. Before the first key fetch: 503.
+/// passed on, so the owner-only methods can answer `token_expired` as private routes do. Refusals are 401 in the one
+/// error shape with an RFC 6750 `WWW-Authenticate`; an expired token says `token_expired` so clients know to refresh.
+/// Before the first key fetch: 503.
 struct AuthenticationMiddleware: RouterMiddleware {
     let verifier: AccessTokenVerifier
     let now: @Sendable () -> Date

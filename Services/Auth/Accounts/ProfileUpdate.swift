@@ -95,9 +95,12 @@ struct ProfileUpdate: Decodable, Sendable {
         set(fatGoalGrams, "fatGoalGrams", { updated.fatGoalGrams = $0 }, check: range(0...1_000))
         set(calorieBalanceGoal, "calorieBalanceGoal", { updated.calorieBalanceGoal = $0 }, check: range(-2_000...2_000))
         set(weightUnit, "weightUnit", required: true, { updated.weightUnit = $0 ?? "kg" }) { ["kg", "lbs"].contains($0) ? nil : "must be kg or lbs" }
-        set(targetWeight, "targetWeight", { value in
-            updated.targetWeightKg = value.map { updated.weightUnit == "lbs" ? $0 * Profile.kilogramsPerPound : $0 }
-        }) { value in
+        set(
+            targetWeight, "targetWeight",
+            { value in
+                updated.targetWeightKg = value.map { updated.weightUnit == "lbs" ? $0 * Profile.kilogramsPerPound : $0 }
+            }
+        ) { value in
             let kilograms = (weightUnitAfterUpdate(profile) == "lbs") ? value * Profile.kilogramsPerPound : value
             return (20...500).contains(kilograms) ? nil : "must be between 20 and 500 kg (44 and 1100 lbs)"
         }
@@ -106,7 +109,9 @@ struct ProfileUpdate: Decodable, Sendable {
         }
         set(heightCm, "heightCm", { updated.heightCm = $0 }) { (50...272).contains($0) ? nil : "must be between 50 and 272" }
         set(birthDate, "birthDate", { updated.birthDate = $0 }) { BirthDate.problem(with: $0, today: today) }
-        set(sex, "sex", { updated.sex = $0 }) { Profile.sexes.contains($0) ? nil : "must be one of \(Profile.sexes.sorted().joined(separator: ", "))" }
+        set(sex, "sex", { updated.sex = $0 }) {
+            Profile.sexes.contains($0) ? nil : "must be one of \(Profile.sexes.sorted().joined(separator: ", "))"
+        }
         set(activityLevel, "activityLevel", { updated.activityLevel = $0 }) {
             Profile.activityLevels.contains($0) ? nil : "must be one of \(Profile.activityLevels.sorted().joined(separator: ", "))"
         }

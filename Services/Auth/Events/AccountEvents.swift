@@ -15,7 +15,8 @@ enum AccountEvents {
 
     /// `user.deleted`: every service purges the user.
     static func userDeleted(_ userId: UUID, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
-        let envelope = EventEnvelope(source: source, subject: userId.uuidString.lowercased(), data: UserDeleted(userId: userId, deletedAt: now), time: now)
+        let envelope = EventEnvelope(
+            source: source, subject: userId.uuidString.lowercased(), data: UserDeleted(userId: userId, deletedAt: now), time: now)
         try await Outbox.append(envelope, on: connection, logger: logger)
     }
 }

@@ -43,7 +43,8 @@ struct MailRelay: Service {
                     try await connection.query("UPDATE mail_outbox SET sent_at = now(), body = '' WHERE id = \(id)", logger: logger)
                 } catch {
                     let delay = retryPause(afterFailures: attempts + 1).components.seconds
-                    logger.warning("mail delivery failed; will retry", metadata: ["mail_id": "\(id)", "attempt": "\(attempts + 1)", "error": "\(error)"])
+                    logger.warning(
+                        "mail delivery failed; will retry", metadata: ["mail_id": "\(id)", "attempt": "\(attempts + 1)", "error": "\(error)"])
                     try await connection.query(
                         """
                         UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => \(delay))

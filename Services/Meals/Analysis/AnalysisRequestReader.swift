@@ -14,13 +14,14 @@ struct AnalysisRequestReader: Sendable {
 
     func read(_ request: Request, context: AppRequestContext) async throws -> AnalysisInput {
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes(json: contentType.hasPrefix("application/json")) {
+        let isJSON = contentType.hasPrefix("application/json")
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes(json: isJSON) {
             throw tooLarge
         }
         var input: AnalysisInput
         if contentType.hasPrefix("multipart/form-data") {
             input = try await readMultipart(request, contentType: request.headers[.contentType] ?? "")
-        } else if contentType.hasPrefix("application/json") {
+        } else if isJSON {
             input = try await readJSON(request)
         } else {
             throw APIError(

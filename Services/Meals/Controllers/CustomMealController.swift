@@ -107,7 +107,9 @@ struct CustomMealController: Sendable {
         let name = fields.text(body.name, field: "name", limit: 120)
         if name == nil && fields.problems["name"] == nil { fields.merge(APIError.invalid(["name": "Give the meal a name."])) }
         let mealType = fields.mealType(body.mealType)
-        do { _ = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
+        do {
+            _ = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog())
+        } catch let error as APIError where error.status == .unprocessableContent {
             fields.merge(error)
         }
         try fields.check()

@@ -72,7 +72,9 @@ struct MealController: Sendable {
         let title = fields.text(body.title, field: "title", limit: 120)
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         var drafts: [MealItemDraft] = []
-        do { drafts = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
+        do {
+            drafts = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog())
+        } catch let error as APIError where error.status == .unprocessableContent {
             fields.merge(error)
         }
         try fields.check()
@@ -109,7 +111,9 @@ struct MealController: Sendable {
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         var drafts: [MealItemDraft]?
         if let items = body.items {
-            do { drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
+            do {
+                drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog())
+            } catch let error as APIError where error.status == .unprocessableContent {
                 fields.merge(error)
             }
         }
@@ -164,7 +168,9 @@ struct MealController: Sendable {
     /// `DELETE /api/meals/:id/consume`: back to scanned (it stops counting); a no-op when it was not consumed.
     @Sendable func unconsume(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
         let caller = try CallerIdentity(request)
-        let meal = try await store.update(try Self.mealId(context), userId: caller.userId, expectedVersion: try RequestPreconditions.expectedVersion(request)) { meal in
+        let meal = try await store.update(
+            try Self.mealId(context), userId: caller.userId, expectedVersion: try RequestPreconditions.expectedVersion(request)
+        ) { meal in
             guard meal.isConsumed else { return false }
             meal.isConsumed = false
             meal.consumedAt = nil

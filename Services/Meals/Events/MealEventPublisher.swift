@@ -14,7 +14,8 @@ enum MealEventPublisher {
     /// The events for `meal` after a change; `wasConsumed` is its state before the change (nil for a new meal).
     static func changed(_ meal: MealRecord, wasConsumed: Bool?, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
         if wasConsumed == true && !meal.isConsumed {
-            try await append(MealDeleted(mealId: meal.id, userId: meal.userId, reason: "unconsumed", version: meal.version), meal.userId, now, connection, logger)
+            try await append(
+                MealDeleted(mealId: meal.id, userId: meal.userId, reason: "unconsumed", version: meal.version), meal.userId, now, connection, logger)
         }
         if meal.isConsumed {
             if wasConsumed == nil { try await append(MealAnalyzed(meal: meal.snapshot), meal.userId, now, connection, logger) }
@@ -26,7 +27,8 @@ enum MealEventPublisher {
 
     /// `meal.deleted` for a meal that is gone.
     static func deleted(_ meal: MealRecord, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
-        try await append(MealDeleted(mealId: meal.id, userId: meal.userId, reason: "deleted", version: meal.version + 1), meal.userId, now, connection, logger)
+        try await append(
+            MealDeleted(mealId: meal.id, userId: meal.userId, reason: "deleted", version: meal.version + 1), meal.userId, now, connection, logger)
     }
 
     private static func append<Payload: EventPayload>(

@@ -89,7 +89,9 @@ enum ItemRequestResolver {
     ) -> MealItemDraft? {
         let quantity = request.quantity ?? 1
         if let grams = request.grams {
-            return .fromTable(food, name: name ?? food.name, amount: request.quantity ?? grams, unit: request.quantity == nil ? "g" : (request.unit ?? "serving"), grams: grams, confidence: 1)
+            return .fromTable(
+                food, name: name ?? food.name, amount: request.quantity ?? grams, unit: request.quantity == nil ? "g" : (request.unit ?? "serving"),
+                grams: grams, confidence: 1)
         }
         var unit: PortionUnit?
         if let unitName = request.unit?.lowercased().trimmingCharacters(in: .whitespaces), !unitName.isEmpty {

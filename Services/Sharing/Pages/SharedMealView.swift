@@ -77,7 +77,8 @@ struct SharedMealView: Sendable {
         sharedBy = shared.displayName.map(PageText.clean).flatMap { $0.isEmpty ? nil : $0 }
         let dietName = meal.dietPreference.replacingOccurrences(of: "_", with: "-")
         diet = Score(
-            name: dietName.prefix(1).uppercased() + dietName.dropFirst(), kind: "diet score", caption: Optional(PageText.clean(meal.dietExplanation)).flatMap { $0.isEmpty ? nil : $0 },
+            name: dietName.prefix(1).uppercased() + dietName.dropFirst(), kind: "diet score",
+            caption: Optional(PageText.clean(meal.dietExplanation)).flatMap { $0.isEmpty ? nil : $0 },
             color: Self.bandColor(meal.dietBand), score: meal.dietScore)
         health = meal.healthScore.map { score in
             let rating = HealthRating(rawValue: meal.healthRating ?? "") ?? HealthRating(score: score)
@@ -89,7 +90,8 @@ struct SharedMealView: Sendable {
         var summary = "\(calories) kcal · protein \(protein) · carbs \(carbs) · fat \(fat) · \(diet.name) diet score \(diet.value)/100"
         if let health { summary += " · health score \(health.value)/100 (\(health.name))" }
         description = summary
-        expires = shared.expiresAt.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: "en_US"), timeZone: .gmt))
+        expires = shared.expiresAt.formatted(
+            Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: "en_US"), timeZone: .gmt))
         site = URL(string: addresses.baseURL)?.host ?? "NutritionAI"
     }
 

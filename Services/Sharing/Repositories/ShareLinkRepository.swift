@@ -64,7 +64,8 @@ struct ShareLinkRepository: Sendable {
         return try await links(
             """
             \(unescaped: Self.selectLinks) WHERE links.user_id = \(userId)
-                AND (links.created_at, links.link_id) < ('epoch'::timestamptz + \(cursor.createdAtMicros) * interval '1 microsecond', \(cursor.linkId))
+                AND (links.created_at, links.link_id)
+                    < ('epoch'::timestamptz + \(cursor.createdAtMicros) * interval '1 microsecond', \(cursor.linkId))
             \(unescaped: Self.newestFirst) LIMIT \(limit)
             """)
     }

@@ -2,9 +2,9 @@ import Configuration
 
 /// Builds an in-memory configuration from string values typed as the environment provider reads them:
 /// numbers become ints or doubles and true/false booleans, so `config.int` and `config.double` see them.
-enum ConfigReaderFactory {
+public enum ConfigReaderFactory {
     /// A reader over `values`, keyed as in code (`meals.vision.base.url`).
-    static func make(_ values: [String: String]) -> ConfigReader {
+    public static func make(_ values: [String: String]) -> ConfigReader {
         var content: [AbsoluteConfigKey: ConfigValue] = [:]
         for (key, value) in values {
             content[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(typed(value), isSecret: false)

@@ -1,0 +1,69 @@
+import BackendKit
+import Foundation
+import HummingbirdTesting
+import ServiceDefaults
+import TestSupport
+import Testing
+
+@testable import AuthService
+@testable import MealsService
+
+/// Building blocks shared by the harnesses.
+enum TestServices {
+    /// The service configuration of `schema` (emptied first).
+    static func config(schema: String) async throws -> [String: String] {
+        let settings = try TestEnvironment.postgresSettings(schema: schema)
+        try await withPostgres(settings) { try await emptySchema($0) }
+        return TestEnvironment.serviceConfig(settings, schema: schema)
+    }
+
+    /// The configuration of service `name` on its emptied `itest_<name>` schema, consuming with a consumer group of
+    /// its own (`itest-<name>-…`), so it reads every topic from the start.
+    static func config(service name: String) async throws -> [String: String] {
+        var values = try await config(schema: "itest_\(name)")
+        values["\(name).consumer.group"] = "itest-\(name)-\(UUID().uuidString.prefix(8))"
+        return values
+    }
+
+    /// The auth service on an emptied itest_auth with a fresh signing key and mail folder.
+    static func auth(
+        clock: TestClock, mailDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID())"),
+        extra: [String: String] = [:]
+    ) async throws -> BackendApplication {
+        var values = try await config(schema: "itest_auth")
+        let seed = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        values["auth.signing.key"] = "itest:\(Base64URL.encode(seed))"
+        values["auth.mail.directory"] = mailDirectory.path
+        values.merge(extra) { _, new in new }
+        return try await AuthService.buildApplication(config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: { clock.now() })
+    }
+
+    /// The meals service on an emptied itest_meals with the real USDA table; with `visionPort`, it asks the scripted
+    /// vision provider listening there, once per photo.
+    static func meals(clock: TestClock, visionPort: Int? = nil) async throws -> BackendApplication {
+        var values = try await config(service: "meals")
+        values["meals.food.data.file"] = TestEnvironment.foodDataFile.path
+        if let visionPort {
+            values["meals.vision.base.url"] = "http://127.0.0.1:\(visionPort)/v1"
+            values["meals.vision.max.attempts"] = "1"
+        }
+        return try await MealsService.buildApplication(config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: { clock.now() })
+    }
+
+    /// Serves every application live on loopback, waits until each is ready, and runs `body` with their clients by name.
+    static func live(
+        _ applications: [(String, BackendApplication)], clients: [String: any TestClientProtocol] = [:],
+        _ body: @Sendable ([String: any TestClientProtocol]) async throws -> Void
+    ) async throws {
+        guard let (name, application) = applications.first else { return try await body(clients) }
+        try await application.application.test(.live) { client in
+            let ready = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                try await client.execute(uri: "/health/ready", method: .get).status == .ok
+            }
+            #expect(ready, "the \(name) service did not become ready")
+            var clients = clients
+            clients[name] = client
+            try await live(Array(applications.dropFirst()), clients: clients, body)
+        }
+    }
+}
