@@ -71,7 +71,9 @@ struct UserRoutesTests {
             let change = #"{"dailyCalorieGoal":2100,"timeZone":"Europe/Berlin"}"#
             let first = try await client.execute(uri: "/api/users/profile", method: .put, headers: callerHeaders, body: ByteBuffer(string: change))
             #expect(first.status == .ok)
-            #expect(try decode(ProfileAnswer.self, first) == ProfileAnswer(displayName: "Ada", dailyCalorieGoal: 2100, timeZone: "Europe/Berlin", version: 2))
+            #expect(
+                try decode(ProfileAnswer.self, first)
+                    == ProfileAnswer(displayName: "Ada", dailyCalorieGoal: 2100, timeZone: "Europe/Berlin", version: 2))
 
             let again = try await client.execute(uri: "/api/users/profile", method: .put, headers: callerHeaders, body: ByteBuffer(string: change))
             #expect(again.status == .ok)

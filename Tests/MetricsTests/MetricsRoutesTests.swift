@@ -61,7 +61,9 @@ struct MetricsRoutesTests {
                 body: ByteBuffer(string: #"{"date":"2026-05-09","weight":80.5,"notes":"after run"}"#))
             #expect(first.status == .created)
             #expect(first.headers[.eTag] == "\"1\"")
-            #expect(try decode(WeightEntry.self, first) == WeightEntry(date: "2026-05-09", weight: 80.5, unit: "kg", weightKg: 80.5, notes: "after run", version: 1))
+            #expect(
+                try decode(WeightEntry.self, first)
+                    == WeightEntry(date: "2026-05-09", weight: 80.5, unit: "kg", weightKg: 80.5, notes: "after run", version: 1))
 
             let second = try await client.execute(
                 uri: "/api/metrics/weight", method: .post, headers: callerHeaders, body: ByteBuffer(string: #"{"date":"2026-05-09","weight":80.1}"#))

@@ -37,7 +37,10 @@ struct PasswordController: Sendable {
         let now = now()
         let (user, currentHash) = try await client.withConnection { connection in
             try await issuer.requireActive(caller, now: now, on: connection, logger: logger)
-            return (try await accounts.user(id: caller.userId, on: connection, logger: logger), try await accounts.passwordHash(userId: caller.userId, on: connection, logger: logger))
+            return (
+                try await accounts.user(id: caller.userId, on: connection, logger: logger),
+                try await accounts.passwordHash(userId: caller.userId, on: connection, logger: logger)
+            )
         }
         guard let user else { throw APIError(.unauthorized, code: "session_ended", message: "This account no longer exists.") }
         let throttleKey = EmailAddress.key(user.email)

@@ -15,7 +15,6 @@ struct AccountRepository: Sendable {
     /// Thrown by `insertUser` when the address is already registered.
     struct EmailTaken: Error {}
 
-
     func insertUser(id: UUID, email: EmailAddress, passwordHash: String, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
         do {
             try await connection.query(

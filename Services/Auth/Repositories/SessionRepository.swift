@@ -25,7 +25,6 @@ struct SessionRepository: Sendable {
         case invalid
     }
 
-
     /// Opens a session whose first refresh token hashes to `refreshHash`.
     func create(
         id: UUID, userId: UUID, refreshHash: [UInt8], now: Date, expiresAt: Date, userAgent: String?, clientAddress: String?,

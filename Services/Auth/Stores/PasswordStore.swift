@@ -22,7 +22,8 @@ struct PasswordStore: Sendable {
     /// Stores a reset token for the account of `email` and queues the mail `makeMail` writes to the account's
     /// address; false (nothing written) when no account has that address.
     func queueReset(
-        for email: EmailAddress, tokenHash: [UInt8], now: Date, expiresAt: Date, makeMail: @Sendable (_ recipient: String) -> MailMessage, logger: Logger
+        for email: EmailAddress, tokenHash: [UInt8], now: Date, expiresAt: Date, makeMail: @Sendable (_ recipient: String) -> MailMessage,
+        logger: Logger
     ) async throws -> Bool {
         try await client.transaction(logger: logger) { connection -> Bool in
             guard let account = try await accounts.credentials(emailKey: email.key, on: connection, logger: logger),

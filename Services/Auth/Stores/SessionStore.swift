@@ -30,7 +30,8 @@ struct SessionStore: Sendable {
                 sessionLifetime: sessionLifetime, on: connection, logger: logger)
             {
             case .rotated(let userId, let sessionId):
-                return .success(try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: next, now: now, on: connection, logger: logger))
+                return .success(
+                    try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: next, now: now, on: connection, logger: logger))
             case .reused(let userId, let sessionId):
                 logger.warning("refresh token reused; session ended", metadata: ["user_id": "\(userId)", "session_id": "\(sessionId)"])
                 return .failure(

@@ -25,7 +25,9 @@ struct SessionIssuer: Sendable {
     }
 
     /// The session answer: a fresh access token plus the account and profile.
-    func body(userId: UUID, sessionId: UUID, refreshToken: OpaqueToken, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> SessionBody {
+    func body(userId: UUID, sessionId: UUID, refreshToken: OpaqueToken, now: Date, on connection: PostgresConnection, logger: Logger) async throws
+        -> SessionBody
+    {
         let account = try await account(userId: userId, on: connection, logger: logger)
         let (token, expiresAt) = try await accessTokens.issue(userId: userId, sessionId: sessionId, now: now)
         return SessionBody(
