@@ -21,14 +21,14 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         consumes: true, migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
     let client = infrastructure.postgres
 
-    let meals = MealRepository(logger: logger)
-    let customMeals = CustomMealRepository(logger: logger)
-    let profiles = ProfileRepository(logger: logger)
-    let foodRepository = FoodRepository(client: client, logger: logger)
+    let meals = MealRepository()
+    let customMeals = CustomMealRepository()
+    let profiles = ProfileRepository()
+    let foodRepository = FoodRepository(client: client)
     let foods = FoodCatalogLoader(
-        importer: FoodImporter(client: client, logger: logger), repository: foodRepository, dataFile: settings.foodDataFile,
+        importer: FoodImporter(client: client), repository: foodRepository, dataFile: settings.foodDataFile,
         startAfter: infrastructure.migrated, logger: logger)
-    let store = MealStore(client: client, meals: meals, now: now, logger: logger)
+    let store = MealStore(client: client, meals: meals, now: now)
 
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "meals.consumer.group", default: "meals"), topics: MealsEventHandler.topics,
@@ -51,13 +51,11 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     FoodController(foods: foods, repository: foodRepository).addRoutes(to: router)
     AnalyzeController(
         client: client, store: store, profiles: profiles, foods: foods,
-        reader: AnalysisRequestReader(maxImageBytes: settings.maxImageBytes), photoAnalyzer: photoAnalyzer, now: now, logger: logger
+        reader: AnalysisRequestReader(maxImageBytes: settings.maxImageBytes), photoAnalyzer: photoAnalyzer, now: now
     ).addRoutes(to: router)
-    MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, now: now, logger: logger)
+    MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, now: now).addRoutes(to: router)
+    CustomMealController(client: client, customMeals: customMeals, store: store, profiles: profiles, foods: foods, now: now)
         .addRoutes(to: router)
-    CustomMealController(
-        client: client, customMeals: customMeals, store: store, profiles: profiles, foods: foods, now: now, logger: logger
-    ).addRoutes(to: router)
 
     return BackendApplication(
         infrastructure: infrastructure, services: services, router: router, http: try HTTPServerSettings(config: config, defaultPort: 8082),

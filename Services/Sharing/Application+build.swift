@@ -21,12 +21,12 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let client = infrastructure.postgres
     let renderer = try SharedPageRenderer.bundled()
 
-    let meals = MealSnapshotRepository(logger: logger)
-    let links = ShareLinkRepository(client: client, logger: logger)
-    let photos = MealPhotoRepository(client: client, logger: logger)
+    let meals = MealSnapshotRepository()
+    let links = ShareLinkRepository(client: client)
+    let photos = MealPhotoRepository(client: client)
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "sharing.consumer.group", default: "sharing"), topics: SharingEventHandler.topics,
-        handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(logger: logger), links: links))
+        handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(), links: links))
     var mealsClientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled)
     mealsClientConfiguration.tracing.tracer = nil  // the photo client makes its own, named span (`HTTPClientSpan`)
     let mealsClient = HTTPClientService(configuration: mealsClientConfiguration)
@@ -37,8 +37,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     ShareController(
         client: client, meals: meals, links: links, photos: photos,
         photoClient: MealPhotoClient(
-            client: mealsClient.client, mealsURL: settings.mealsURL, timeout: settings.photoTimeout, maxBytes: settings.maxPhotoBytes,
-            logger: logger),
+            client: mealsClient.client, mealsURL: settings.mealsURL, timeout: settings.photoTimeout, maxBytes: settings.maxPhotoBytes),
         opener: opener, addresses: addresses, snapshotWait: settings.snapshotWait, now: now
     ).addRoutes(to: router)
     SharedPageController(opener: opener, photos: photos, renderer: renderer, addresses: addresses, now: now).addRoutes(to: router)

@@ -20,16 +20,15 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let client = infrastructure.postgres
 
     let handler = TrendsEventHandler(
-        meals: MealProjection(logger: logger), summaries: DaySummaryProjection(logger: logger),
-        bodyMetrics: BodyMetricsProjection(logger: logger), profiles: ProfileProjection(logger: logger))
+        meals: MealProjection(), summaries: DaySummaryProjection(), bodyMetrics: BodyMetricsProjection(), profiles: ProfileProjection())
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "trends.consumer.group", default: "trends"), topics: TrendsEventHandler.topics,
         handler: handler)
 
-    let profiles = ProfileReader(client: client, logger: logger)
-    let summaries = DaySummaryReader(client: client, logger: logger)
-    let meals = MealReader(client: client, logger: logger)
-    let bodyMetrics = BodyMetricsReader(client: client, logger: logger)
+    let profiles = ProfileReader(client: client)
+    let summaries = DaySummaryReader(client: client)
+    let meals = MealReader(client: client)
+    let bodyMetrics = BodyMetricsReader(client: client)
     let router = ServiceRuntime.makeRouter(service: "trends", checks: infrastructure.readinessChecks)
     TrendsController(profiles: profiles, summaries: summaries, meals: meals, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
     ExpenditureController(profiles: profiles, summaries: summaries, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)

@@ -14,7 +14,6 @@ struct AnalyzeController: Sendable {
     let reader: AnalysisRequestReader
     let photoAnalyzer: PhotoMealAnalyzer?
     let now: @Sendable () -> Date
-    let logger: Logger
 
     static let maxTextLength = 2000
 
@@ -41,11 +40,11 @@ struct AnalyzeController: Sendable {
         try fields.check()
 
         let catalog = try foods.catalog()
-        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
         let drafts: [MealItemDraft]
         var unrecognised: [String] = []
         if let photo = input.photo {
-            drafts = try await analyzePhoto(photo, hint: hint, catalog: catalog)
+            drafts = try await analyzePhoto(photo, hint: hint, catalog: catalog, logger: context.logger)
         } else {
             (drafts, unrecognised) = TextMealAnalyzer(catalog: catalog).analyze(text ?? "")
             guard !drafts.isEmpty else {
@@ -60,12 +59,14 @@ struct AnalyzeController: Sendable {
             composition: MealComposer.compose(drafts, profile: profile.scoring), profile: profile, description: text,
             mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: false, notes: nil, unrecognised: unrecognised,
             hasPhoto: input.photo != nil, now: now)
-        try await store.create(meal, photo: input.photo)
+        try await store.create(meal, photo: input.photo, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
     }
 
     /// The provider's items grounded in the table; its failures become 503 or 502 answers.
-    private func analyzePhoto(_ photo: PhotoUpload, hint: String?, catalog: FoodCatalog) async throws -> [MealItemDraft] {
+    private func analyzePhoto(
+        _ photo: PhotoUpload, hint: String?, catalog: FoodCatalog, logger: Logger
+    ) async throws -> [MealItemDraft] {
         guard let photoAnalyzer else { throw VisionError.notConfigured }
         do {
             return try await photoAnalyzer.analyze(photo, hint: hint, catalog: catalog)

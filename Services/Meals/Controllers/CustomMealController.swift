@@ -12,7 +12,6 @@ struct CustomMealController: Sendable {
     let profiles: ProfileRepository
     let foods: FoodCatalogLoader
     let now: @Sendable () -> Date
-    let logger: Logger
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/custom-meals", use: list)
@@ -30,7 +29,7 @@ struct CustomMealController: Sendable {
         let limit = query["limit"].map { Int(String($0)) ?? -1 } ?? 50
         guard (1...100).contains(limit) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
         let after = try query["cursor"].map { try ListCursor.decode(String($0)) }.map { (name: $0.key, id: $0.id) }
-        let rows = try await customMeals.list(userId: caller.userId, after: after, limit: limit, client: client)
+        let rows = try await customMeals.list(userId: caller.userId, after: after, limit: limit, client: client, logger: context.logger)
         let catalog = try foods.catalog()
         let page = Array(rows.prefix(limit))
         return CustomMealPageBody(
@@ -46,7 +45,7 @@ struct CustomMealController: Sendable {
         let now = now()
         let meal = CustomMealRecord(
             id: UUID(), userId: caller.userId, name: name, mealType: mealType, items: body.items, version: 1, createdAt: now, updatedAt: now)
-        try await customMeals.save(meal, client: client)
+        try await customMeals.save(meal, client: client, logger: context.logger)
         return EditedResponse(status: .created, response: try CustomMealBody(meal, catalog: try foods.catalog()))
     }
 
@@ -67,14 +66,15 @@ struct CustomMealController: Sendable {
         meal.items = body.items
         meal.version += 1
         meal.updatedAt = now()
-        try await customMeals.save(meal, client: client)
+        try await customMeals.save(meal, client: client, logger: context.logger)
         return try CustomMealBody(meal, catalog: try foods.catalog())
     }
 
     /// `DELETE /api/custom-meals/:id`: 204.
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let caller = try CallerIdentity(request)
-        guard try await customMeals.delete(try Self.id(context), userId: caller.userId, client: client) else {
+        let id = try Self.id(context)
+        guard try await customMeals.delete(id, userId: caller.userId, client: client, logger: context.logger) else {
             throw APIError.notFound("No such custom meal.")
         }
         return .noContent
@@ -92,13 +92,13 @@ struct CustomMealController: Sendable {
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         try fields.check()
         let drafts = try ItemRequestResolver.resolve(custom.items, catalog: try foods.catalog())
-        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
         let meal = MealFactory.make(
             userId: caller.userId, origin: .customMeal,
             composition: MealComposer.compose(drafts, profile: profile.scoring, title: custom.name), profile: profile,
             description: nil, mealType: mealType, captureKind: .quickAdd, eatenAt: eatenAt, consumed: true, notes: notes,
             unrecognised: [], hasPhoto: false, now: now)
-        try await store.create(meal, photo: nil)
+        try await store.create(meal, photo: nil, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
     }
 
@@ -117,7 +117,8 @@ struct CustomMealController: Sendable {
     }
 
     private func find(_ context: AppRequestContext, caller: CallerIdentity) async throws -> CustomMealRecord {
-        guard let meal = try await customMeals.find(try Self.id(context), userId: caller.userId, client: client) else {
+        let id = try Self.id(context)
+        guard let meal = try await customMeals.find(id, userId: caller.userId, client: client, logger: context.logger) else {
             throw APIError.notFound("No such custom meal.")
         }
         return meal

@@ -34,7 +34,7 @@ struct FoodController: Sendable {
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> FoodBody {
         _ = try CallerIdentity(request)
         guard let id = context.parameters.get("id"), let food = try foods.catalog().food(id: id),
-            let nutrients = try await repository.nutrients(of: id)
+            let nutrients = try await repository.nutrients(of: id, logger: context.logger)
         else { throw APIError.notFound("No such food.") }
         return FoodBody(
             id: food.id, name: food.name, group: food.group.displayName, traits: food.traits, per100g: food.per100g,

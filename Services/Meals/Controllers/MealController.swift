@@ -13,7 +13,6 @@ struct MealController: Sendable {
     let profiles: ProfileRepository
     let foods: FoodCatalogLoader
     let now: @Sendable () -> Date
-    let logger: Logger
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/meals", use: list)
@@ -54,7 +53,7 @@ struct MealController: Sendable {
             let (micros, id) = try ListCursor.decodeTime(String(cursor))
             filter.cursor = MealCursor(eatenAtMicros: micros, id: id)
         }
-        let rows = try await meals.list(userId: caller.userId, filter: filter, client: client)
+        let rows = try await meals.list(userId: caller.userId, filter: filter, client: client, logger: context.logger)
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { ListCursor.encode(time: $0.eatenAt, id: $0.id) } : nil
         return MealPageBody(meals: page.map(MealBody.init), nextCursor: next)
@@ -72,26 +71,25 @@ struct MealController: Sendable {
         let title = fields.text(body.title, field: "title", limit: 120)
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         var drafts: [MealItemDraft] = []
-        do {
-            drafts = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog())
-        } catch let error as APIError where error.status == .unprocessableContent {
+        do { drafts = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
             fields.merge(error)
         }
         try fields.check()
         let consumed = body.consumed ?? true
-        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
         let meal = MealFactory.make(
             userId: caller.userId, origin: .manual, composition: MealComposer.compose(drafts, profile: profile.scoring, title: title),
             profile: profile, description: nil, mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: consumed,
             notes: notes, unrecognised: [], hasPhoto: false, now: now)
-        try await store.create(meal, photo: nil)
+        try await store.create(meal, photo: nil, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
     }
 
     /// `GET /api/meals/:id` with its version as `ETag`.
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
         let caller = try CallerIdentity(request)
-        guard let meal = try await meals.find(try Self.mealId(context), userId: caller.userId, client: client) else {
+        let id = try Self.mealId(context)
+        guard let meal = try await meals.find(id, userId: caller.userId, client: client, logger: context.logger) else {
             throw APIError.notFound("No such meal.")
         }
         return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal))
@@ -111,16 +109,14 @@ struct MealController: Sendable {
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         var drafts: [MealItemDraft]?
         if let items = body.items {
-            do {
-                drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog())
-            } catch let error as APIError where error.status == .unprocessableContent {
+            do { drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
                 fields.merge(error)
             }
         }
         try fields.check()
-        let profile = try await profiles.profile(of: caller.userId, client: client)
+        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
         let newItems = drafts
-        let meal = try await store.update(id, userId: caller.userId, expectedVersion: expected) { meal in
+        let meal = try await store.update(id, userId: caller.userId, expectedVersion: expected, logger: context.logger) { meal in
             if let drafts = newItems {
                 meal.apply(MealComposer.compose(drafts, profile: profile.scoring, title: title ?? meal.title))
             } else if let title {
@@ -138,7 +134,7 @@ struct MealController: Sendable {
     /// `DELETE /api/meals/:id`: 204; its photo goes too and `meal.deleted` is sent.
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let caller = try CallerIdentity(request)
-        try await store.delete(try Self.mealId(context), userId: caller.userId)
+        try await store.delete(try Self.mealId(context), userId: caller.userId, logger: context.logger)
         return .noContent
     }
 
@@ -153,8 +149,9 @@ struct MealController: Sendable {
         let eatenAt = fields.eatenAt(body.eatenAt)
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         try fields.check()
-        let profile = try await profiles.profile(of: caller.userId, client: client)
-        let meal = try await store.update(id, userId: caller.userId, expectedVersion: try RequestPreconditions.expectedVersion(request)) { meal in
+        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
+        let expected = try RequestPreconditions.expectedVersion(request)
+        let meal = try await store.update(id, userId: caller.userId, expectedVersion: expected, logger: context.logger) { meal in
             if !meal.isConsumed { meal.consumedAt = now }
             meal.isConsumed = true
             if let mealType { meal.mealType = mealType }
@@ -168,9 +165,9 @@ struct MealController: Sendable {
     /// `DELETE /api/meals/:id/consume`: back to scanned (it stops counting); a no-op when it was not consumed.
     @Sendable func unconsume(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
         let caller = try CallerIdentity(request)
-        let meal = try await store.update(
-            try Self.mealId(context), userId: caller.userId, expectedVersion: try RequestPreconditions.expectedVersion(request)
-        ) { meal in
+        let id = try Self.mealId(context)
+        let expected = try RequestPreconditions.expectedVersion(request)
+        let meal = try await store.update(id, userId: caller.userId, expectedVersion: expected, logger: context.logger) { meal in
             guard meal.isConsumed else { return false }
             meal.isConsumed = false
             meal.consumedAt = nil
@@ -182,7 +179,8 @@ struct MealController: Sendable {
     /// `GET /api/meals/:id/photo`: the photo as uploaded, for its owner only.
     @Sendable func photo(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
-        guard let photo = try await meals.photo(mealId: try Self.mealId(context), userId: caller.userId, client: client) else {
+        let id = try Self.mealId(context)
+        guard let photo = try await meals.photo(mealId: id, userId: caller.userId, client: client, logger: context.logger) else {
             throw APIError.notFound("This meal has no photo.")
         }
         return Response(

@@ -17,12 +17,12 @@ struct MealsEventHandler: EventHandler {
         switch event.header.type {
         case Topic.userProfileUpdated.rawValue:
             let profile = try event.payload(UserProfileUpdated.self)
-            try await profiles.save(profile, on: connection)
+            try await profiles.save(profile, on: connection, logger: logger)
         case Topic.userDeleted.rawValue:
             let userId = try event.payload(UserDeleted.self).userId
-            try await meals.deleteAll(userId: userId, on: connection)
-            try await customMeals.deleteAll(userId: userId, on: connection)
-            try await profiles.delete(userId: userId, on: connection)
+            try await meals.deleteAll(userId: userId, on: connection, logger: logger)
+            try await customMeals.deleteAll(userId: userId, on: connection, logger: logger)
+            try await profiles.delete(userId: userId, on: connection, logger: logger)
             logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
         default:
             throw EventRejected("the meals service does not consume \(event.header.type)")

@@ -42,8 +42,8 @@ final class FoodCatalogLoader: Service {
 
     /// Imports (if needed) and loads the catalog now.
     func load() async throws {
-        if let dataFile { try await importer.importIfNeeded(from: dataFile) }
-        let catalog = FoodCatalog(foods: try await repository.allFoods())
+        if let dataFile { try await importer.importIfNeeded(from: dataFile, logger: logger) }
+        let catalog = FoodCatalog(foods: try await repository.allFoods(logger: logger))
         loaded.withLock { $0 = catalog }
         logger.info("food catalog loaded", metadata: ["foods": "\(catalog.foods.count)"])
         if catalog.foods.isEmpty {

@@ -5,14 +5,13 @@ import PostgresNIO
 import PostgresSupport
 
 /// Imports the USDA data file into `meals.foods`: every food inserted or updated in one transaction, in
-/// batches, and the file's checksum recorded, so importing the same file again does nothing.
+/// batches, and the file's checksum recorded, so importing the same file again does nothing. Logs to the caller's `logger`.
 struct FoodImporter: Sendable {
     let client: PostgresPool
-    let logger: Logger
 
     /// Imports `file` unless a file with the same contents was imported before; returns the number of foods written.
     @discardableResult
-    func importIfNeeded(from file: URL) async throws -> Int {
+    func importIfNeeded(from file: URL, logger: Logger) async throws -> Int {
         let data = try Data(contentsOf: file)
         let checksum = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
         let alreadyImported = try await client.query(
@@ -23,7 +22,7 @@ struct FoodImporter: Sendable {
         let started = ContinuousClock.now
         try await client.transaction(logger: logger) { connection in
             for batch in stride(from: 0, to: foods.count, by: Self.batchSize) {
-                try await insert(Array(foods[batch..<min(batch + Self.batchSize, foods.count)]), on: connection)
+                try await insert(Array(foods[batch..<min(batch + Self.batchSize, foods.count)]), on: connection, logger: logger)
             }
             try await connection.query(
                 """
@@ -40,7 +39,7 @@ struct FoodImporter: Sendable {
     private static let batchSize = 1000
 
     /// One multi-row upsert through `unnest` of column arrays (one round trip per batch).
-    private func insert(_ sources: [FoodSource], on connection: PostgresConnection) async throws {
+    private func insert(_ sources: [FoodSource], on connection: PostgresConnection, logger: Logger) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let records = sources.map(FoodRecord.init(source:))

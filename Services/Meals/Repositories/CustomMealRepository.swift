@@ -4,11 +4,10 @@ import PostgresNIO
 import PostgresSupport
 
 /// SQL for custom meals, always scoped to the owner.
+/// Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct CustomMealRepository: Sendable {
-    let logger: Logger
-
     /// Stores a new custom meal or replaces the caller's existing one with the same id.
-    func save(_ meal: CustomMealRecord, client: PostgresPool) async throws {
+    func save(_ meal: CustomMealRecord, client: PostgresPool, logger: Logger) async throws {
         let items = String(decoding: try JSONEncoder().encode(meal.items), as: UTF8.self)
         try await client.query(
             """
@@ -22,7 +21,7 @@ struct CustomMealRepository: Sendable {
     }
 
     /// The caller's custom meal.
-    func find(_ id: UUID, userId: UUID, client: PostgresPool) async throws -> CustomMealRecord? {
+    func find(_ id: UUID, userId: UUID, client: PostgresPool, logger: Logger) async throws -> CustomMealRecord? {
         try await records(
             client.query(
                 """
@@ -33,7 +32,9 @@ struct CustomMealRepository: Sendable {
     }
 
     /// The caller's custom meals by name, after `after` (the last name and id of the previous page).
-    func list(userId: UUID, after: (name: String, id: UUID)?, limit: Int, client: PostgresPool) async throws -> [CustomMealRecord] {
+    func list(
+        userId: UUID, after: (name: String, id: UUID)?, limit: Int, client: PostgresPool, logger: Logger
+    ) async throws -> [CustomMealRecord] {
         let afterName = after?.name ?? ""
         let afterId = after?.id ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         return try await records(
@@ -46,13 +47,13 @@ struct CustomMealRepository: Sendable {
     }
 
     /// Deletes the caller's custom meal; false when there was none.
-    func delete(_ id: UUID, userId: UUID, client: PostgresPool) async throws -> Bool {
+    func delete(_ id: UUID, userId: UUID, client: PostgresPool, logger: Logger) async throws -> Bool {
         try await client.query("DELETE FROM custom_meals WHERE id = \(id) AND user_id = \(userId) RETURNING id", logger: logger)
             .collect().isEmpty == false
     }
 
     /// Deletes every custom meal of a user.
-    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+    func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM custom_meals WHERE user_id = \(userId)", logger: logger)
     }
 

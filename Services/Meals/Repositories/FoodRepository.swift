@@ -4,12 +4,12 @@ import PostgresNIO
 import PostgresSupport
 
 /// Reads the food table: all of it for the in-memory catalog, one food with every nutrient for `GET /api/foods/:id`.
+/// Every query logs to the caller's `logger` (the request's, or the catalog loader's).
 struct FoodRepository: Sendable {
     let client: PostgresPool
-    let logger: Logger
 
     /// Every food with what analysis and scoring need.
-    func allFoods() async throws -> [FoodRecord] {
+    func allFoods(logger: Logger) async throws -> [FoodRecord] {
         let decoder = JSONDecoder()
         let rows = try await client.query(
             """
@@ -33,7 +33,7 @@ struct FoodRepository: Sendable {
     }
 
     /// Every nutrient of one food per 100 g, by the table's names.
-    func nutrients(of id: String) async throws -> [String: Double]? {
+    func nutrients(of id: String, logger: Logger) async throws -> [String: Double]? {
         let rows = try await client.query("SELECT nutrients::text FROM foods WHERE id = \(id)", logger: logger)
         for try await json in rows.decode(String.self) {
             return try JSONDecoder().decode([String: Double].self, from: Data(json.utf8))

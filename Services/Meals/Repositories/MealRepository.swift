@@ -3,10 +3,9 @@ import Logging
 import PostgresNIO
 import PostgresSupport
 
-/// SQL for meals and their photos. Every query is scoped to the owner, so another user's meal is never found.
+/// SQL for meals and their photos. Every query is scoped to the owner, so another user's meal is never found,
+/// and logs to the caller's `logger` (the request's, or the consumer's).
 struct MealRepository: Sendable {
-    let logger: Logger
-
     private static let columns: PostgresQuery = """
         SELECT id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date::text, time_zone,
                is_consumed, consumed_at, notes, edited, version, items::text, totals::text, health::text, diet::text,
@@ -15,7 +14,7 @@ struct MealRepository: Sendable {
         """
 
     /// Stores a new meal.
-    func insert(_ meal: MealRecord, on connection: PostgresConnection) async throws {
+    func insert(_ meal: MealRecord, on connection: PostgresConnection, logger: Logger) async throws {
         let json = try MealJSON(meal)
         try await connection.query(
             """
@@ -31,7 +30,7 @@ struct MealRepository: Sendable {
     }
 
     /// Writes every changeable field of `meal` (its id and owner stay).
-    func update(_ meal: MealRecord, on connection: PostgresConnection) async throws {
+    func update(_ meal: MealRecord, on connection: PostgresConnection, logger: Logger) async throws {
         let json = try MealJSON(meal)
         try await connection.query(
             """
@@ -45,7 +44,9 @@ struct MealRepository: Sendable {
     }
 
     /// The caller's meal, locked for update when read inside a transaction that will change it.
-    func find(_ id: UUID, userId: UUID, on connection: PostgresConnection, forUpdate: Bool = false) async throws -> MealRecord? {
+    func find(
+        _ id: UUID, userId: UUID, on connection: PostgresConnection, forUpdate: Bool = false, logger: Logger
+    ) async throws -> MealRecord? {
         var query = Self.columns
         query.sql += " WHERE id = $1 AND user_id = $2" + (forUpdate ? " FOR UPDATE" : "")
         query.binds.append(id, context: .default)
@@ -54,12 +55,12 @@ struct MealRepository: Sendable {
     }
 
     /// The caller's meal, read outside any transaction.
-    func find(_ id: UUID, userId: UUID, client: PostgresPool) async throws -> MealRecord? {
-        try await client.withConnection { try await find(id, userId: userId, on: $0) }
+    func find(_ id: UUID, userId: UUID, client: PostgresPool, logger: Logger) async throws -> MealRecord? {
+        try await client.withConnection { try await find(id, userId: userId, on: $0, logger: logger) }
     }
 
     /// A page of the caller's meals, newest first, after `filter.cursor`.
-    func list(userId: UUID, filter: MealListFilter, client: PostgresPool) async throws -> [MealRecord] {
+    func list(userId: UUID, filter: MealListFilter, client: PostgresPool, logger: Logger) async throws -> [MealRecord] {
         var query = Self.columns
         var conditions = ["user_id = $1"]
         query.binds.append(userId, context: .default)
@@ -80,20 +81,20 @@ struct MealRepository: Sendable {
     }
 
     /// Deletes the caller's meal (its photo goes with it); false when there was none.
-    func delete(_ id: UUID, userId: UUID, on connection: PostgresConnection) async throws -> Bool {
+    func delete(_ id: UUID, userId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         let rows = try await connection.query(
             "DELETE FROM meals WHERE id = \(id) AND user_id = \(userId) RETURNING id", logger: logger)
         return try await rows.collect().isEmpty == false
     }
 
     /// Deletes every meal and photo of a user.
-    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+    func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM meal_photos WHERE user_id = \(userId)", logger: logger)
         try await connection.query("DELETE FROM meals WHERE user_id = \(userId)", logger: logger)
     }
 
     /// Stores the photo of a meal.
-    func savePhoto(_ photo: PhotoUpload, mealId: UUID, userId: UUID, on connection: PostgresConnection) async throws {
+    func savePhoto(_ photo: PhotoUpload, mealId: UUID, userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             INSERT INTO meal_photos (meal_id, user_id, media_type, bytes)
@@ -102,7 +103,9 @@ struct MealRepository: Sendable {
     }
 
     /// The photo of the caller's meal.
-    func photo(mealId: UUID, userId: UUID, client: PostgresPool) async throws -> (mediaType: String, bytes: ByteBuffer)? {
+    func photo(
+        mealId: UUID, userId: UUID, client: PostgresPool, logger: Logger
+    ) async throws -> (mediaType: String, bytes: ByteBuffer)? {
         let rows = try await client.query(
             "SELECT media_type, bytes FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
         for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return (mediaType, bytes) }

@@ -5,11 +5,10 @@ import PostgresNIO
 import PostgresSupport
 
 /// The latest profile of each user, written by the `user.profile_updated` handler and read by every scoring request.
+/// Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct ProfileRepository: Sendable {
-    let logger: Logger
-
     /// Stores `event` unless a newer version is already stored (events may arrive out of order).
-    func save(_ event: UserProfileUpdated, on connection: PostgresConnection) async throws {
+    func save(_ event: UserProfileUpdated, on connection: PostgresConnection, logger: Logger) async throws {
         let json = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
         try await connection.query(
             """
@@ -20,7 +19,7 @@ struct ProfileRepository: Sendable {
     }
 
     /// The caller's profile, or the standard one when none has arrived.
-    func profile(of userId: UUID, client: PostgresPool) async throws -> CallerProfile {
+    func profile(of userId: UUID, client: PostgresPool, logger: Logger) async throws -> CallerProfile {
         let rows = try await client.query("SELECT profile::text FROM user_profiles WHERE user_id = \(userId)", logger: logger)
         for try await json in rows.decode(String.self) {
             return CallerProfile(event: try JSONDecoder().decode(UserProfileUpdated.self, from: Data(json.utf8)))
@@ -29,7 +28,7 @@ struct ProfileRepository: Sendable {
     }
 
     /// Forgets the user's profile.
-    func delete(userId: UUID, on connection: PostgresConnection) async throws {
+    func delete(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM user_profiles WHERE user_id = \(userId)", logger: logger)
     }
 }

@@ -37,16 +37,18 @@ struct ShareController: Sendable {
         guard (1...ShareRequest.maximumDays).contains(days) else {
             throw APIError.invalid(["expiresInDays": "Use 1 to \(ShareRequest.maximumDays) days."])
         }
-        let meal = try await ownedMeal(mealId, of: caller.userId)
+        let meal = try await ownedMeal(mealId, of: caller.userId, logger: context.logger)
         var includePhoto = false
-        if body.includePhoto == true { includePhoto = try await copyPhoto(of: meal, for: caller, requestId: context.requestId) }
+        if body.includePhoto == true {
+            includePhoto = try await copyPhoto(of: meal, for: caller, requestId: context.requestId, logger: context.logger)
+        }
         let created = now()
         let link = ShareLink(
             token: CapabilityToken.generate(), linkId: UUID(), mealId: mealId, userId: caller.userId, createdAt: created,
             expiresAt: created.addingTimeInterval(Double(days) * 86_400), revokedAt: nil, includePhoto: includePhoto,
             showDisplayName: body.showDisplayName ?? false, viewCount: 0, lastViewedAt: nil, mealTitle: meal.title,
             mealCalories: meal.totals.calories)
-        try await links.create(link)
+        try await links.create(link, logger: context.logger)
         return EditedResponse(
             status: .created, headers: [.location: "/api/share/\(link.token)"],
             response: ShareLinkBody(link, addresses: addresses, now: created))
@@ -59,7 +61,7 @@ struct ShareController: Sendable {
         let limit = query["limit"].map { Int(String($0)) ?? -1 } ?? 20
         guard (1...100).contains(limit) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
         let cursor = try query["cursor"].map { try ListCursor.decodeTime(String($0)) }.map { LinkCursor(createdAtMicros: $0.micros, linkId: $0.id) }
-        let rows = try await links.list(userId: caller.userId, after: cursor, limit: limit + 1)
+        let rows = try await links.list(userId: caller.userId, after: cursor, limit: limit + 1, logger: context.logger)
         let page = rows.prefix(limit)
         let current = now()
         return ShareLinkPageBody(
@@ -70,7 +72,7 @@ struct ShareController: Sendable {
     /// `GET /api/share/:token`, public: the shared meal; counts a view.
     @Sendable func view(request: Request, context: AppRequestContext) async throws -> Response {
         let current = now()
-        let shared = try await opener.open(context.parameters.get("token") ?? "", now: current, countingView: true)
+        let shared = try await opener.open(context.parameters.get("token") ?? "", now: current, countingView: true, logger: context.logger)
         let body = try Self.encoder.encode(SharedMealBody(shared, addresses: addresses))
         return PublicResponse.make(
             ByteBuffer(bytes: body), contentType: "application/json; charset=utf-8", expiresAt: shared.expiresAt,
@@ -81,17 +83,19 @@ struct ShareController: Sendable {
     @Sendable func revoke(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let caller = try CallerIdentity(request)
         let token = context.parameters.get("token") ?? ""
-        guard CapabilityToken.isWellFormed(token), try await links.revoke(token: token, userId: caller.userId, now: now()) else {
+        guard CapabilityToken.isWellFormed(token),
+            try await links.revoke(token: token, userId: caller.userId, now: now(), logger: context.logger)
+        else {
             throw LinkOpener.refusal(nil)
         }
         return .noContent
     }
 
     /// The caller's meal, waiting up to `snapshotWait` for its first event.
-    private func ownedMeal(_ mealId: UUID, of userId: UUID) async throws -> MealSnapshot {
+    private func ownedMeal(_ mealId: UUID, of userId: UUID, logger: Logger) async throws -> MealSnapshot {
         let deadline = ContinuousClock.now + snapshotWait
         while true {
-            if let stored = try await meals.meal(mealId, client: client) {
+            if let stored = try await meals.meal(mealId, client: client, logger: logger) {
                 // Another user's meal is as unknown as a missing one.
                 guard stored.userId == userId, let snapshot = stored.snapshot else { throw Self.noSuchMeal }
                 return snapshot
@@ -106,11 +110,13 @@ struct ShareController: Sendable {
     }
 
     /// Copies the meal's photo once (later shares reuse it); false when the meal has none.
-    private func copyPhoto(of meal: MealSnapshot, for caller: CallerIdentity, requestId: String) async throws -> Bool {
+    private func copyPhoto(of meal: MealSnapshot, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> Bool {
         guard meal.hasPhoto else { return false }
-        if try await photos.exists(mealId: meal.mealId) { return true }
-        guard let photo = try await photoClient.photo(mealId: meal.mealId, for: caller, requestId: requestId) else { return false }
-        try await photos.save(photo, mealId: meal.mealId, userId: caller.userId)
+        if try await photos.exists(mealId: meal.mealId, logger: logger) { return true }
+        guard let photo = try await photoClient.photo(mealId: meal.mealId, for: caller, requestId: requestId, logger: logger) else {
+            return false
+        }
+        try await photos.save(photo, mealId: meal.mealId, userId: caller.userId, logger: logger)
         return true
     }
 

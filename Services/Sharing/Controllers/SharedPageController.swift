@@ -31,7 +31,7 @@ struct SharedPageController: Sendable {
         let current = now()
         let shared: SharedMeal
         do {
-            shared = try await opener.open(context.parameters.get("token") ?? "", now: current, countingView: true)
+            shared = try await opener.open(context.parameters.get("token") ?? "", now: current, countingView: true, logger: context.logger)
         } catch let error as APIError where Self.wantsHTML(request) {
             return unavailablePage(error)
         }
@@ -44,7 +44,7 @@ struct SharedPageController: Sendable {
     /// `GET /shared/:token/card.svg`: the 1200x630 share image.
     @Sendable func card(request: Request, context: AppRequestContext) async throws -> Response {
         let current = now()
-        let shared = try await opener.open(context.parameters.get("token") ?? "", now: current, countingView: false)
+        let shared = try await opener.open(context.parameters.get("token") ?? "", now: current, countingView: false, logger: context.logger)
         let svg = renderer.card(SharedMealView(shared, addresses: addresses))
         return PublicResponse.make(
             ByteBuffer(string: svg), contentType: "image/svg+xml; charset=utf-8", expiresAt: shared.expiresAt,
@@ -55,9 +55,11 @@ struct SharedPageController: Sendable {
     @Sendable func photo(request: Request, context: AppRequestContext) async throws -> Response {
         let current = now()
         let token = context.parameters.get("token") ?? ""
-        guard CapabilityToken.isWellFormed(token), let (photo, expiresAt) = try await photos.photo(token: token, now: current) else {
+        guard CapabilityToken.isWellFormed(token),
+            let (photo, expiresAt) = try await photos.photo(token: token, now: current, logger: context.logger)
+        else {
             // Why not: the link's own refusal when it does not open, else it was shared without a photo.
-            _ = try await opener.open(token, now: current, countingView: false)
+            _ = try await opener.open(token, now: current, countingView: false, logger: context.logger)
             throw APIError(.notFound, code: "photo_not_shared", message: "This link does not include a photo.")
         }
         return PublicResponse.make(

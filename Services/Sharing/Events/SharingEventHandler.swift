@@ -18,16 +18,21 @@ struct SharingEventHandler: EventHandler {
         switch event.header.type {
         case Topic.mealAnalyzed.rawValue:
             let meal = try event.payload(MealAnalyzed.self).meal
-            if try await !DeletedUsers.contains(meal.userId, on: connection, logger: logger) { try await meals.apply(meal, on: connection) }
+            if try await !DeletedUsers.contains(meal.userId, on: connection, logger: logger) {
+                try await meals.apply(meal, on: connection, logger: logger)
+            }
         case Topic.mealConsumed.rawValue:
             let meal = try event.payload(MealConsumed.self).meal
-            if try await !DeletedUsers.contains(meal.userId, on: connection, logger: logger) { try await meals.apply(meal, on: connection) }
+            if try await !DeletedUsers.contains(meal.userId, on: connection, logger: logger) {
+                try await meals.apply(meal, on: connection, logger: logger)
+            }
         case Topic.mealDeleted.rawValue:
             let deletion = try event.payload(MealDeleted.self)
             switch deletion.reason {
             case "deleted":
                 if try await !DeletedUsers.contains(deletion.userId, on: connection, logger: logger) {
-                    try await meals.delete(mealId: deletion.mealId, userId: deletion.userId, version: deletion.version, on: connection)
+                    try await meals.delete(
+                        mealId: deletion.mealId, userId: deletion.userId, version: deletion.version, on: connection, logger: logger)
                 }
             case "unconsumed":
                 break
@@ -36,7 +41,9 @@ struct SharingEventHandler: EventHandler {
             }
         case Topic.userProfileUpdated.rawValue:
             let profile = try event.payload(UserProfileUpdated.self)
-            if try await !DeletedUsers.contains(profile.userId, on: connection, logger: logger) { try await names.save(profile, on: connection) }
+            if try await !DeletedUsers.contains(profile.userId, on: connection, logger: logger) {
+                try await names.save(profile, on: connection, logger: logger)
+            }
         case Topic.userDeleted.rawValue:
             try await purge(try event.payload(UserDeleted.self), on: connection, logger: logger)
         default:
@@ -47,9 +54,9 @@ struct SharingEventHandler: EventHandler {
     /// Every link, meal copy, photo and name of the user goes; later events of the user are ignored.
     private func purge(_ deletion: UserDeleted, on connection: PostgresConnection, logger: Logger) async throws {
         let userId = deletion.userId
-        try await links.deleteAll(userId: userId, on: connection)
-        try await meals.deleteAll(userId: userId, on: connection)
-        try await names.delete(userId: userId, on: connection)
+        try await links.deleteAll(userId: userId, on: connection, logger: logger)
+        try await meals.deleteAll(userId: userId, on: connection, logger: logger)
+        try await names.delete(userId: userId, on: connection, logger: logger)
         try await DeletedUsers.remember(userId, deletedAt: deletion.deletedAt, on: connection, logger: logger)
         logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
     }

@@ -1,18 +1,20 @@
 import Foundation
+import Logging
 import ServiceDefaults
 
 /// Opens a link for the public routes: the shared meal, or the refusal every public route gives alike
-/// (404 for a token that never existed, 410 for an expired or revoked link or a deleted meal).
+/// (404 for a token that never existed, 410 for an expired or revoked link or a deleted meal). Logs to the request's `logger`.
 struct LinkOpener: Sendable {
     let links: ShareLinkRepository
 
     /// The meal behind `token`; `countingView` adds one to the link's views (the JSON view and the page do, the
     /// card and the photo do not).
-    func open(_ token: String, now: Date, countingView: Bool) async throws -> SharedMeal {
+    func open(_ token: String, now: Date, countingView: Bool, logger: Logger) async throws -> SharedMeal {
         guard CapabilityToken.isWellFormed(token) else { throw Self.refusal(nil) }
-        let shared = countingView ? try await links.view(token: token, now: now) : try await links.peek(token: token, now: now)
+        let shared = try await countingView
+            ? links.view(token: token, now: now, logger: logger) : links.peek(token: token, now: now, logger: logger)
         if let shared { return shared }
-        throw Self.refusal(try await links.status(token: token, now: now))
+        throw Self.refusal(try await links.status(token: token, now: now, logger: logger))
     }
 
     /// The error for a link that does not open with `status` (nil: no such link).

@@ -9,16 +9,15 @@ import ServiceDefaults
 /// fetched once from the meals service's `GET /api/meals/:id/photo` on the owner's behalf (the meals service
 /// checks ownership again) and copied, so public views never reach the meals service. The call carries the share
 /// request's `X-Request-Id` and, while tracing is on, its trace (`traceparent`), so the meals service's logs and span
-/// join the request that caused it.
+/// join the request that caused it. A failure is logged to the share request's `logger`.
 struct MealPhotoClient: Sendable {
     let client: HTTPClient
     let mealsURL: String
     let timeout: Duration
     let maxBytes: Int
-    let logger: Logger
 
     /// The meal's photo; nil when the meals service has none for this caller. 503 when it cannot be reached.
-    func photo(mealId: UUID, for caller: CallerIdentity, requestId: String) async throws -> MealPhoto? {
+    func photo(mealId: UUID, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> MealPhoto? {
         var request = HTTPClientRequest(url: "\(mealsURL)/api/meals/\(mealId.uuidString.lowercased())/photo")
         request.headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
         request.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())

@@ -4,11 +4,10 @@ import Logging
 import PostgresNIO
 
 /// Users' display names from `user.profile_updated`, shown on links whose owner allowed it.
+/// Every query logs to the consumer's `logger`.
 struct DisplayNameRepository: Sendable {
-    let logger: Logger
-
     /// Keeps the newest version of the user's name.
-    func save(_ profile: UserProfileUpdated, on connection: PostgresConnection) async throws {
+    func save(_ profile: UserProfileUpdated, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             INSERT INTO display_names (user_id, display_name, version) VALUES (\(profile.userId), \(profile.displayName), \(profile.version))
@@ -17,7 +16,7 @@ struct DisplayNameRepository: Sendable {
             """, logger: logger)
     }
 
-    func delete(userId: UUID, on connection: PostgresConnection) async throws {
+    func delete(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM display_names WHERE user_id = \(userId)", logger: logger)
     }
 }

@@ -6,15 +6,13 @@ import PostgresSupport
 
 /// The sharing service's copies of meals, kept from meal events. Versions decide, never arrival order: a copy
 /// older than the stored one changes nothing, and a deletion leaves a tombstone (content wiped) so that a
-/// late, older copy cannot bring the meal back.
+/// late, older copy cannot bring the meal back. Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct MealSnapshotRepository: Sendable {
-    let logger: Logger
-
     static let encoder = JSONEncoder()
     static let decoder = JSONDecoder()
 
     /// Stores a full-state copy unless a newer one or a tombstone is already there.
-    func apply(_ meal: MealSnapshot, on connection: PostgresConnection) async throws {
+    func apply(_ meal: MealSnapshot, on connection: PostgresConnection, logger: Logger) async throws {
         let snapshot = String(decoding: try Self.encoder.encode(meal), as: UTF8.self)
         try await connection.query(
             """
@@ -25,7 +23,7 @@ struct MealSnapshotRepository: Sendable {
     }
 
     /// Turns the meal into a tombstone and drops its photo copy; its links then answer 410.
-    func delete(mealId: UUID, userId: UUID, version: Int, on connection: PostgresConnection) async throws {
+    func delete(mealId: UUID, userId: UUID, version: Int, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             INSERT INTO meals (meal_id, user_id, version, deleted) VALUES (\(mealId), \(userId), \(version), true)
@@ -36,7 +34,7 @@ struct MealSnapshotRepository: Sendable {
     }
 
     /// The meal as last seen and its owner; nil when no event of it has arrived yet.
-    func meal(_ mealId: UUID, client: PostgresPool) async throws -> StoredMeal? {
+    func meal(_ mealId: UUID, client: PostgresPool, logger: Logger) async throws -> StoredMeal? {
         let rows = try await client.query("SELECT user_id, deleted, snapshot FROM meals WHERE meal_id = \(mealId)", logger: logger)
         for try await (userId, deleted, snapshot) in rows.decode((UUID, Bool, String?).self) {
             return StoredMeal(userId: userId, snapshot: try snapshot.map(Self.decode), deleted: deleted)
@@ -44,7 +42,7 @@ struct MealSnapshotRepository: Sendable {
         return nil
     }
 
-    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+    func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM meals WHERE user_id = \(userId)", logger: logger)
         try await connection.query("DELETE FROM meal_photos WHERE user_id = \(userId)", logger: logger)
     }

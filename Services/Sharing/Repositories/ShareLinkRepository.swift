@@ -4,11 +4,11 @@ import PostgresNIO
 import PostgresSupport
 
 /// Share links: creation, the owner's list, revocation, and the public look-ups that open them.
+/// Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct ShareLinkRepository: Sendable {
     let client: PostgresPool
-    let logger: Logger
 
-    func create(_ link: ShareLink) async throws {
+    func create(_ link: ShareLink, logger: Logger) async throws {
         try await client.query(
             """
             INSERT INTO links (token, link_id, meal_id, user_id, created_at, expires_at, include_photo, show_display_name)
@@ -19,7 +19,7 @@ struct ShareLinkRepository: Sendable {
 
     /// Opens a link for a viewer and counts the view, in one statement (concurrent views never lose a count);
     /// nil when the link does not open now (see `status`).
-    func view(token: String, now: Date) async throws -> SharedMeal? {
+    func view(token: String, now: Date, logger: Logger) async throws -> SharedMeal? {
         try await sharedMeal(
             client.query(
                 """
@@ -38,7 +38,7 @@ struct ShareLinkRepository: Sendable {
     }
 
     /// An open link's meal without counting a view (its card and photo are parts of a view, not views).
-    func peek(token: String, now: Date) async throws -> SharedMeal? {
+    func peek(token: String, now: Date, logger: Logger) async throws -> SharedMeal? {
         try await sharedMeal(
             client.query(
                 """
@@ -51,15 +51,16 @@ struct ShareLinkRepository: Sendable {
     }
 
     /// Why a link does not open: nil when no such link exists (404), else expired, revoked or meal deleted (410).
-    func status(token: String, now: Date) async throws -> LinkStatus? {
-        try await links("\(unescaped: Self.selectLinks) WHERE links.token = \(token)").first?.status(at: now)
+    func status(token: String, now: Date, logger: Logger) async throws -> LinkStatus? {
+        try await links("\(unescaped: Self.selectLinks) WHERE links.token = \(token)", logger: logger).first?.status(at: now)
     }
 
     /// The caller's links, newest first, `limit` after `cursor`.
-    func list(userId: UUID, after cursor: LinkCursor?, limit: Int) async throws -> [ShareLink] {
+    func list(userId: UUID, after cursor: LinkCursor?, limit: Int, logger: Logger) async throws -> [ShareLink] {
         guard let cursor else {
             return try await links(
-                "\(unescaped: Self.selectLinks) WHERE links.user_id = \(userId) \(unescaped: Self.newestFirst) LIMIT \(limit)")
+                "\(unescaped: Self.selectLinks) WHERE links.user_id = \(userId) \(unescaped: Self.newestFirst) LIMIT \(limit)",
+                logger: logger)
         }
         return try await links(
             """
@@ -67,11 +68,11 @@ struct ShareLinkRepository: Sendable {
                 AND (links.created_at, links.link_id)
                     < ('epoch'::timestamptz + \(cursor.createdAtMicros) * interval '1 microsecond', \(cursor.linkId))
             \(unescaped: Self.newestFirst) LIMIT \(limit)
-            """)
+            """, logger: logger)
     }
 
     /// Revokes the owner's link (again is fine); false when the caller owns no such link.
-    func revoke(token: String, userId: UUID, now: Date) async throws -> Bool {
+    func revoke(token: String, userId: UUID, now: Date, logger: Logger) async throws -> Bool {
         let rows = try await client.query(
             """
             UPDATE links SET revoked_at = COALESCE(revoked_at, \(now)) WHERE token = \(token) AND user_id = \(userId) RETURNING 1
@@ -80,7 +81,7 @@ struct ShareLinkRepository: Sendable {
         return false
     }
 
-    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+    func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM links WHERE user_id = \(userId)", logger: logger)
     }
 
@@ -93,7 +94,7 @@ struct ShareLinkRepository: Sendable {
         """
     private static let newestFirst = "ORDER BY links.created_at DESC, links.link_id DESC"
 
-    private func links(_ query: PostgresQuery) async throws -> [ShareLink] {
+    private func links(_ query: PostgresQuery, logger: Logger) async throws -> [ShareLink] {
         var found: [ShareLink] = []
         let rows = try await client.query(query, logger: logger)
         for try await row in rows.decode((String, UUID, UUID, UUID, Date, Date, Date?, Bool, Bool, Int, Date?, String?, Double?).self) {

@@ -21,31 +21,32 @@ struct DashboardController: Sendable {
     /// `GET /api/user/stats`: today, this week and all time.
     @Sendable func stats(request: Request, context: AppRequestContext) async throws -> UserStatsReport {
         let caller = try CallerIdentity(request)
-        let today = try await profiles.profile(of: caller.userId).today(now: now())
-        async let totals = summaries.totals(of: caller.userId, from: [today, today.startOfWeek, UserStatsReport.beginning], through: today)
-        async let logged = summaries.loggedDays(of: caller.userId)
+        let today = try await profiles.profile(of: caller.userId, logger: context.logger).today(now: now())
+        async let totals = summaries.totals(
+            of: caller.userId, from: [today, today.startOfWeek, UserStatsReport.beginning], through: today, logger: context.logger)
+        async let logged = summaries.loggedDays(of: caller.userId, logger: context.logger)
         return UserStatsReport(today: today, totals: try await totals, streaks: Streaks(loggedDays: try await logged, today: today))
     }
 
     /// `GET /api/progress?days=7` (1-90): every day with its meal count, calories, goal status and health rating.
     @Sendable func progress(request: Request, context: AppRequestContext) async throws -> DaysReport {
         let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         var reader = TrendsQueryReader(request, today: profile.today(now: now()))
         let range = reader.lastDays(fallback: 7, limits: 1...90)
         try reader.check()
-        let days = try await summaries.summaries(of: caller.userId, in: range)
+        let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
         return DaysReport(range: range, summaries: days, goal: profile.dailyCalorieGoal)
     }
 
     /// `GET /api/calendar?month=YYYY-MM`: each day of the month up to today with its goal status.
     @Sendable func calendar(request: Request, context: AppRequestContext) async throws -> DaysReport {
         let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         var reader = TrendsQueryReader(request, today: profile.today(now: now()))
         let range = reader.month()
         try reader.check()
-        let days = try await summaries.summaries(of: caller.userId, in: range)
+        let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
         return DaysReport(range: range, summaries: days, goal: profile.dailyCalorieGoal)
     }
 
@@ -55,9 +56,9 @@ struct DashboardController: Sendable {
         guard let date = context.parameters.get("date").flatMap({ CalendarDate($0) }) else {
             throw APIError.notFound("No such day; use a date such as 2026-05-01.")
         }
-        let profile = try await profiles.profile(of: caller.userId)
-        async let days = summaries.summaries(of: caller.userId, in: date...date)
-        async let dayMeals = meals.meals(of: caller.userId, on: date)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
+        async let days = summaries.summaries(of: caller.userId, in: date...date, logger: context.logger)
+        async let dayMeals = meals.meals(of: caller.userId, on: date, logger: context.logger)
         let summary = try await days.first ?? .empty(date)
         return DayHistory(
             date: date, summary: DayReport(summary, goal: profile.dailyCalorieGoal), meals: try await dayMeals.map(DayHistory.Meal.init))
@@ -66,7 +67,8 @@ struct DashboardController: Sendable {
     /// `GET /api/achievements`: streak milestones at 7, 21, 35, 50, 100 and 365 days, locked and unlocked.
     @Sendable func achievements(request: Request, context: AppRequestContext) async throws -> AchievementsReport {
         let caller = try CallerIdentity(request)
-        let today = try await profiles.profile(of: caller.userId).today(now: now())
-        return AchievementsReport(Streaks(loggedDays: try await summaries.loggedDays(of: caller.userId), today: today))
+        let today = try await profiles.profile(of: caller.userId, logger: context.logger).today(now: now())
+        let loggedDays = try await summaries.loggedDays(of: caller.userId, logger: context.logger)
+        return AchievementsReport(Streaks(loggedDays: loggedDays, today: today))
     }
 }

@@ -19,10 +19,12 @@ struct ExpenditureController: Sendable {
 
     @Sendable func expenditure(request: Request, context: AppRequestContext) async throws -> ExpenditureEstimate {
         let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         let today = profile.today(now: now())
-        async let logged = summaries.summaries(of: caller.userId, in: today.adding(days: -EstimationWindow.maximumDays)...today)
-        async let weighed = bodyMetrics.days(of: caller.userId, in: today.adding(days: -Self.weightHistoryDays)...today)
+        async let logged = summaries.summaries(
+            of: caller.userId, in: today.adding(days: -EstimationWindow.maximumDays)...today, logger: context.logger)
+        async let weighed = bodyMetrics.days(
+            of: caller.userId, in: today.adding(days: -Self.weightHistoryDays)...today, logger: context.logger)
         var days: [CalendarDate: ExpenditureDay] = [:]
         for day in try await logged where day.isLogged {
             days[day.date] = ExpenditureDay(date: day.date, intakeCalories: day.calories, weightKg: nil)

@@ -35,15 +35,16 @@ struct TrendsEventHandler: EventHandler {
         case Topic.mealDeleted.rawValue:
             let deletion = try event.payload(MealDeleted.self)
             guard try await !DeletedUsers.contains(deletion.userId, on: connection, logger: logger) else { return }
-            try await recompute(try await meals.apply(deletion, on: connection), of: deletion.userId, on: connection)
+            let days = try await meals.apply(deletion, on: connection, logger: logger)
+            try await recompute(days, of: deletion.userId, on: connection, logger: logger)
         case Topic.weightLogged.rawValue:
             let metrics = try event.payload(WeightLogged.self)
             guard try await !DeletedUsers.contains(metrics.userId, on: connection, logger: logger) else { return }
-            try await bodyMetrics.apply(metrics, on: connection)
+            try await bodyMetrics.apply(metrics, on: connection, logger: logger)
         case Topic.userProfileUpdated.rawValue:
             let profile = try event.payload(UserProfileUpdated.self)
             guard try await !DeletedUsers.contains(profile.userId, on: connection, logger: logger) else { return }
-            try await profiles.apply(profile, on: connection)
+            try await profiles.apply(profile, on: connection, logger: logger)
         case Topic.userDeleted.rawValue:
             let deletion = try event.payload(UserDeleted.self)
             try await purge(deletion, on: connection, logger: logger)
@@ -54,20 +55,21 @@ struct TrendsEventHandler: EventHandler {
 
     private func project(_ meal: MealSnapshot, on connection: PostgresConnection, logger: Logger) async throws {
         guard try await !DeletedUsers.contains(meal.userId, on: connection, logger: logger) else { return }
-        try await recompute(try await meals.apply(meal, on: connection), of: meal.userId, on: connection)
+        let days = try await meals.apply(meal, on: connection, logger: logger)
+        try await recompute(days, of: meal.userId, on: connection, logger: logger)
     }
 
-    private func recompute(_ days: Set<CalendarDate>, of userId: UUID, on connection: PostgresConnection) async throws {
-        for day in days.sorted() { try await summaries.recompute(userId: userId, day: day, on: connection) }
+    private func recompute(_ days: Set<CalendarDate>, of userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        for day in days.sorted() { try await summaries.recompute(userId: userId, day: day, on: connection, logger: logger) }
     }
 
     /// Every read model of the user goes; the id is remembered so late events of theirs are ignored.
     private func purge(_ deletion: UserDeleted, on connection: PostgresConnection, logger: Logger) async throws {
         let userId = deletion.userId
-        try await meals.deleteAll(userId: userId, on: connection)
-        try await summaries.deleteAll(userId: userId, on: connection)
-        try await bodyMetrics.deleteAll(userId: userId, on: connection)
-        try await profiles.deleteAll(userId: userId, on: connection)
+        try await meals.deleteAll(userId: userId, on: connection, logger: logger)
+        try await summaries.deleteAll(userId: userId, on: connection, logger: logger)
+        try await bodyMetrics.deleteAll(userId: userId, on: connection, logger: logger)
+        try await profiles.deleteAll(userId: userId, on: connection, logger: logger)
         try await DeletedUsers.remember(userId, deletedAt: deletion.deletedAt, on: connection, logger: logger)
         logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
     }

@@ -6,10 +6,9 @@ import ServiceDefaults
 
 /// The `body_metrics` read model from `weight.logged`: the day's full record, newest version wins.
 /// A day whose weight and ketones were both removed keeps a row of nulls, so a late older copy stays out.
+/// Every query logs to the consumer's `logger`.
 struct BodyMetricsProjection: Sendable {
-    let logger: Logger
-
-    func apply(_ event: WeightLogged, on connection: PostgresConnection) async throws {
+    func apply(_ event: WeightLogged, on connection: PostgresConnection, logger: Logger) async throws {
         guard CalendarDate(event.date) != nil else { throw ProjectionError.unreadableDate(event.date) }
         try await connection.query(
             """
@@ -21,7 +20,7 @@ struct BodyMetricsProjection: Sendable {
             """, logger: logger)
     }
 
-    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+    func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM body_metrics WHERE user_id = \(userId)", logger: logger)
     }
 }

@@ -5,11 +5,10 @@ import ServiceDefaults
 
 /// Keeps `daily_summaries` equal to an aggregate of the day's meals: every change of a meal recomputes the
 /// days it touched, so redelivered, reordered and late events all converge on the same rows.
+/// Every query logs to the consumer's `logger`.
 struct DaySummaryProjection: Sendable {
-    let logger: Logger
-
     /// Recomputes the user's `day` from `meals` in one statement; a day left without meals loses its row.
-    func recompute(userId: UUID, day: CalendarDate, on connection: PostgresConnection) async throws {
+    func recompute(userId: UUID, day: CalendarDate, on connection: PostgresConnection, logger: Logger) async throws {
         let date = day.description
         try await connection.query(
             """
@@ -38,7 +37,7 @@ struct DaySummaryProjection: Sendable {
             """, logger: logger)
     }
 
-    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+    func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM daily_summaries WHERE user_id = \(userId)", logger: logger)
     }
 }

@@ -7,12 +7,11 @@ import ServiceDefaults
 /// The `meals` read model: the newest known state of every meal. Versions decide, never arrival order:
 /// a copy older than the stored one changes nothing, and a deletion leaves a tombstone so that a late,
 /// older copy cannot bring the meal back.
+/// Every query logs to the consumer's `logger`.
 struct MealProjection: Sendable {
-    let logger: Logger
-
     /// Applies a full-state copy of a meal; returns the days whose summaries it changes (its day, and the
     /// day it moved from), empty when the copy was stale.
-    func apply(_ meal: MealSnapshot, on connection: PostgresConnection) async throws -> Set<CalendarDate> {
+    func apply(_ meal: MealSnapshot, on connection: PostgresConnection, logger: Logger) async throws -> Set<CalendarDate> {
         guard let day = CalendarDate(meal.localDate) else { throw ProjectionError.unreadableDate(meal.localDate) }
         let snapshot = String(decoding: try Self.encoder.encode(meal), as: UTF8.self)
         let totals = meal.totals
@@ -41,7 +40,7 @@ struct MealProjection: Sendable {
     /// content stays the meal's state only when it is the version just before; after a gap (events of other topics
     /// overtaken, as while working through a backlog) the row waits without state for the full copy of this version,
     /// which meals always sends beside the unconsume, so an edit in the gap is not lost.
-    func apply(_ deletion: MealDeleted, on connection: PostgresConnection) async throws -> Set<CalendarDate> {
+    func apply(_ deletion: MealDeleted, on connection: PostgresConnection, logger: Logger) async throws -> Set<CalendarDate> {
         let rows: PostgresRowSequence
         switch deletion.reason {
         case "deleted":
@@ -73,7 +72,7 @@ struct MealProjection: Sendable {
         return try await Self.changedDays(rows, plus: nil)
     }
 
-    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+    func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM meals WHERE user_id = \(userId)", logger: logger)
     }
 

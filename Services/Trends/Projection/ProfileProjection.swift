@@ -5,10 +5,9 @@ import PostgresNIO
 import ServiceDefaults
 
 /// The `user_profiles` read model from `user.profile_updated`, newest version wins.
+/// Every query logs to the consumer's `logger`.
 struct ProfileProjection: Sendable {
-    let logger: Logger
-
-    func apply(_ event: UserProfileUpdated, on connection: PostgresConnection) async throws {
+    func apply(_ event: UserProfileUpdated, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
             INSERT INTO user_profiles (user_id, time_zone, weight_unit, daily_calorie_goal, calorie_balance_goal, target_weight_kg,
@@ -23,7 +22,7 @@ struct ProfileProjection: Sendable {
             """, logger: logger)
     }
 
-    func deleteAll(userId: UUID, on connection: PostgresConnection) async throws {
+    func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM user_profiles WHERE user_id = \(userId)", logger: logger)
     }
 }

@@ -11,13 +11,12 @@ struct BodyMetricsDay: Sendable, Equatable {
     var ketones: Double?
 }
 
-/// Reads `body_metrics`.
+/// Reads `body_metrics`; every query logs to the request's `logger`.
 struct BodyMetricsReader: Sendable {
     let client: PostgresPool
-    let logger: Logger
 
     /// The user's days with a weight or ketone level within `range`, oldest first.
-    func days(of userId: UUID, in range: ClosedRange<CalendarDate>) async throws -> [BodyMetricsDay] {
+    func days(of userId: UUID, in range: ClosedRange<CalendarDate>, logger: Logger) async throws -> [BodyMetricsDay] {
         let rows = try await client.query(
             """
             SELECT day::text, weight_kg, ketones FROM body_metrics

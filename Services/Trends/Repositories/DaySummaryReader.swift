@@ -4,13 +4,12 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 
-/// Reads `daily_summaries`.
+/// Reads `daily_summaries`; every query logs to the request's `logger`.
 struct DaySummaryReader: Sendable {
     let client: PostgresPool
-    let logger: Logger
 
     /// The stored days of the user within `range`, oldest first (days without meals have no row).
-    func summaries(of userId: UUID, in range: ClosedRange<CalendarDate>) async throws -> [DaySummary] {
+    func summaries(of userId: UUID, in range: ClosedRange<CalendarDate>, logger: Logger) async throws -> [DaySummary] {
         let rows = try await client.query(
             """
             SELECT day::text, consumed_count, scanned_count, calories, protein, carbs, fat, fiber, diet_score_mean, health_score_mean
@@ -30,7 +29,7 @@ struct DaySummaryReader: Sendable {
     }
 
     /// Every day on which the user consumed a meal, oldest first.
-    func loggedDays(of userId: UUID) async throws -> [CalendarDate] {
+    func loggedDays(of userId: UUID, logger: Logger) async throws -> [CalendarDate] {
         let rows = try await client.query(
             "SELECT day::text FROM daily_summaries WHERE user_id = \(userId) AND consumed_count > 0 ORDER BY day", logger: logger)
         var days: [CalendarDate] = []
@@ -41,7 +40,9 @@ struct DaySummaryReader: Sendable {
     }
 
     /// The totals of every day from each of `starts` through `end`, in one query.
-    func totals(of userId: UUID, from starts: [CalendarDate], through end: CalendarDate) async throws -> [CalendarDate: PeriodTotals] {
+    func totals(
+        of userId: UUID, from starts: [CalendarDate], through end: CalendarDate, logger: Logger
+    ) async throws -> [CalendarDate: PeriodTotals] {
         let startTexts = starts.map(\.description)
         let rows = try await client.query(
             """

@@ -5,13 +5,14 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 
-/// Reads the `meals` read model.
+/// Reads the `meals` read model; every query logs to the request's `logger`.
 struct MealReader: Sendable {
     let client: PostgresPool
-    let logger: Logger
 
     /// The best (highest diet score, then health score) or worst consumed meals of `range`.
-    func highlights(of userId: UUID, in range: ClosedRange<CalendarDate>, best: Bool, limit: Int) async throws -> [MealHighlight] {
+    func highlights(
+        of userId: UUID, in range: ClosedRange<CalendarDate>, best: Bool, limit: Int, logger: Logger
+    ) async throws -> [MealHighlight] {
         let order = best ? "diet_score DESC, health_score DESC NULLS LAST" : "diet_score ASC, health_score ASC NULLS LAST"
         let rows = try await client.query(
             """
@@ -33,7 +34,7 @@ struct MealReader: Sendable {
     }
 
     /// Every meal of the user's `day` (consumed and scanned), in the order eaten.
-    func meals(of userId: UUID, on day: CalendarDate) async throws -> [MealSnapshot] {
+    func meals(of userId: UUID, on day: CalendarDate, logger: Logger) async throws -> [MealSnapshot] {
         let rows = try await client.query(
             """
             SELECT snapshot::text FROM meals

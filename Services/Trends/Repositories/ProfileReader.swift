@@ -4,13 +4,12 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 
-/// Reads the user's profile from the read model.
+/// Reads the user's profile from the read model; every query logs to the request's `logger`.
 struct ProfileReader: Sendable {
     let client: PostgresPool
-    let logger: Logger
 
     /// The user's profile; `.standard` before the first event (an unknown zone falls back to UTC).
-    func profile(of userId: UUID) async throws -> TrendsProfile {
+    func profile(of userId: UUID, logger: Logger) async throws -> TrendsProfile {
         let rows = try await client.query(
             """
             SELECT time_zone, weight_unit, daily_calorie_goal, calorie_balance_goal, target_weight_kg, height_cm, birth_date, sex,
