@@ -13,7 +13,7 @@ extension KafkaConfiguration {
     public init(config: ConfigReader, clientId: String) {
         var extra: [String: String] = [:]
         // librdkafka's own debug contexts (`cgrp,topic,msg`...), logged at level debug, for troubleshooting.
-        if let debug = config.string(forKey: "kafka.debug") { extra["debug"] = debug }
+        if let debug = config.string(forKey: "kafka.debug"), !debug.isEmpty { extra["debug"] = debug }
         self.init(
             bootstrapServers: config.string(forKey: "kafka.brokers", default: "127.0.0.1:19092"),
             clientId: clientId,

@@ -53,6 +53,14 @@ final class ConsumerHandle: @unchecked Sendable {
 
     /// Commits `offsets` (the next offset to read, per partition) without waiting for the coordinator's answer.
     func commit(_ offsets: [TopicPartition: Int64]) throws {
+        // Only partitions this member still owns. Messages fetched before a lost session are still applied after it,
+        // and a commit of theirs, sent with the generation the group has left, is refused with UNKNOWN_MEMBER_ID,
+        // which librdkafka answers by rejoining once more: after a 20 s stall that was a second full rebalance
+        // (6 s more on the local broker). Skipping it only means a re-read, which inboxes make harmless.
+        guard rd_kafka_assignment_lost(client.pointer) == 0 else { return }
+        let owned = ownedPartitions()
+        let offsets = offsets.filter { owned.contains($0.key) }
+        guard !offsets.isEmpty else { return }
         let list = rd_kafka_topic_partition_list_new(Int32(offsets.count))
         defer { rd_kafka_topic_partition_list_destroy(list) }
         for (key, offset) in offsets {
@@ -65,6 +73,18 @@ final class ConsumerHandle: @unchecked Sendable {
         if error != RD_KAFKA_RESP_ERR_NO_ERROR && error != RD_KAFKA_RESP_ERR__NO_OFFSET {
             throw KafkaError.from(error, operation: "commit")
         }
+    }
+
+    /// The partitions assigned to this member now. Local call only.
+    private func ownedPartitions() -> Set<TopicPartition> {
+        var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        guard rd_kafka_assignment(client.pointer, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        return Set(
+            (0..<Int(list.pointee.cnt)).map { index in
+                let element = list.pointee.elems[index]
+                return TopicPartition(topic: String(cString: element.topic), partition: element.partition)
+            })
     }
 
     /// The assigned partitions with their fetch position and the partition's end offset as last reported by
