@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import BackendKit
-import ServiceLifecycle
 import Configuration
 import EventContracts
 import Foundation
@@ -8,6 +7,7 @@ import Kafka
 import Logging
 import PostgresSupport
 import ServiceDefaults
+import ServiceLifecycle
 
 /// The composition root of the meals service: creates every concrete client and wires the routes.
 /// Owns schema `meals`; publishes `meal.analyzed`, `meal.consumed`, `meal.deleted`; consumes

@@ -71,7 +71,9 @@ struct MealController: Sendable {
         let title = fields.text(body.title, field: "title", limit: 120)
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         var drafts: [MealItemDraft] = []
-        do { drafts = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
+        do { drafts = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog()) } catch let error as APIError
+            where error.status == .unprocessableContent
+        {
             fields.merge(error)
         }
         try fields.check()
@@ -109,7 +111,9 @@ struct MealController: Sendable {
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         var drafts: [MealItemDraft]?
         if let items = body.items {
-            do { drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog()) } catch let error as APIError where error.status == .unprocessableContent {
+            do { drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog()) } catch let error as APIError
+                where error.status == .unprocessableContent
+            {
                 fields.merge(error)
             }
         }

@@ -14,9 +14,10 @@ struct FoodImporter: Sendable {
     func importIfNeeded(from file: URL, logger: Logger) async throws -> Int {
         let data = try Data(contentsOf: file)
         let checksum = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-        let alreadyImported = try await client.query(
-            "SELECT 1 FROM food_imports WHERE checksum = \(checksum)", logger: logger
-        ).collect().isEmpty == false
+        let alreadyImported =
+            try await client.query(
+                "SELECT 1 FROM food_imports WHERE checksum = \(checksum)", logger: logger
+            ).collect().isEmpty == false
         if alreadyImported { return 0 }
         let foods = try FoodSource.decodeAll(data)
         let started = ContinuousClock.now

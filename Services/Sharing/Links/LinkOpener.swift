@@ -11,7 +11,8 @@ struct LinkOpener: Sendable {
     /// card and the photo do not).
     func open(_ token: String, now: Date, countingView: Bool, logger: Logger) async throws -> SharedMeal {
         guard CapabilityToken.isWellFormed(token) else { throw Self.refusal(nil) }
-        let shared = try await countingView
+        let shared =
+            try await countingView
             ? links.view(token: token, now: now, logger: logger) : links.peek(token: token, now: now, logger: logger)
         if let shared { return shared }
         throw Self.refusal(try await links.status(token: token, now: now, logger: logger))
