@@ -53,14 +53,7 @@ final class InMemoryAccountStore: AccountStore {
         try state.withLock { state in
             try Self.requireActive(caller, in: state)
             guard let current = state.profiles[caller.userId] else { throw APIError.notFound() }
-            var updated: Profile
-            switch update.applied(to: current, today: now) {
-            case .success(let profile): updated = profile
-            case .failure(let error): throw APIError.invalid(error.fields)
-            }
-            guard updated != current else { return current }
-            updated.version = current.version + 1
-            updated.updatedAt = now
+            guard let updated = try update.revision(of: current, at: now) else { return current }
             state.profiles[caller.userId] = updated
             state.published.append(("user.profile_updated", caller.userId, updated.version))
             return updated

@@ -50,9 +50,7 @@ final class InMemoryBodyMetricsStore: BodyMetricsStore {
             let before = state.days[key] ?? DailyMetrics(userId: userId, date: date, version: 0, updatedAt: now)
             var after = before
             try change(&after)
-            if after.isEmpty { after.notes = nil }
-            after.version += 1
-            after.updatedAt = now
+            after.finishChange(at: now)
             state.days[key] = after
             state.published.append(after.event)
             return (before, after)

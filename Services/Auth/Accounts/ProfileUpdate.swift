@@ -1,5 +1,6 @@
 import EventContracts
 import Foundation
+import ServiceDefaults
 
 /// The body of `PUT /api/users/profile`. Every field is optional: an absent field keeps its value, and an
 /// explicit `null` clears an optional goal. `targetWeight` is in `weightUnit` (the new one if given).
@@ -58,6 +59,20 @@ struct ProfileUpdate: Decodable, Sendable {
         birthDate = try field(.birthDate)
         sex = try field(.sex)
         activityLevel = try field(.activityLevel)
+    }
+
+    /// The next version of `current` with this update applied at `now`; nil when it changes nothing. Throws 422
+    /// naming every invalid field.
+    func revision(of current: Profile, at now: Date) throws -> Profile? {
+        var updated: Profile
+        switch applied(to: current, today: now) {
+        case .success(let profile): updated = profile
+        case .failure(let error): throw APIError.invalid(error.fields)
+        }
+        guard updated != current else { return nil }
+        updated.version = current.version + 1
+        updated.updatedAt = now
+        return updated
     }
 
     /// `profile` with this update applied, or the problems by field name (all of them, not just the first).

@@ -49,14 +49,7 @@ struct PostgresAccountStore: AccountStore {
             guard let current = try await accounts.profile(userId: caller.userId, forUpdate: true, on: connection, logger: logger) else {
                 throw APIError.notFound()
             }
-            var updated: Profile
-            switch update.applied(to: current, today: now) {
-            case .success(let profile): updated = profile
-            case .failure(let error): throw APIError.invalid(error.fields)
-            }
-            guard updated != current else { return current }
-            updated.version = current.version + 1
-            updated.updatedAt = now
+            guard let updated = try update.revision(of: current, at: now) else { return current }
             try await accounts.saveProfile(updated, on: connection, logger: logger)
             try await AccountEvents.profileUpdated(updated, now: now, on: connection, logger: logger)
             return updated

@@ -18,6 +18,13 @@ struct DailyMetrics: Sendable, Equatable {
 
     var inKetosis: Bool? { ketones.map { $0 > BodyMetricLimits.ketosisThreshold } }
 
+    /// Closes a change made at `now`: an emptied day keeps no notes, and the day gets its next version.
+    mutating func finishChange(at now: Date) {
+        if isEmpty { notes = nil }
+        version += 1
+        updatedAt = now
+    }
+
     /// The day's full record as `weight.logged` carries it.
     var event: WeightLogged {
         WeightLogged(

@@ -30,9 +30,7 @@ struct PostgresBodyMetricsStore: BodyMetricsStore {
             let before = try await days.lock(userId: userId, date: date, now: now, on: connection, logger: logger)
             var after = before
             try change(&after)
-            if after.isEmpty { after.notes = nil }
-            after.version += 1
-            after.updatedAt = now
+            after.finishChange(at: now)
             try await days.save(after, on: connection, logger: logger)
             let envelope = EventEnvelope(source: "metrics", subject: userId.uuidString.lowercased(), data: after.event, time: now)
             try await Outbox.append(envelope, on: connection, logger: logger)
