@@ -115,7 +115,7 @@ public final class InboxConsumer: Service {
             let (ends, report) = AsyncStream.makeStream(of: AttemptEnd.self)
             let attempt = Task {
                 do {
-                    try await self.processAbandoningStuck(batch)
+                    try await self.process(batch)
                     report.yield(.finished(.success(())))
                 } catch {
                     report.yield(.finished(.failure(error)))
@@ -151,6 +151,9 @@ public final class InboxConsumer: Service {
                     "inbox attempt waits on a lost database connection; abandoning it and applying the batch again",
                     metadata: ["events": "\(batch.count)"])
             case nil:
+                // Cancelled (shutdown): let a healthy attempt finish, so the consumer is not closed under its commit;
+                // one that may be stuck on a lost connection is left behind.
+                if client.connectionsLostWhileLeased == lostBefore { _ = await attempt.result }
                 throw CancellationError()
             }
         }

@@ -2,26 +2,37 @@ import PostgresNIO
 import Synchronization
 
 /// Counts the connections of a pool that close while leased (server restart, terminated backend, dropped socket).
+/// Each connection is watched once, from its first lease until it closes.
 final class LostLeaseCounter: Sendable {
-    private let lost = Atomic<Int>(0)
-
-    var count: Int { lost.load(ordering: .relaxed) }
-
-    /// Watches `connection` for the length of one lease; call `end()` when the lease ends.
-    func watch(_ connection: PostgresConnection) -> Lease {
-        let lease = Lease()
-        connection.closeFuture.whenComplete { _ in
-            if lease.isActive { self.lost.add(1, ordering: .relaxed) }
-        }
-        return lease
+    private struct State {
+        /// Connections whose close is watched: every connection leased at least once and not closed yet.
+        var watched: Set<PostgresConnection.ID> = []
+        /// Connections leased now.
+        var leased: Set<PostgresConnection.ID> = []
+        var lost = 0
     }
 
-    /// One lease of a connection: active until `end()`.
-    final class Lease: Sendable {
-        private let active = Atomic<Bool>(true)
+    private let state = Mutex(State())
 
-        var isActive: Bool { active.load(ordering: .relaxed) }
+    var count: Int { state.withLock { $0.lost } }
 
-        func end() { active.store(false, ordering: .relaxed) }
+    /// `connection` is leased from now until `released(_:)`.
+    func leased(_ connection: PostgresConnection) {
+        let id = connection.id
+        let firstLease = state.withLock { state in
+            state.leased.insert(id)
+            return state.watched.insert(id).inserted
+        }
+        guard firstLease else { return }
+        connection.closeFuture.whenComplete { _ in
+            self.state.withLock { state in
+                state.watched.remove(id)
+                if state.leased.remove(id) != nil { state.lost += 1 }
+            }
+        }
+    }
+
+    func released(_ connection: PostgresConnection) {
+        _ = state.withLock { $0.leased.remove(connection.id) }
     }
 }

@@ -41,8 +41,8 @@ public struct PostgresPool: Service {
         return try await client.withConnection(isolation: isolation) { connection in
             leased = true
             usage.leased()
-            let lease = lostLeases.watch(connection)
-            defer { lease.end() }
+            lostLeases.leased(connection)
+            defer { lostLeases.released(connection) }
             return try await body(connection)
         }
     }
