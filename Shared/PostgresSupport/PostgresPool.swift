@@ -13,6 +13,7 @@ public struct PostgresPool: Service {
     public let name: String
     private let client: PostgresClient
     let usage: PostgresPoolUsage
+    private let lostLeases = LostLeaseCounter()
     private let logger: Logger
 
     /// A pool for `settings`, logging its background events to `logger`; metrics go to `metrics` (tests pass their own).
@@ -40,9 +41,16 @@ public struct PostgresPool: Service {
         return try await client.withConnection(isolation: isolation) { connection in
             leased = true
             usage.leased()
+            lostLeases.leased(connection)
+            defer { lostLeases.released(connection) }
             return try await body(connection)
         }
     }
+
+    /// How many connections have closed while leased, since the pool started. A caller whose work outlives such a
+    /// loss may be waiting on a query postgres-nio 1.33 will never answer (one written after the close): see
+    /// `InboxConsumer`, which abandons and retries such work.
+    public var connectionsLostWhileLeased: Int { lostLeases.count }
 
     /// Runs `query` on a leased connection and reads every row before the connection goes back.
     @discardableResult

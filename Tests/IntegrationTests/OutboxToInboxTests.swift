@@ -6,6 +6,7 @@ import Logging
 import PostgresNIO
 import PostgresSupport
 import ServiceLifecycle
+import Synchronization
 import Testing
 
 /// The consumer's effect for the test: one row per applied `user.deleted`, with no uniqueness of its own,
@@ -29,6 +30,22 @@ struct RecordUnlessPoison: EventHandler {
     }
 }
 
+/// Loses its connection on its first event and then waits forever, as postgres-nio 1.33 does on a query written to a
+/// closed connection; records every later event like `RecordDeletion`.
+final class HangOnLostConnectionOnce: EventHandler {
+    private let hung = Mutex(false)
+
+    func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        guard hung.withLock({ hung in defer { hung = true }; return hung }) else {
+            _ = try? await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: logger)
+            while !connection.isClosed { try await Task.sleep(for: .milliseconds(20)) }
+            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            return
+        }
+        try await RecordDeletion().handle(event, on: connection, logger: logger)
+    }
+}
+
 @Suite("Outbox to inbox across schemas, on the real broker", .enabled(if: TestEnvironment.isAvailable), .serialized)
 struct OutboxToInboxTests {
     let logger = TestEnvironment.logger
@@ -45,7 +62,9 @@ struct OutboxToInboxTests {
 
     /// The producer side (producer, topic creation, relay of itest_producer's outbox) and the consumer side (a new
     /// group's inbox in itest_consumer recording each `user.deleted`), in start order.
-    func pipeline(kafka: KafkaConfiguration, producerDB: PostgresPool, consumerDB: PostgresPool) throws -> [any Service] {
+    func pipeline(
+        kafka: KafkaConfiguration, producerDB: PostgresPool, consumerDB: PostgresPool, handler: any EventHandler = RecordDeletion()
+    ) throws -> [any Service] {
         let producer = try KafkaProducer(configuration: kafka, logger: logger)
         let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
         let relay = OutboxRelay(
@@ -53,7 +72,7 @@ struct OutboxToInboxTests {
             settings: OutboxRelaySettings(pollInterval: .milliseconds(200), maxBackoff: .seconds(1)), logger: logger)
         let consumer = try KafkaConsumer(
             configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
-        let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
+        let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: handler, logger: logger, maxBackoff: .seconds(1))
         return [producer, topicSetup, relay, inbox]
     }
 
@@ -168,6 +187,28 @@ struct OutboxToInboxTests {
                     let unsent = try await producerDB.query("SELECT count(*) FROM outbox WHERE sent_at IS NULL").decode(Int64.self)
                         .first { _ in true }
                     #expect(unsent == 0, "the relay left rows unsent")
+                }
+            }
+        }
+    }
+
+    @Test("an attempt that waits forever on a connection lost under it is abandoned, and its event applied once by the retry")
+    func abandonsAnAttemptStuckOnALostConnection() async throws {
+        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
+        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
+        let kafka = KafkaConfiguration(bootstrapServers: TestEnvironment.brokers, clientId: "itest-stuck")
+        try await withPostgres(producerSettings) { producerDB in
+            try await withPostgres(consumerSettings) { consumerDB in
+                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
+                let services = try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB, handler: HangOnLostConnectionOnce())
+                try await withRunning(services) {
+                    let event = try await writeEvent(userId: UUID(), client: producerDB)
+                    let applied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                        try await appliedCount(of: event, client: consumerDB) > 0
+                    }
+                    #expect(applied, "the event was never applied: the stuck attempt held the consumer")
+                    #expect(try await appliedCount(of: event, client: consumerDB) == 1)
+                    #expect(consumerDB.connectionsLostWhileLeased >= 1)
                 }
             }
         }
