@@ -269,12 +269,13 @@ public final class InboxConsumer: Service {
     /// Records the id and applies the effect if the id was new; returns what happened. A rejection is thrown,
     /// so that the transaction rolls back whatever the handler wrote before it.
     private func apply(_ event: ReceivedEvent, on connection: PostgresConnection) async throws -> String {
-        let inserted = try await connection.query(
-            """
-            INSERT INTO inbox (event_id, event_type) VALUES (\(event.header.id), \(event.header.type))
-            ON CONFLICT (event_id) DO NOTHING RETURNING event_id
-            """, logger: logger
-        ).decode(UUID.self).first { _ in true } != nil
+        let inserted =
+            try await connection.query(
+                """
+                INSERT INTO inbox (event_id, event_type) VALUES (\(event.header.id), \(event.header.type))
+                ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+                """, logger: logger
+            ).decode(UUID.self).first { _ in true } != nil
         guard inserted else { return "duplicate" }
         try await handler.handle(event, on: connection, logger: logger)
         return "applied"

@@ -36,7 +36,11 @@ final class HangOnLostConnectionOnce: EventHandler {
     private let hung = Mutex(false)
 
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
-        guard hung.withLock({ hung in defer { hung = true }; return hung }) else {
+        guard
+            hung.withLock({ hung in
+                defer { hung = true }; return hung
+            })
+        else {
             _ = try? await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: logger)
             while !connection.isClosed { try await Task.sleep(for: .milliseconds(20)) }
             await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
