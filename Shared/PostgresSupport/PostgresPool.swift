@@ -31,7 +31,9 @@ public struct PostgresPool: Service {
         await client.run()
     }
 
-    /// Leases a connection for `body`; counted as waiting until the pool hands it over, then as in use.
+    /// Leases a connection for `body`; counted as waiting until the pool hands it over, then as in use. A connection
+    /// that closed before `body` could use it throws `PostgresConnectionLost` at once: postgres-nio 1.33 never answers
+    /// a query written to a closed connection.
     public func withConnection<Result>(
         isolation: isolated (any Actor)? = #isolation, _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
@@ -43,6 +45,7 @@ public struct PostgresPool: Service {
             usage.leased()
             lostLeases.leased(connection)
             defer { lostLeases.released(connection) }
+            guard !connection.isClosed else { throw PostgresConnectionLost() }
             return try await body(connection)
         }
     }
@@ -57,8 +60,7 @@ public struct PostgresPool: Service {
     public func query(_ query: PostgresQuery, logger: Logger? = nil, file: String = #fileID, line: Int = #line) async throws -> PostgresRows {
         let logger = logger ?? self.logger
         return try await withConnection { connection in
-            guard !connection.isClosed else { throw PostgresConnectionLost() }
-            return PostgresRows(try await connection.query(query, logger: logger, file: file, line: line).collect())
+            PostgresRows(try await connection.query(query, logger: logger, file: file, line: line).collect())
         }
     }
 
@@ -88,7 +90,6 @@ public struct PostgresPool: Service {
         logger: Logger, isolation: isolated (any Actor)? = #isolation, _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
         try await withConnection(isolation: isolation) { connection in
-            guard !connection.isClosed else { throw PostgresConnectionLost() }
             try await connection.query("BEGIN;", logger: logger)
             let result: Result
             do {
