@@ -16,7 +16,7 @@ let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package
 func service(_ name: String, path: String, extra: [Target.Dependency] = [], resources: [String] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "Kafka", hummingbird, httpTypes, configuration, metrics]
+        dependencies: ["ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "SyncContracts", "Kafka", hummingbird, httpTypes, configuration, metrics]
             + extra,
         path: path,
         exclude: ["Migrations"] + resources,
@@ -98,11 +98,18 @@ let package = Package(
         .target(
             name: "PostgresSupport",
             dependencies: [
-                "ServiceDefaults", "Kafka", "EventContracts", postgres, logging, lifecycle, configuration, tracing,
+                "ServiceDefaults", "SyncContracts", "Kafka", "EventContracts", postgres, logging, lifecycle, configuration, tracing,
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Shared/PostgresSupport"
+        ),
+        // What offline-first clients' sync is made of, in every owning service and the gateway: the changes-feed and
+        // conflict shapes, the last-write-wins rule, the write stamp.
+        .target(
+            name: "SyncContracts",
+            dependencies: ["ServiceDefaults", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Shared/SyncContracts"
         ),
         // What a backend service is made of: its settings, Postgres pool, Kafka clients, outbox relay, inboxes,
         // topic setup, event-flow monitor and readiness, composed into one application.
@@ -110,7 +117,7 @@ let package = Package(
             name: "BackendKit",
             dependencies: [
                 "ServiceDefaults", "PostgresSupport", "Kafka", "EventContracts", postgres, hummingbird, logging, lifecycle,
-                configuration, metrics, .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                configuration, metrics, .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Shared/BackendKit"
         ),
@@ -151,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, logging, lifecycle, metrics,
+                "ServiceDefaults", "AccessTokens", "SyncContracts", hummingbird, httpTypes, configuration, logging, lifecycle, metrics,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -198,6 +205,11 @@ let package = Package(
             path: "Tests/ServiceDefaultsTests"
         ),
         .testTarget(
+            name: "SyncContractsTests",
+            dependencies: ["SyncContracts"],
+            path: "Tests/SyncContractsTests"
+        ),
+        .testTarget(
             name: "EventContractsTests",
             dependencies: ["EventContracts"],
             path: "Tests/EventContractsTests"
@@ -205,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "BackendKit", "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens",
+                "BackendKit", "PostgresSupport", "SyncContracts", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens",
                 "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
                 "ContractTesting", "TestSupport", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),

@@ -36,10 +36,11 @@ public struct ServiceInfrastructure: Sendable {
     ///   - publishes: the topics this service writes through its outbox (empty: no outbox, no relay).
     ///   - uses: the topics it reads; created at start along with `publishes`.
     ///   - consumes: whether the schema needs an inbox.
+    ///   - kitTables: further kit tables the service uses (`Migration.sync`, `Migration.idempotencyKeys`).
     ///   - migrationsDirectory: the service's numbered SQL files, applied after the kit's tables.
     public init(
         name: String, config: ConfigReader, publishes: [Topic], uses: [Topic], consumes: Bool,
-        migrationsDirectory: URL?, logger: Logger
+        kitTables: [Migration] = [], migrationsDirectory: URL?, logger: Logger
     ) throws {
         self.name = name
         self.logger = logger
@@ -52,6 +53,7 @@ public struct ServiceInfrastructure: Sendable {
         var migrations: [Migration] = []
         if !publishes.isEmpty { migrations += Migration.publishing }
         if consumes { migrations.append(.inbox) }
+        migrations += kitTables
         if let migrationsDirectory { migrations += try Migration.load(from: migrationsDirectory) }
         self.migrations = migrations
 

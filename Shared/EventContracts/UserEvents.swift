@@ -28,6 +28,9 @@ public struct UserProfileUpdated: EventPayload {
     public var sex: String?
     /// sedentary, light, moderate, active or very_active.
     public var activityLevel: String?
+    /// How many days of meals and body metrics the user keeps (the owning services purge older ones); absent:
+    /// everything is kept.
+    public var historyRetentionDays: Int?
     /// Increases with every change, so consumers can ignore stale copies.
     public var version: Int
 
@@ -35,7 +38,7 @@ public struct UserProfileUpdated: EventPayload {
         userId: UUID, displayName: String, dietPreference: String, customMacros: MacroSplit? = nil,
         dailyCalorieGoal: Int? = nil, proteinGoalGrams: Int? = nil, carbsGoalGrams: Int? = nil, fatGoalGrams: Int? = nil,
         calorieBalanceGoal: Int? = nil, targetWeightKg: Double? = nil, weightUnit: String = "kg", timeZone: String = "UTC",
-        version: Int
+        historyRetentionDays: Int? = nil, version: Int
     ) {
         self.userId = userId
         self.displayName = displayName
@@ -49,6 +52,7 @@ public struct UserProfileUpdated: EventPayload {
         self.targetWeightKg = targetWeightKg
         self.weightUnit = weightUnit
         self.timeZone = timeZone
+        self.historyRetentionDays = historyRetentionDays
         self.version = version
     }
 }

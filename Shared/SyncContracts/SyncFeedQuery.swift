@@ -1,0 +1,39 @@
+import ServiceDefaults
+
+/// The query of an area's changes feed: `since` (the `nextCursor` of the last page; absent or `0`: everything) and
+/// `limit` (1 to 500, default 100).
+public struct SyncFeedQuery: Sendable, Equatable {
+    public var since: Int64
+    public var limit: Int
+
+    public static let defaultLimit = 100
+    public static let maximumLimit = 500
+
+    /// 400 `invalid_cursor` for a `since` this API did not make; 422 for a `limit` out of range.
+    public init(since: String?, limit: String?) throws {
+        if let limit {
+            guard let value = Int(limit), (1...Self.maximumLimit).contains(value) else {
+                throw APIError.invalid(["limit": "Use 1 to \(Self.maximumLimit)."])
+            }
+            self.limit = value
+        } else {
+            self.limit = Self.defaultLimit
+        }
+        guard let since, !since.isEmpty else {
+            self.since = 0
+            return
+        }
+        guard let value = Int64(since), value >= 0 else { throw ListCursor.invalid }
+        self.since = value
+    }
+
+    public init(since: Int64, limit: Int) {
+        self.since = since
+        self.limit = limit
+    }
+
+    /// 410 `sync_cursor_expired`: the cursor is older than the tombstones still kept, so deletions may be missing.
+    public static let expired = APIError(
+        .gone, code: "sync_cursor_expired",
+        message: "This cursor is older than the deletions kept for syncing; download everything again (since=0).")
+}

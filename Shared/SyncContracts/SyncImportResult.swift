@@ -1,0 +1,46 @@
+import ServiceDefaults
+
+/// What became of one item of `POST /api/sync/import`.
+public struct SyncImportResult: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable {
+        /// Stored now, with its events.
+        case created
+        /// Stored already (an earlier import or write of the same client id): nothing changed.
+        case alreadyPresent = "already_present"
+        /// Not stored; `error` says why.
+        case rejected
+    }
+
+    /// `meal` or `weigh_in`.
+    public var type: String
+    /// The client's id of the item: a meal's UUID, a weigh-in's day.
+    public var id: String
+    public var status: Status
+    /// Why it was rejected, as the error shape says it: `code`, `message`, `details`.
+    public var error: Problem?
+
+    /// The reason of a rejection.
+    public struct Problem: Codable, Sendable, Equatable {
+        public var code: String
+        public var message: String
+        public var details: [String: String]
+
+        public init(code: String, message: String, details: [String: String] = [:]) {
+            self.code = code
+            self.message = message
+            self.details = details
+        }
+
+        /// The problem an API error states.
+        public init(_ error: APIError) {
+            self.init(code: error.code, message: error.message, details: error.details)
+        }
+    }
+
+    public init(type: String, id: String, status: Status, error: Problem? = nil) {
+        self.type = type
+        self.id = id
+        self.status = status
+        self.error = error
+    }
+}

@@ -1,0 +1,22 @@
+import SyncContracts
+import Testing
+
+@Suite("Changes-feed query")
+struct SyncFeedQueryTests {
+    @Test("since absent or 0 is a full download; limit defaults to 100")
+    func defaults() throws {
+        #expect(try SyncFeedQuery(since: nil, limit: nil) == SyncFeedQuery(since: 0, limit: 100))
+        #expect(try SyncFeedQuery(since: "0", limit: "500") == SyncFeedQuery(since: 0, limit: 500))
+        #expect(try SyncFeedQuery(since: "42", limit: "1") == SyncFeedQuery(since: 42, limit: 1))
+    }
+
+    @Test("a cursor this API did not make and a limit out of range are refused")
+    func refusals() {
+        for since in ["-1", "abc", "1.5", "99999999999999999999"] {
+            #expect(throws: (any Error).self) { try SyncFeedQuery(since: since, limit: nil) }
+        }
+        for limit in ["0", "501", "x"] {
+            #expect(throws: (any Error).self) { try SyncFeedQuery(since: nil, limit: limit) }
+        }
+    }
+}
