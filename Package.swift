@@ -16,7 +16,10 @@ let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package
 func service(_ name: String, path: String, extra: [Target.Dependency] = [], resources: [String] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "SyncContracts", "Kafka", hummingbird, httpTypes, configuration, metrics]
+        dependencies: [
+            "ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "SyncContracts", "Kafka", hummingbird, httpTypes, configuration,
+            metrics,
+        ]
             + extra,
         path: path,
         exclude: ["Migrations"] + resources,
@@ -117,7 +120,8 @@ let package = Package(
             name: "BackendKit",
             dependencies: [
                 "ServiceDefaults", "PostgresSupport", "Kafka", "EventContracts", postgres, hummingbird, logging, lifecycle,
-                configuration, metrics, .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
+                configuration, metrics, .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Shared/BackendKit"
         ),
