@@ -5,8 +5,10 @@ public struct SyncImportResult: Codable, Sendable, Equatable {
     public enum Status: String, Codable, Sendable {
         /// Stored now, with its events.
         case created
-        /// Stored already (an earlier import or write of the same client id): nothing changed.
+        /// Stored already (an earlier import or write of the same client id, or a newer write of it): nothing changed.
         case alreadyPresent = "already_present"
+        /// Replaced an older, different value stored under the same id (a weigh-in of a day that had another weight).
+        case updated
         /// Not stored; `error` says why.
         case rejected
     }
