@@ -111,7 +111,9 @@ let package = Package(
         // conflict shapes, the last-write-wins rule, the write stamp.
         .target(
             name: "SyncContracts",
-            dependencies: ["ServiceDefaults", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "ServiceDefaults", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Shared/SyncContracts"
         ),
         // What a backend service is made of: its settings, Postgres pool, Kafka clients, outbox relay, inboxes,

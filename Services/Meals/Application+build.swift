@@ -18,7 +18,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let settings = try MealsSettings(config: config)
     let infrastructure = try ServiceInfrastructure(
         name: "meals", config: config, publishes: [.mealAnalyzed, .mealConsumed, .mealDeleted], uses: MealsEventHandler.topics,
-        consumes: true, migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
+        consumes: true, kitTables: [Migration.sync, Migration.idempotencyKeys],
+        migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
     let client = infrastructure.postgres
 
     let meals = MealRepository()
@@ -29,12 +30,13 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         importer: FoodImporter(client: client), repository: foodRepository, dataFile: settings.foodDataFile,
         startAfter: infrastructure.migrated, logger: logger)
     let store = MealStore(client: client, meals: meals, now: now)
+    let customMealStore = CustomMealStore(client: client, customMeals: customMeals, now: now)
 
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "meals.consumer.group", default: "meals"), topics: MealsEventHandler.topics,
         handler: MealsEventHandler(profiles: profiles, meals: meals, customMeals: customMeals))
 
-    var services: [any Service] = [foods, inbox]
+    var services: [any Service] = [foods, inbox, infrastructure.syncPurge(try SyncSettings(config: config), idempotencyKeys: true)]
     var photoAnalyzer: PhotoMealAnalyzer?
     if let vision = settings.vision {
         let httpClient = HTTPClientService()
@@ -48,14 +50,18 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     let checks = infrastructure.readinessChecks + [ClosureReadinessCheck(name: "foods") { foods.isLoaded }]
     let router = ServiceRuntime.makeRouter(service: "meals", checks: checks)
+    // Photos (up to MEALS_UPLOAD_MAX_BYTES) are the largest bodies, with room for the multipart or base64 wrapping.
+    router.add(middleware: IdempotencyMiddleware(client: client, maxRequestBytes: settings.maxImageBytes * 3 / 2 + 65_536))
     FoodController(foods: foods, repository: foodRepository).addRoutes(to: router)
     AnalyzeController(
         client: client, store: store, profiles: profiles, foods: foods,
         reader: AnalysisRequestReader(maxImageBytes: settings.maxImageBytes), photoAnalyzer: photoAnalyzer, now: now
     ).addRoutes(to: router)
     MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, now: now).addRoutes(to: router)
-    CustomMealController(client: client, customMeals: customMeals, store: store, profiles: profiles, foods: foods, now: now)
-        .addRoutes(to: router)
+    CustomMealController(
+        client: client, customMeals: customMeals, customMealStore: customMealStore, store: store, profiles: profiles, foods: foods, now: now
+    ).addRoutes(to: router)
+    MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods).addRoutes(to: router)
 
     return BackendApplication(
         infrastructure: infrastructure, services: services, router: router, http: try HTTPServerSettings(config: config, defaultPort: 8082),

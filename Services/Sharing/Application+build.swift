@@ -17,6 +17,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let settings = try SharingSettings(config: config)
     let infrastructure = try ServiceInfrastructure(
         name: "sharing", config: config, publishes: [], uses: SharingEventHandler.topics, consumes: true,
+        kitTables: [Migration.idempotencyKeys],
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
     let client = infrastructure.postgres
     let renderer = try SharedPageRenderer.bundled()
@@ -34,6 +35,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let addresses = PublicAddresses(baseURL: settings.publicBaseURL)
     let opener = LinkOpener(links: links)
     let router = ServiceRuntime.makeRouter(service: "sharing", checks: infrastructure.readinessChecks)
+    // `POST /api/share/meal/:id` with `Idempotency-Key` makes one link however often it is replayed.
+    router.add(middleware: IdempotencyMiddleware(client: infrastructure.postgres, maxRequestBytes: 65_536))
     ShareController(
         client: client, meals: meals, links: links, photos: photos,
         photoClient: MealPhotoClient(
@@ -42,6 +45,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     ).addRoutes(to: router)
     SharedPageController(opener: opener, photos: photos, renderer: renderer, addresses: addresses, now: now).addRoutes(to: router)
     return BackendApplication(
-        infrastructure: infrastructure, services: [inbox, mealsClient], router: router,
+        infrastructure: infrastructure,
+        services: [inbox, mealsClient, infrastructure.syncPurge(try SyncSettings(config: config), tombstones: false, idempotencyKeys: true)],
+        router: router,
         http: try HTTPServerSettings(config: config, defaultPort: 8085), logger: logger)
 }

@@ -3,18 +3,19 @@ import PostgresSupport
 
 extension ServiceInfrastructure {
     /// The purge a service with sync tables runs on every replica: tombstones and resolved conflicts past
-    /// `SYNC_TOMBSTONE_RETENTION_DAYS` (moving the users' cursor-expiry marks), and, when it takes
+    /// `SYNC_TOMBSTONE_RETENTION_DAYS` when it serves a changes feed (moving the users' cursor-expiry marks), and, when it takes
     /// `Idempotency-Key`, keys past `IDEMPOTENCY_KEY_RETENTION_HOURS`. Each statement is idempotent, so replicas
     /// running it at once only repeat each other.
-    public func syncPurge(_ settings: SyncSettings, idempotencyKeys: Bool) -> PeriodicJob {
+    public func syncPurge(_ settings: SyncSettings, tombstones: Bool = true, idempotencyKeys: Bool) -> PeriodicJob {
         let client = postgres
         let keys = IdempotencyKeys(client: client, lease: .seconds(60))
         return PeriodicJob(name: "sync-purge", every: settings.purgeInterval, startAfter: migrated, logger: logger) { logger in
             let now = Date()
-            let tombstones = try await SyncTombstones.purge(olderThan: now - settings.tombstoneRetention, client: client, logger: logger)
+            let purgedTombstones =
+                tombstones ? try await SyncTombstones.purge(olderThan: now - settings.tombstoneRetention, client: client, logger: logger) : 0
             let expiredKeys = idempotencyKeys ? try await keys.purge(olderThan: now - settings.idempotencyKeyRetention, logger: logger) : 0
-            if tombstones + expiredKeys > 0 {
-                logger.info("sync records purged", metadata: ["tombstones": "\(tombstones)", "idempotency_keys": "\(expiredKeys)"])
+            if purgedTombstones + expiredKeys > 0 {
+                logger.info("sync records purged", metadata: ["tombstones": "\(purgedTombstones)", "idempotency_keys": "\(expiredKeys)"])
             }
         }
     }

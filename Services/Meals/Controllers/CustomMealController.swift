@@ -3,11 +3,13 @@ import Hummingbird
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
+import SyncContracts
 
 /// Saved meals to log again: `/api/custom-meals` list, create, read, replace, delete, and log as a consumed meal.
 struct CustomMealController: Sendable {
     let client: PostgresPool
     let customMeals: CustomMealRepository
+    let customMealStore: CustomMealStore
     let store: MealStore
     let profiles: ProfileRepository
     let foods: FoodCatalogLoader
@@ -40,12 +42,16 @@ struct CustomMealController: Sendable {
     /// `POST /api/custom-meals` {name, mealType, items}: 201; items are checked against the food table now.
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<CustomMealBody> {
         let caller = try CallerIdentity(request)
+        var request = request
+        let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
         let (name, mealType) = try validate(body)
         let now = now()
+        let stamp = try WriteStamp.of(modifiedAt: body.modifiedAt, body: raw.readableBytesView, now: now)
         let meal = CustomMealRecord(
-            id: UUID(), userId: caller.userId, name: name, mealType: mealType, items: body.items, version: 1, createdAt: now, updatedAt: now)
-        try await customMeals.save(meal, client: client, logger: context.logger)
+            id: UUID(), userId: caller.userId, name: name, mealType: mealType, items: body.items, version: 1, createdAt: now, updatedAt: now,
+            modified: stamp)
+        try await customMealStore.create(meal, logger: context.logger)
         return EditedResponse(status: .created, response: try CustomMealBody(meal, catalog: try foods.catalog()))
     }
 
@@ -55,28 +61,31 @@ struct CustomMealController: Sendable {
         return try CustomMealBody(try await find(context, caller: caller), catalog: try foods.catalog())
     }
 
-    /// `PUT /api/custom-meals/:id` {name, mealType, items}: replaces it; 409 when `If-Match` is stale.
-    @Sendable func replace(request: Request, context: AppRequestContext) async throws -> CustomMealBody {
-        let caller = try CallerIdentity(request)
-        var meal = try await find(context, caller: caller)
-        let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
-        try RequestPreconditions.requireVersion(
-            try RequestPreconditions.expectedVersion(request), current: meal.version, of: "custom meal")
-        (meal.name, meal.mealType) = try validate(body)
-        meal.items = body.items
-        meal.version += 1
-        meal.updatedAt = now()
-        try await customMeals.save(meal, client: client, logger: context.logger)
-        return try CustomMealBody(meal, catalog: try foods.catalog())
-    }
-
-    /// `DELETE /api/custom-meals/:id`: 204.
-    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    /// `PUT /api/custom-meals/:id` {name, mealType, items, modifiedAt}: replaces it; 409 when `If-Match` is stale;
+    /// without `If-Match`, last-write-wins on `modifiedAt` as for meals.
+    @Sendable func replace(request: Request, context: AppRequestContext) async throws -> WriteAnswer<CustomMealBody> {
         let caller = try CallerIdentity(request)
         let id = try Self.id(context)
-        guard try await customMeals.delete(id, userId: caller.userId, client: client, logger: context.logger) else {
-            throw APIError.notFound("No such custom meal.")
+        var request = request
+        let raw = try await RequestPreconditions.rawBody(&request, context: context)
+        let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
+        let (name, mealType) = try validate(body)
+        let condition = try RequestPreconditions.writeCondition(request, body: raw, modifiedAt: body.modifiedAt, now: now())
+        let outcome = try await customMealStore.replace(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in
+            (meal.name, meal.mealType, meal.items) = (name, mealType, body.items)
         }
+        let catalog = try foods.catalog()
+        switch outcome {
+        case .written(let meal): return .entity(try CustomMealBody(meal, catalog: catalog))
+        case .kept(let meal, let conflict): return .entity(try CustomMealBody(meal, catalog: catalog, conflict: conflict))
+        case .deleted(let tombstone, let conflict): return .deleted(DeletedEntityBody(tombstone, conflict: conflict))
+        }
+    }
+
+    /// `DELETE /api/custom-meals/:id`: 204, leaving a tombstone for the changes feed; again, 204.
+    @Sendable func delete(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let caller = try CallerIdentity(request)
+        try await customMealStore.delete(try Self.id(context), userId: caller.userId, logger: context.logger)
         return .noContent
     }
 
@@ -139,8 +148,12 @@ struct CustomMealBody: ResponseCodable {
     var version: Int
     var createdAt: Date
     var updatedAt: Date
+    /// When it was last written, as the writing client said (`modifiedAt`) or the server's time.
+    var modifiedAt: Date
+    /// On a write that was not applied: `stale_write_ignored`; absent otherwise.
+    var conflict: String?
 
-    init(_ meal: CustomMealRecord, catalog: FoodCatalog) throws {
+    init(_ meal: CustomMealRecord, catalog: FoodCatalog, conflict: SyncConflictResolution? = nil) throws {
         id = meal.id
         name = meal.name
         mealType = meal.mealType?.rawValue
@@ -150,6 +163,8 @@ struct CustomMealBody: ResponseCodable {
         version = meal.version
         createdAt = meal.createdAt
         updatedAt = meal.updatedAt
+        modifiedAt = meal.modified.date
+        self.conflict = conflict?.rawValue
     }
 }
 

@@ -1,8 +1,11 @@
 import Foundation
 import Hummingbird
+import Logging
+import NIOCore
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
+import SyncContracts
 
 /// The meal lifecycle: `/api/meals` list, manual entry, read, edit, consume and unconsume, delete, photo.
 /// Another user's meal answers 404 everywhere.
@@ -56,33 +59,18 @@ struct MealController: Sendable {
         let rows = try await meals.list(userId: caller.userId, filter: filter, client: client, logger: context.logger)
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { ListCursor.encode(time: $0.eatenAt, id: $0.id) } : nil
-        return MealPageBody(meals: page.map(MealBody.init), nextCursor: next)
+        return MealPageBody(meals: page.map { MealBody($0) }, nextCursor: next)
     }
 
     /// `POST /api/meals`: manual entry of items by food id and portion or by free values; 201 with the meal.
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
         let caller = try CallerIdentity(request)
+        var request = request
+        let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: MealEntryRequest.self, context: context)
-        let now = now()
-        var fields = MealFieldReader(now: now)
-        let mealType = fields.mealType(body.mealType)
-        let captureKind = fields.captureKind(body.captureKind) ?? .fullMeal
-        let eatenAt = fields.eatenAt(body.eatenAt) ?? now
-        let title = fields.text(body.title, field: "title", limit: 120)
-        let notes = fields.text(body.notes, field: "notes", limit: 2000)
-        var drafts: [MealItemDraft] = []
-        do { drafts = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog()) } catch let error as APIError
-            where error.status == .unprocessableContent
-        {
-            fields.merge(error)
-        }
-        try fields.check()
-        let consumed = body.consumed ?? true
-        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
-        let meal = MealFactory.make(
-            userId: caller.userId, origin: .manual, composition: MealComposer.compose(drafts, profile: profile.scoring, title: title),
-            profile: profile, description: nil, mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: consumed,
-            notes: notes, unrecognised: [], hasPhoto: false, now: now)
+        let meal = try await newMeal(
+            caller: caller, id: UUID(), raw: raw, items: body.items, title: body.title, mealType: body.mealType, captureKind: body.captureKind,
+            eatenAt: body.eatenAt, notes: body.notes, consumed: body.consumed, modifiedAt: body.modifiedAt, logger: context.logger)
         try await store.create(meal, photo: nil, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
     }
@@ -98,12 +86,21 @@ struct MealController: Sendable {
     }
 
     /// `PUT /api/meals/:id`: new items, portions or values recompute totals and scores; sets `edited`, bumps
-    /// `version`; 409 `version_conflict` when `If-Match` names an older version.
-    @Sendable func update(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+    /// `version`. With `If-Match`, 409 `version_conflict` when it names an older version; without, last-write-wins on
+    /// `modifiedAt` (200 with the stored meal and `conflict` when the write is older, or the tombstone when the meal
+    /// was deleted). When no meal has the id, the client chose it: the meal is created (201), as by `POST /api/meals`.
+    @Sendable func update(request: Request, context: AppRequestContext) async throws -> EditedResponse<WriteAnswer<MealBody>> {
         let caller = try CallerIdentity(request)
         let id = try Self.mealId(context)
-        let expected = try RequestPreconditions.expectedVersion(request)
+        var request = request
+        let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: MealUpdateRequest.self, context: context)
+        let condition = try RequestPreconditions.writeCondition(request, body: raw, modifiedAt: body.modifiedAt, now: now())
+        if case .lastWriteWins = condition, body.items != nil,
+            try await meals.find(id, userId: caller.userId, client: client, logger: context.logger) == nil
+        {
+            if let created = try await createByPut(id, caller: caller, raw: raw, body: body, logger: context.logger) { return created }
+        }
         var fields = MealFieldReader(now: now())
         let mealType = fields.mealType(body.mealType)
         let eatenAt = fields.eatenAt(body.eatenAt)
@@ -120,7 +117,7 @@ struct MealController: Sendable {
         try fields.check()
         let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
         let newItems = drafts
-        let meal = try await store.update(id, userId: caller.userId, expectedVersion: expected, logger: context.logger) { meal in
+        let outcome = try await store.update(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in
             if let drafts = newItems {
                 meal.apply(MealComposer.compose(drafts, profile: profile.scoring, title: title ?? meal.title))
             } else if let title {
@@ -132,20 +129,24 @@ struct MealController: Sendable {
             meal.edited = true
             return true
         }
-        return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal))
+        return Self.answer(outcome)
     }
 
-    /// `DELETE /api/meals/:id`: 204; its photo goes too and `meal.deleted` is sent.
+    /// `DELETE /api/meals/:id?modifiedAt=`: 204; its photo goes too, a tombstone stays for the changes feed and
+    /// `meal.deleted` is sent. Deleting it again is 204 too (an offline client's replay).
     @Sendable func delete(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let caller = try CallerIdentity(request)
-        try await store.delete(try Self.mealId(context), userId: caller.userId, logger: context.logger)
+        let stamp = try RequestPreconditions.deletionStamp(request, now: now())
+        try await store.delete(try Self.mealId(context), userId: caller.userId, stamp: stamp, logger: context.logger)
         return .noContent
     }
 
-    /// `POST /api/meals/:id/consume` {notes, eatenAt, mealType}: the meal now counts toward the user's day.
-    @Sendable func consume(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+    /// `POST /api/meals/:id/consume` {notes, eatenAt, mealType, modifiedAt}: the meal now counts toward the user's day.
+    @Sendable func consume(request: Request, context: AppRequestContext) async throws -> EditedResponse<WriteAnswer<MealBody>> {
         let caller = try CallerIdentity(request)
         let id = try Self.mealId(context)
+        var request = request
+        let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await Self.optionalBody(request, context: context)
         let now = now()
         var fields = MealFieldReader(now: now)
@@ -154,8 +155,8 @@ struct MealController: Sendable {
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         try fields.check()
         let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
-        let expected = try RequestPreconditions.expectedVersion(request)
-        let meal = try await store.update(id, userId: caller.userId, expectedVersion: expected, logger: context.logger) { meal in
+        let condition = try RequestPreconditions.writeCondition(request, body: raw, modifiedAt: body.modifiedAt, now: now)
+        let outcome = try await store.update(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in
             if !meal.isConsumed { meal.consumedAt = now }
             meal.isConsumed = true
             if let mealType { meal.mealType = mealType }
@@ -163,21 +164,28 @@ struct MealController: Sendable {
             if body.notes != nil { meal.notes = notes }
             return true
         }
-        return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal))
+        return Self.answer(outcome)
     }
 
-    /// `DELETE /api/meals/:id/consume`: back to scanned (it stops counting); a no-op when it was not consumed.
-    @Sendable func unconsume(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+    /// `DELETE /api/meals/:id/consume?modifiedAt=`: back to scanned (it stops counting); a no-op when it was not consumed.
+    @Sendable func unconsume(request: Request, context: AppRequestContext) async throws -> EditedResponse<WriteAnswer<MealBody>> {
         let caller = try CallerIdentity(request)
         let id = try Self.mealId(context)
-        let expected = try RequestPreconditions.expectedVersion(request)
-        let meal = try await store.update(id, userId: caller.userId, expectedVersion: expected, logger: context.logger) { meal in
+        let condition: WriteCondition =
+            if let version = try RequestPreconditions.expectedVersion(request) {
+                .ifMatch(version)
+            } else {
+                .lastWriteWins(
+                    try RequestPreconditions.deletionStamp(request, now: now()), request: .null,
+                    serverTime: request.uri.queryParameters["modifiedAt"] == nil)
+            }
+        let outcome = try await store.update(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in
             guard meal.isConsumed else { return false }
             meal.isConsumed = false
             meal.consumedAt = nil
             return true
         }
-        return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal))
+        return Self.answer(outcome)
     }
 
     /// `GET /api/meals/:id/photo`: the photo as uploaded, for its owner only.
@@ -196,6 +204,65 @@ struct MealController: Sendable {
     /// The `:id` of a meal route; 404 for anything that is not a meal id.
     private static func mealId(_ context: AppRequestContext) throws -> UUID {
         try RequestPreconditions.resourceId(context, notFound: "No such meal.")
+    }
+
+    /// Creates the meal a `PUT` with items names when the id is free (201); nil when the id turned out to be taken
+    /// meanwhile, so the write goes on as an edit. A deleted meal's id answers its tombstone, another user's 404.
+    private func createByPut(
+        _ id: UUID, caller: CallerIdentity, raw: ByteBuffer, body: MealUpdateRequest, logger: Logger
+    ) async throws -> EditedResponse<WriteAnswer<MealBody>>? {
+        guard let items = body.items else { return nil }
+        let meal = try await newMeal(
+            caller: caller, id: id, raw: raw, items: items, title: body.title, mealType: body.mealType, captureKind: body.captureKind,
+            eatenAt: body.eatenAt, notes: body.notes, consumed: body.consumed, modifiedAt: body.modifiedAt, logger: logger)
+        switch try await store.createIfAbsent(meal, logger: logger) {
+        case .created(let meal):
+            return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal)))
+        case .deleted(let tombstone):
+            return EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: .deletionPreserved)))
+        case .exists: return nil
+        case .idTaken: throw APIError.notFound("No such meal.")
+        }
+    }
+
+    /// A new manual meal of the caller from the fields of an entry; 422 naming every invalid field.
+    func newMeal(
+        caller: CallerIdentity, id: UUID, raw: ByteBuffer, items: [ItemRequest], title: String?, mealType: String?, captureKind: String?,
+        eatenAt: String?, notes: String?, consumed: Bool?, modifiedAt: String?, logger: Logger
+    ) async throws -> MealRecord {
+        let now = now()
+        var fields = MealFieldReader(now: now)
+        let mealType = fields.mealType(mealType)
+        let captureKind = fields.captureKind(captureKind) ?? .fullMeal
+        let eatenAt = fields.eatenAt(eatenAt) ?? now
+        let title = fields.text(title, field: "title", limit: 120)
+        let notes = fields.text(notes, field: "notes", limit: 2000)
+        var drafts: [MealItemDraft] = []
+        do { drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog()) } catch let error as APIError
+            where error.status == .unprocessableContent
+        {
+            fields.merge(error)
+        }
+        var stamp: WriteStamp?
+        do { stamp = try WriteStamp.of(modifiedAt: modifiedAt, body: raw.readableBytesView, now: now) } catch let error as APIError {
+            fields.merge(error)
+        }
+        try fields.check()
+        let profile = try await profiles.profile(of: caller.userId, client: client, logger: logger)
+        return MealFactory.make(
+            userId: caller.userId, origin: .manual, composition: MealComposer.compose(drafts, profile: profile.scoring, title: title),
+            profile: profile, description: nil, mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: consumed ?? true,
+            notes: notes, unrecognised: [], hasPhoto: false, now: now, id: id, modified: stamp)
+    }
+
+    /// The answer to a write of an existing meal.
+    static func answer(_ outcome: WriteOutcome<MealRecord>) -> EditedResponse<WriteAnswer<MealBody>> {
+        switch outcome {
+        case .written(let meal): EditedResponse(headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal)))
+        case .kept(let meal, let conflict):
+            EditedResponse(headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal, conflict: conflict)))
+        case .deleted(let tombstone, let conflict): EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: conflict)))
+        }
     }
 
     /// The consume body, which may be absent.

@@ -7,15 +7,22 @@ struct MealEntryRequest: Decodable {
     var eatenAt: String?
     var notes: String?
     var consumed: Bool?
+    /// When the client made the entry (ISO 8601), for last-write-wins.
+    var modifiedAt: String?
 }
 
-/// `PUT /api/meals/:id`: fields given are changed; `items` replaces every item.
+/// `PUT /api/meals/:id`: fields given are changed; `items` replaces every item. When no meal has the id yet, it is
+/// created from these fields (`items` required) with `captureKind` and `consumed` as in `POST /api/meals`.
 struct MealUpdateRequest: Decodable {
     var items: [ItemRequest]?
     var title: String?
     var mealType: String?
     var eatenAt: String?
     var notes: String?
+    var captureKind: String?
+    var consumed: Bool?
+    /// When the client made the change (ISO 8601), for last-write-wins.
+    var modifiedAt: String?
 }
 
 /// `POST /api/meals/:id/consume` and `POST /api/custom-meals/:id/log`.
@@ -23,6 +30,8 @@ struct ConsumeRequest: Decodable {
     var notes: String?
     var eatenAt: String?
     var mealType: String?
+    /// When the client made the change (ISO 8601), for last-write-wins.
+    var modifiedAt: String?
 }
 
 /// `POST /api/analyze` as JSON: a base64 `image` or a `text` description, not both.
@@ -41,4 +50,6 @@ struct CustomMealRequest: Decodable {
     var name: String
     var mealType: String?
     var items: [ItemRequest]
+    /// When the client made the change (ISO 8601), for last-write-wins.
+    var modifiedAt: String?
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import ServiceDefaults
+import SyncContracts
 
 /// What meal and custom-meal routes read before acting: the `:id` of the resource and the `If-Match` version.
 enum RequestPreconditions {
@@ -27,5 +29,24 @@ enum RequestPreconditions {
             .conflict, code: "version_conflict",
             message: "The \(resource) changed since you read it (version \(current), you sent \(expected)); reload and retry.",
             details: ["currentVersion": String(current)])
+    }
+
+    /// The request's body, read once so that it can be both decoded and stamped.
+    static func rawBody(_ request: inout Request, context: AppRequestContext) async throws -> ByteBuffer {
+        try await request.collectBody(upTo: context.maxUploadSize)
+    }
+
+    /// How a write settles with what is stored: `If-Match` when sent (strict), otherwise last-write-wins on the
+    /// stamp of `modifiedAt` (the server's time without one) and the body's bytes.
+    static func writeCondition(_ request: Request, body: ByteBuffer, modifiedAt: String?, now: Date) throws -> WriteCondition {
+        if let version = try expectedVersion(request) { return .ifMatch(version) }
+        let stamp = try WriteStamp.of(modifiedAt: modifiedAt, body: body.readableBytesView, now: now)
+        let json = (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null
+        return .lastWriteWins(stamp, request: json, serverTime: modifiedAt == nil)
+    }
+
+    /// The stamp of a deletion: `?modifiedAt=` (ISO 8601) or the server's time.
+    static func deletionStamp(_ request: Request, now: Date) throws -> WriteStamp {
+        try WriteStamp.of(modifiedAt: request.uri.queryParameters["modifiedAt"].map(String.init), body: [], now: now)
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import PostgresSupport
+import SyncContracts
 
 /// A meal as answered by every meal route and by `POST /api/analyze`.
 struct MealBody: ResponseCodable, Equatable {
@@ -25,8 +27,12 @@ struct MealBody: ResponseCodable, Equatable {
     var photoUrl: String?
     var createdAt: Date
     var updatedAt: Date
+    /// When the meal was last written, as the writing client said (`modifiedAt`) or the server's time.
+    var modifiedAt: Date
+    /// On a write that was not applied: `stale_write_ignored` (the stored meal is newer); absent otherwise.
+    var conflict: String?
 
-    init(_ meal: MealRecord) {
+    init(_ meal: MealRecord, conflict: SyncConflictResolution? = nil) {
         id = meal.id
         title = meal.title
         origin = meal.origin.rawValue
@@ -48,6 +54,8 @@ struct MealBody: ResponseCodable, Equatable {
         photoUrl = meal.hasPhoto ? "/api/meals/\(meal.id.uuidString.lowercased())/photo" : nil
         createdAt = meal.createdAt
         updatedAt = meal.updatedAt
+        modifiedAt = meal.modified.date
+        self.conflict = conflict?.rawValue
     }
 }
 

@@ -23,6 +23,7 @@ struct MealsEventHandler: EventHandler {
             try await meals.deleteAll(userId: userId, on: connection, logger: logger)
             try await customMeals.deleteAll(userId: userId, on: connection, logger: logger)
             try await profiles.delete(userId: userId, on: connection, logger: logger)
+            try await SyncClock.forget(userId, on: connection, logger: logger)
             logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
         default:
             throw EventRejected("the meals service does not consume \(event.header.type)")

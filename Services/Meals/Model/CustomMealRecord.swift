@@ -1,4 +1,5 @@
 import Foundation
+import SyncContracts
 
 /// A meal the user saved to log again (a usual breakfast): its name, default meal type and item requests.
 struct CustomMealRecord: Sendable, Equatable {
@@ -10,4 +11,6 @@ struct CustomMealRecord: Sendable, Equatable {
     var version: Int
     var createdAt: Date
     var updatedAt: Date
+    /// The stamp of the last write, for last-write-wins.
+    var modified: WriteStamp
 }

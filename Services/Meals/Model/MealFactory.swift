@@ -1,20 +1,23 @@
 import Foundation
 import Hummingbird
+import SyncContracts
 
 /// Makes new meal records and the headers every meal answer carries.
 enum MealFactory {
-    /// A new meal at version 1 from a scored composition.
+    /// A new meal at version 1 from a scored composition; `id` is the client's when it chose one, `modified` the
+    /// write's stamp (the server's time by default).
     static func make(
         userId: UUID, origin: MealOrigin, composition: MealComposer.Composition, profile: CallerProfile, description: String?,
         mealType: MealType?, captureKind: CaptureKind, eatenAt: Date, consumed: Bool, notes: String?, unrecognised: [String],
-        hasPhoto: Bool, now: Date
+        hasPhoto: Bool, now: Date, id: UUID = UUID(), modified: WriteStamp? = nil
     ) -> MealRecord {
         MealRecord(
-            id: UUID(), userId: userId, origin: origin, title: composition.title, description: description, mealType: mealType,
+            id: id, userId: userId, origin: origin, title: composition.title, description: description, mealType: mealType,
             captureKind: captureKind, eatenAt: eatenAt, localDate: profile.localDate(of: eatenAt),
             timeZone: profile.timeZoneName, isConsumed: consumed, consumedAt: consumed ? now : nil, notes: notes,
             edited: false, version: 1, items: composition.items, totals: composition.totals, health: composition.health,
-            diet: composition.diet, unrecognised: unrecognised, hasPhoto: hasPhoto, createdAt: now, updatedAt: now)
+            diet: composition.diet, unrecognised: unrecognised, hasPhoto: hasPhoto, createdAt: now, updatedAt: now,
+            modified: modified ?? WriteStamp(now, tiebreak: ""))
     }
 
     /// `ETag` with the meal's version (send it back in `If-Match` to edit safely) and `Location`.

@@ -1,5 +1,6 @@
 import EventContracts
 import Foundation
+import SyncContracts
 
 /// A stored meal: what was analysed or entered, whether it was consumed, and its scored content.
 struct MealRecord: Sendable, Equatable {
@@ -29,6 +30,8 @@ struct MealRecord: Sendable, Equatable {
     var hasPhoto: Bool
     var createdAt: Date
     var updatedAt: Date
+    /// The stamp of the last write, for last-write-wins: the client's `modifiedAt` (or the server's time) and its tiebreak.
+    var modified: WriteStamp
 
     /// Replaces the scored content with `composition`.
     mutating func apply(_ composition: MealComposer.Composition) {

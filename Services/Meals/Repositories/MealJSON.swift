@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import SyncContracts
 
 /// The JSON columns of a meal row, and the decoding of a whole row back into a `MealRecord`.
 struct MealJSON {
@@ -55,6 +56,8 @@ struct MealJSON {
             unrecognised: try json("unrecognised", as: [String].self),
             hasPhoto: try columns["has_photo"].decode(Bool.self),
             createdAt: try columns["created_at"].decode(Date.self),
-            updatedAt: try columns["updated_at"].decode(Date.self))
+            updatedAt: try columns["updated_at"].decode(Date.self),
+            modified: WriteStamp(
+                try columns["modified_at"].decode(Date.self), tiebreak: try columns["modified_tiebreak"].decode(String.self)))
     }
 }

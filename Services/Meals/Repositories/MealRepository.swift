@@ -9,36 +9,40 @@ struct MealRepository: Sendable {
     private static let columns: PostgresQuery = """
         SELECT id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date::text, time_zone,
                is_consumed, consumed_at, notes, edited, version, items::text, totals::text, health::text, diet::text,
-               unrecognised::text, has_photo, created_at, updated_at
+               unrecognised::text, has_photo, created_at, updated_at, modified_at, modified_tiebreak, change_seq
         FROM meals
         """
 
-    /// Stores a new meal.
+    /// Stores a new meal with the user's next change number (so take no row lock after it in this transaction).
     func insert(_ meal: MealRecord, on connection: PostgresConnection, logger: Logger) async throws {
         let json = try MealJSON(meal)
+        let seq = try await SyncClock.next(for: meal.userId, on: connection, logger: logger)
         try await connection.query(
             """
             INSERT INTO meals (id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date, time_zone,
                                is_consumed, consumed_at, notes, edited, version, items, totals, health, diet, unrecognised,
-                               has_photo, created_at, updated_at)
+                               has_photo, created_at, updated_at, modified_at, modified_tiebreak, change_seq)
             VALUES (\(meal.id), \(meal.userId), \(meal.origin.rawValue), \(meal.title), \(meal.description),
                     \(meal.mealType?.rawValue), \(meal.captureKind.rawValue), \(meal.eatenAt), \(meal.localDate)::date,
                     \(meal.timeZone), \(meal.isConsumed), \(meal.consumedAt), \(meal.notes), \(meal.edited), \(meal.version),
                     \(json.items)::jsonb, \(json.totals)::jsonb, \(json.health)::jsonb, \(json.diet)::jsonb,
-                    \(json.unrecognised)::jsonb, \(meal.hasPhoto), \(meal.createdAt), \(meal.updatedAt))
+                    \(json.unrecognised)::jsonb, \(meal.hasPhoto), \(meal.createdAt), \(meal.updatedAt),
+                    \(meal.modified.date), \(meal.modified.tiebreak), \(seq))
             """, logger: logger)
     }
 
-    /// Writes every changeable field of `meal` (its id and owner stay).
+    /// Writes every changeable field of `meal` (its id and owner stay) with the user's next change number.
     func update(_ meal: MealRecord, on connection: PostgresConnection, logger: Logger) async throws {
         let json = try MealJSON(meal)
+        let seq = try await SyncClock.next(for: meal.userId, on: connection, logger: logger)
         try await connection.query(
             """
             UPDATE meals SET title = \(meal.title), meal_type = \(meal.mealType?.rawValue), eaten_at = \(meal.eatenAt),
                 local_date = \(meal.localDate)::date, time_zone = \(meal.timeZone), is_consumed = \(meal.isConsumed),
                 consumed_at = \(meal.consumedAt), notes = \(meal.notes), edited = \(meal.edited), version = \(meal.version),
                 items = \(json.items)::jsonb, totals = \(json.totals)::jsonb, health = \(json.health)::jsonb,
-                diet = \(json.diet)::jsonb, updated_at = \(meal.updatedAt)
+                diet = \(json.diet)::jsonb, updated_at = \(meal.updatedAt), modified_at = \(meal.modified.date),
+                modified_tiebreak = \(meal.modified.tiebreak), change_seq = \(seq)
             WHERE id = \(meal.id) AND user_id = \(meal.userId)
             """, logger: logger)
     }
@@ -85,6 +89,36 @@ struct MealRepository: Sendable {
         let rows = try await connection.query(
             "DELETE FROM meals WHERE id = \(id) AND user_id = \(userId) RETURNING id", logger: logger)
         return try await rows.collect().isEmpty == false
+    }
+
+    /// The user's meals written after change `since`, by change number, at most `limit`.
+    func changed(userId: UUID, since: Int64, limit: Int, on connection: PostgresConnection, logger: Logger) async throws -> [(Int64, MealRecord)] {
+        var query = Self.columns
+        query.sql += " WHERE user_id = $1 AND change_seq > $2 ORDER BY change_seq LIMIT $3"
+        query.binds.append(userId, context: .default)
+        query.binds.append(since, context: .default)
+        query.binds.append(limit, context: .default)
+        var changed: [(Int64, MealRecord)] = []
+        for try await row in try await connection.query(query, logger: logger) {
+            changed.append((try row.makeRandomAccess()["change_seq"].decode(Int64.self), try MealJSON.record(from: row)))
+        }
+        return changed
+    }
+
+    /// Up to `limit` of the user's meals eaten before the day `before` (`YYYY-MM-DD`, the user's calendar), locked; rows
+    /// another transaction holds are skipped, so purges running at once never take the same meal.
+    func lockOlder(userId: UUID, before: String, limit: Int, on connection: PostgresConnection, logger: Logger) async throws -> [MealRecord] {
+        var query = Self.columns
+        query.sql += " WHERE user_id = $1 AND local_date < $2::date ORDER BY local_date, id LIMIT $3 FOR UPDATE SKIP LOCKED"
+        query.binds.append(userId, context: .default)
+        query.binds.append(before, context: .default)
+        query.binds.append(limit, context: .default)
+        return try await Self.records(try await connection.query(query, logger: logger))
+    }
+
+    /// Whether no meal of any user has this id (a client-chosen id must not name another user's meal).
+    func isIdFree(_ id: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        try await connection.query("SELECT 1 FROM meals WHERE id = \(id)", logger: logger).collect().isEmpty
     }
 
     /// Deletes every meal and photo of a user.

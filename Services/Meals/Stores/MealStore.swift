@@ -1,12 +1,18 @@
+import EventContracts
 import Foundation
 import Logging
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
+import SyncContracts
 
-/// Every write of a meal: the row (and photo), the version check and the events commit in one transaction.
+/// Every write of a meal: the row (and photo), the version or last-write-wins check, the change number, the
+/// tombstone of a deletion, recorded conflicts and the events commit in one transaction.
 /// Every call logs to the request's `logger`.
 struct MealStore: Sendable {
+    /// The entity type of meals in the changes feed, tombstones and conflicts.
+    static let entityType = "meal"
+
     let client: PostgresPool
     let meals: MealRepository
     let now: @Sendable () -> Date
@@ -14,41 +20,131 @@ struct MealStore: Sendable {
     /// Stores a new meal (and its photo) with its events.
     func create(_ meal: MealRecord, photo: PhotoUpload?, logger: Logger) async throws {
         try await client.transaction(logger: logger) { connection in
-            try await meals.insert(meal, on: connection, logger: logger)
-            if let photo { try await meals.savePhoto(photo, mealId: meal.id, userId: meal.userId, on: connection, logger: logger) }
-            try await MealEventPublisher.changed(meal, wasConsumed: nil, now: now(), on: connection, logger: logger)
+            try await insert(meal, photo: photo, on: connection, logger: logger)
         }
     }
 
-    /// Changes the caller's meal under a row lock: 404 when it is not theirs, 409 when `expectedVersion` is
-    /// stale; `change` edits the record and says whether it changed anything; a change gets the next version
-    /// and its events, no change writes nothing.
-    func update(
-        _ id: UUID, userId: UUID, expectedVersion: Int?, logger: Logger, _ change: @Sendable (inout MealRecord) throws -> Bool
-    ) async throws -> MealRecord {
-        let updated = try await client.transaction(logger: logger) { connection in
-            guard var meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
-                throw APIError.notFound("No such meal.")
-            }
-            try RequestPreconditions.requireVersion(expectedVersion, current: meal.version, of: "meal")
-            let wasConsumed = meal.isConsumed
-            guard try change(&meal) else { return meal }
-            meal.version += 1
-            meal.updatedAt = now()
-            try await meals.update(meal, on: connection, logger: logger)
-            try await MealEventPublisher.changed(meal, wasConsumed: wasConsumed, now: now(), on: connection, logger: logger)
-            return meal
-        }
-        return updated
-    }
-
-    /// Deletes the caller's meal and its photo; 404 when it is not theirs.
-    func delete(_ id: UUID, userId: UUID, logger: Logger) async throws {
+    /// Stores a new meal under the id the client chose, unless that id is taken: then nothing is written and the
+    /// answer is the stored meal, or the tombstone of the deleted one (a deleted meal is never brought back).
+    func createIfAbsent(_ meal: MealRecord, logger: Logger) async throws -> CreateOutcome {
         try await client.transaction(logger: logger) { connection in
-            guard let meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger),
-                try await meals.delete(id, userId: userId, on: connection, logger: logger)
-            else { throw APIError.notFound("No such meal.") }
-            try await MealEventPublisher.deleted(meal, now: now(), on: connection, logger: logger)
+            if let existing = try await meals.find(meal.id, userId: meal.userId, on: connection, forUpdate: true, logger: logger) {
+                return .exists(existing)
+            }
+            if let tombstone = try await SyncTombstones.find(
+                type: Self.entityType, id: meal.id.uuidString.lowercased(), userId: meal.userId, on: connection, logger: logger)
+            {
+                return .deleted(tombstone)
+            }
+            guard try await meals.isIdFree(meal.id, on: connection, logger: logger) else { return .idTaken }
+            try await insert(meal, photo: nil, on: connection, logger: logger)
+            return .created(meal)
         }
+    }
+
+    /// What `createIfAbsent` did.
+    enum CreateOutcome: Sendable {
+        case created(MealRecord)
+        case exists(MealRecord)
+        case deleted(SyncTombstone)
+        /// Another user's meal has this id.
+        case idTaken
+    }
+
+    /// Changes the caller's meal under a row lock: 404 when it is neither theirs nor deleted; with `.ifMatch`, 409
+    /// when the version is stale; with `.lastWriteWins`, an older write (or any write of a deleted meal) is not
+    /// applied but recorded as a conflict. `change` edits the record and says whether it changed anything; a change
+    /// gets the next version, the write's stamp, a change number and its events; no change writes nothing.
+    func update(
+        _ id: UUID, userId: UUID, condition: WriteCondition, logger: Logger, _ change: @Sendable (inout MealRecord) throws -> Bool
+    ) async throws -> WriteOutcome<MealRecord> {
+        try await client.transaction(logger: logger) { connection in
+            guard var meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
+                return try await deletedOrMissing(id, userId: userId, condition: condition, on: connection, logger: logger)
+            }
+            switch condition {
+            case .ifMatch(let version):
+                try RequestPreconditions.requireVersion(version, current: meal.version, of: "meal")
+            case .lastWriteWins(let stamp, let request, _) where condition.comparesStamps:
+                switch LastWriteWins.edit(incoming: stamp, stored: meal.modified) {
+                case .apply: break
+                case .unchanged, .preserveDeletion: return .written(meal)
+                case .ignoreStale:
+                    try await SyncConflictLog.record(
+                        userId: userId, type: Self.entityType, entityId: id.uuidString.lowercased(), resolution: .staleWriteIgnored,
+                        stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
+                        incoming: SyncConflictSide(version: nil, modifiedAt: stamp.date, data: request), at: now(), on: connection,
+                        logger: logger)
+                    return .kept(meal, .staleWriteIgnored)
+                }
+            case .lastWriteWins:
+                break
+            }
+            let wasConsumed = meal.isConsumed
+            guard try change(&meal) else { return .written(meal) }
+            let now = now()
+            meal.version += 1
+            meal.updatedAt = now
+            meal.modified = condition.stamp(now: WriteStamp(now, tiebreak: ""), stored: meal.modified)
+            try await meals.update(meal, on: connection, logger: logger)
+            try await MealEventPublisher.changed(meal, wasConsumed: wasConsumed, now: now, on: connection, logger: logger)
+            return .written(meal)
+        }
+    }
+
+    /// Deletes the caller's meal and its photo, leaving a tombstone for the changes feed; a deletion always wins,
+    /// and one that removes a newer edit is recorded as a conflict. Deleting a meal already deleted changes nothing;
+    /// 404 when it was never theirs.
+    func delete(_ id: UUID, userId: UUID, stamp: WriteStamp?, logger: Logger) async throws {
+        try await client.transaction(logger: logger) { connection in
+            guard let meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
+                let tombstone = try await SyncTombstones.find(
+                    type: Self.entityType, id: id.uuidString.lowercased(), userId: userId, on: connection, logger: logger)
+                guard tombstone != nil else { throw APIError.notFound("No such meal.") }
+                return
+            }
+            if let stamp, LastWriteWins.deletionOverridesNewerEdit(deletion: stamp, stored: meal.modified) {
+                try await SyncConflictLog.record(
+                    userId: userId, type: Self.entityType, entityId: id.uuidString.lowercased(), resolution: .deletionOverrodeEdit,
+                    stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
+                    incoming: SyncConflictSide<MealSnapshot>(version: nil, modifiedAt: stamp.date, deleted: true, data: nil), at: now(),
+                    on: connection, logger: logger)
+            }
+            try await remove(meal, on: connection, logger: logger)
+        }
+    }
+
+    /// Removes a locked meal inside the caller's transaction: its row and photo go, its tombstone and `meal.deleted`
+    /// are written. The path of every deletion: a user's, and history retention's.
+    func remove(_ meal: MealRecord, on connection: PostgresConnection, logger: Logger) async throws {
+        _ = try await meals.delete(meal.id, userId: meal.userId, on: connection, logger: logger)
+        let seq = try await SyncClock.next(for: meal.userId, on: connection, logger: logger)
+        try await SyncTombstones.record(
+            SyncTombstone(
+                entityType: Self.entityType, entityId: meal.id.uuidString.lowercased(), version: meal.version + 1, deletedAt: now(), seq: seq),
+            userId: meal.userId, on: connection, logger: logger)
+        try await MealEventPublisher.deleted(meal, now: now(), on: connection, logger: logger)
+    }
+
+    private func insert(_ meal: MealRecord, photo: PhotoUpload?, on connection: PostgresConnection, logger: Logger) async throws {
+        try await meals.insert(meal, on: connection, logger: logger)
+        if let photo { try await meals.savePhoto(photo, mealId: meal.id, userId: meal.userId, on: connection, logger: logger) }
+        try await MealEventPublisher.changed(meal, wasConsumed: nil, now: now(), on: connection, logger: logger)
+    }
+
+    /// The answer for a write of a meal that is not there: with last-write-wins, a deleted meal stays deleted (the
+    /// write is recorded as a conflict); otherwise 404.
+    private func deletedOrMissing(
+        _ id: UUID, userId: UUID, condition: WriteCondition, on connection: PostgresConnection, logger: Logger
+    ) async throws -> WriteOutcome<MealRecord> {
+        guard case .lastWriteWins(let stamp, let request, _) = condition,
+            let tombstone = try await SyncTombstones.find(
+                type: Self.entityType, id: id.uuidString.lowercased(), userId: userId, on: connection, logger: logger)
+        else { throw APIError.notFound("No such meal.") }
+        try await SyncConflictLog.record(
+            userId: userId, type: Self.entityType, entityId: tombstone.entityId, resolution: .deletionPreserved,
+            stored: SyncConflictSide<JSONValue>(version: tombstone.version, modifiedAt: tombstone.deletedAt, deleted: true, data: nil),
+            incoming: SyncConflictSide(version: nil, modifiedAt: stamp.date, data: request), at: now(), on: connection, logger: logger)
+        return .deleted(tombstone, .deletionPreserved)
     }
 }

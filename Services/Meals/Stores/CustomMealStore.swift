@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import PostgresNIO
+import PostgresSupport
+import ServiceDefaults
+import SyncContracts
+
+/// Every write of a custom meal: the row, the version or last-write-wins check, the change number and the tombstone of
+/// a deletion commit in one transaction. Custom meals publish no events. Every call logs to the request's `logger`.
+struct CustomMealStore: Sendable {
+    /// The entity type of custom meals in the changes feed, tombstones and conflicts.
+    static let entityType = "custom_meal"
+
+    let client: PostgresPool
+    let customMeals: CustomMealRepository
+    let now: @Sendable () -> Date
+
+    /// Stores a new custom meal.
+    func create(_ meal: CustomMealRecord, logger: Logger) async throws {
+        try await client.transaction(logger: logger) { connection in
+            try await customMeals.save(meal, on: connection, logger: logger)
+        }
+    }
+
+    /// Replaces the caller's custom meal with `replacement`'s name, type and items, settled by `condition` as meals are
+    /// (`MealStore.update`); 404 when it is neither theirs nor deleted.
+    func replace(
+        _ id: UUID, userId: UUID, condition: WriteCondition, logger: Logger, _ change: @Sendable (inout CustomMealRecord) -> Void
+    ) async throws -> WriteOutcome<CustomMealRecord> {
+        try await client.transaction(logger: logger) { connection in
+            let entityId = id.uuidString.lowercased()
+            guard var meal = try await customMeals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
+                guard case .lastWriteWins(let stamp, let request, _) = condition,
+                    let tombstone = try await SyncTombstones.find(type: Self.entityType, id: entityId, userId: userId, on: connection, logger: logger)
+                else { throw APIError.notFound("No such custom meal.") }
+                try await SyncConflictLog.record(
+                    userId: userId, type: Self.entityType, entityId: entityId, resolution: .deletionPreserved,
+                    stored: SyncConflictSide<JSONValue>(version: tombstone.version, modifiedAt: tombstone.deletedAt, deleted: true, data: nil),
+                    incoming: SyncConflictSide(version: nil, modifiedAt: stamp.date, data: request), at: now(), on: connection, logger: logger)
+                return .deleted(tombstone, .deletionPreserved)
+            }
+            switch condition {
+            case .ifMatch(let version):
+                try RequestPreconditions.requireVersion(version, current: meal.version, of: "custom meal")
+            case .lastWriteWins(let stamp, let request, _) where condition.comparesStamps:
+                switch LastWriteWins.edit(incoming: stamp, stored: meal.modified) {
+                case .apply: break
+                case .unchanged, .preserveDeletion: return .written(meal)
+                case .ignoreStale:
+                    try await SyncConflictLog.record(
+                        userId: userId, type: Self.entityType, entityId: entityId, resolution: .staleWriteIgnored,
+                        stored: SyncConflictSide(
+                            version: meal.version, modifiedAt: meal.modified.date,
+                            data: CustomMealState(name: meal.name, mealType: meal.mealType?.rawValue, items: meal.items)),
+                        incoming: SyncConflictSide(version: nil, modifiedAt: stamp.date, data: request), at: now(), on: connection,
+                        logger: logger)
+                    return .kept(meal, .staleWriteIgnored)
+                }
+            case .lastWriteWins:
+                break
+            }
+            let now = now()
+            change(&meal)
+            meal.version += 1
+            meal.updatedAt = now
+            meal.modified = condition.stamp(now: WriteStamp(now, tiebreak: ""), stored: meal.modified)
+            try await customMeals.save(meal, on: connection, logger: logger)
+            return .written(meal)
+        }
+    }
+
+    /// Deletes the caller's custom meal, leaving a tombstone; deleting one already deleted changes nothing; 404 when
+    /// it was never theirs.
+    func delete(_ id: UUID, userId: UUID, logger: Logger) async throws {
+        try await client.transaction(logger: logger) { connection in
+            let entityId = id.uuidString.lowercased()
+            guard let meal = try await customMeals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
+                guard try await SyncTombstones.find(type: Self.entityType, id: entityId, userId: userId, on: connection, logger: logger) != nil
+                else { throw APIError.notFound("No such custom meal.") }
+                return
+            }
+            _ = try await customMeals.delete(id, userId: userId, on: connection, logger: logger)
+            let seq = try await SyncClock.next(for: userId, on: connection, logger: logger)
+            try await SyncTombstones.record(
+                SyncTombstone(entityType: Self.entityType, entityId: entityId, version: meal.version + 1, deletedAt: now(), seq: seq),
+                userId: userId, on: connection, logger: logger)
+        }
+    }
+}
