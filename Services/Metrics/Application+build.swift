@@ -32,6 +32,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let store = PostgresBodyMetricsStore(client: client, days: days, profiles: profiles, now: now)
     MetricsController(store: store, now: now).addRoutes(to: router)
     MetricsSyncController(store: store, now: now).addRoutes(to: router)
+    MetricsImportController(store: store, now: now).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true)], router: router,
         http: http,

@@ -77,6 +77,56 @@ struct MetricsSyncTests {
             #expect(listed.map(\.resolution) == ["stale_write_ignored"] && listed.map(\.entityId) == ["2026-03-08"])
         }
     }
+
+    @Test("import: created, updated, already present and rejected per item; a repeated import creates nothing; an empty list is 422")
+    func importWeighIns() async throws {
+        try await TrackingStack.run(start: Self.start) { stack in
+            let (token, _) = try await stack.signUp()
+            _ = try await stack.gateway.call(
+                .post, "/api/metrics/weight", json: #"{"date":"2026-03-07","weight":70,"modifiedAt":"2026-03-07T08:00:00Z"}"#, token: token)
+            let json = """
+                {"weighIns": [
+                  {"date": "2026-03-05", "weight": 81.2, "modifiedAt": "2026-03-05T07:00:00Z"},
+                  {"date": "2026-03-07", "weight": 71, "modifiedAt": "2026-03-07T09:00:00Z"},
+                  {"date": "2026-03-06", "weight": 5000},
+                  {"date": "2026-03-04", "weight": "heavy"}
+                ]}
+                """
+            let first = try await stack.gateway.call(.post, "/api/sync/metrics/import", json: json, token: token)
+            #expect(first.status == .ok)
+            let results = try first.decoded(MetricsImportResults.self).results
+            #expect(results.map(\.id) == ["2026-03-05", "2026-03-07", "2026-03-06", "2026-03-04"])
+            #expect(results.map(\.status) == ["created", "updated", "rejected", "rejected"])
+            #expect(results[2].error?.code == "validation_failed" && results[2].error?.details["weight"] != nil)
+            #expect(results[3].error?.code == "malformed_body")
+
+            let again = try await stack.gateway.call(.post, "/api/sync/metrics/import", json: json, token: token)
+            #expect(
+                try again.decoded(MetricsImportResults.self).results.map(\.status) == ["already_present", "already_present", "rejected", "rejected"])
+            let daily = try await stack.gateway.call(.get, "/api/metrics/daily?days=30", token: token)
+            let days = try daily.decoded(MetricsVersionedDays.self).entries
+            #expect(days.map(\.date) == ["2026-03-05", "2026-03-07"] && days.map(\.version) == [1, 2], "the repeated import wrote again")
+
+            let empty = try await stack.gateway.call(.post, "/api/sync/metrics/import", json: #"{"weighIns":[]}"#, token: token)
+            #expect(empty.status == .unprocessableContent)
+        }
+    }
+}
+
+/// The answer of `POST /api/sync/metrics/import`.
+struct MetricsImportResults: Decodable, Sendable {
+    struct Result: Decodable, Sendable {
+        struct Problem: Decodable, Sendable {
+            var code: String
+            var details: [String: String]
+        }
+
+        var id: String
+        var status: String
+        var error: Problem?
+    }
+
+    var results: [Result]
 }
 
 /// A write answer that may carry `conflict`.
