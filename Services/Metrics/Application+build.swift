@@ -8,7 +8,8 @@ import PostgresSupport
 import ServiceDefaults
 
 /// The composition root of the metrics service: creates every concrete client and wires the routes.
-/// Owns schema `metrics` (with the sync kit tables and `Idempotency-Key` replays); publishes `weight.logged`; consumes `user.profile_updated` (the user's zone and
+/// Owns schema `metrics` (with the sync kit tables and `Idempotency-Key` replays; runs the sync purge and history
+/// retention jobs); publishes `weight.logged`; consumes `user.profile_updated` (the user's zone and
 /// preferred unit) and `user.deleted`. `now` is the clock of every stored time; tests pass their own.
 func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws
     -> BackendApplication
@@ -27,6 +28,10 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     let http = try HTTPServerSettings(config: config, defaultPort: 8083)
     let syncSettings = try SyncSettings(config: config)
+    let retention = HistoryRetentionPurge(client: client, days: days, profiles: profiles)
+    let retentionJob = PeriodicJob(
+        name: "history-retention", every: syncSettings.purgeInterval, startAfter: infrastructure.migrated, logger: logger
+    ) { logger in try await retention.purge(now: now(), logger: logger) }
     let router = ServiceRuntime.makeRouter(service: "metrics", checks: infrastructure.readinessChecks)
     router.add(middleware: IdempotencyMiddleware(client: client, maxRequestBytes: http.maxBodyBytes))
     let store = PostgresBodyMetricsStore(client: client, days: days, profiles: profiles, now: now)
@@ -34,7 +39,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     MetricsSyncController(store: store, now: now).addRoutes(to: router)
     MetricsImportController(store: store, now: now).addRoutes(to: router)
     return BackendApplication(
-        infrastructure: infrastructure, services: [inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true)], router: router,
+        infrastructure: infrastructure, services: [inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob],
+        router: router,
         http: http,
         logger: logger)
 }

@@ -6,6 +6,8 @@ import PostgresNIO
 import ServiceDefaults
 import Testing
 
+@testable import MetricsService
+
 /// The metrics service's part of offline-first sync, through the gateway on the real PostgreSQL and broker:
 /// `Idempotency-Key` replays, the `metrics` area of the changes feed, last-write-wins, import and history retention.
 @Suite("Metrics sync through the gateway", .serialized, .enabled(if: TestEnvironment.isAvailable))
@@ -109,6 +111,32 @@ struct MetricsSyncTests {
 
             let empty = try await stack.gateway.call(.post, "/api/sync/metrics/import", json: #"{"weighIns":[]}"#, token: token)
             #expect(empty.status == .unprocessableContent)
+        }
+    }
+
+    @Test("history retention empties the days before today minus N in the user's zone: gone from the lists, tombstoned in the feed")
+    func historyRetention() async throws {
+        try await TrackingStack.run(start: Self.start) { stack in
+            let (token, userId) = try await stack.signUp()
+            for date in ["2026-03-01", "2026-03-05", "2026-03-09"] {
+                _ = try await stack.gateway.call(.post, "/api/metrics/weight", json: #"{"date":"\#(date)","weight":80}"#, token: token)
+            }
+            let profiles = MetricsProfileRepository()
+            try await stack.metricsDatabase.withConnection { connection in
+                try await profiles.save(
+                    UserProfileUpdated(userId: userId, displayName: "t", dietPreference: "balanced", historyRetentionDays: 5, version: 1_000),
+                    on: connection, logger: TestEnvironment.logger)
+            }
+            let purge = HistoryRetentionPurge(client: stack.metricsDatabase, days: DailyMetricsRepository(), profiles: profiles, batchSize: 1)
+            #expect(try await purge.purge(now: stack.clock.now(), logger: TestEnvironment.logger) == 1)
+            #expect(try await purge.purge(now: stack.clock.now(), logger: TestEnvironment.logger) == 0, "a second run removed again")
+
+            let daily = try await stack.gateway.call(.get, "/api/metrics/daily?days=30", token: token)
+            #expect(try daily.decoded(MetricsVersionedDays.self).entries.map(\.date) == ["2026-03-05", "2026-03-09"])
+            let feed = try await stack.gateway.call(.get, "/api/sync/metrics/changes", token: token)
+            let changes = try feed.decoded(MetricsFeedPage.self).changes
+            #expect(changes.filter(\.deleted).map(\.id) == ["2026-03-01"])
+            #expect(changes.filter { !$0.deleted }.map(\.id).sorted() == ["2026-03-05", "2026-03-09"])
         }
     }
 }

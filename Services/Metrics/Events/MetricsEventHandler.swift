@@ -5,7 +5,7 @@ import PostgresNIO
 import PostgresSupport
 
 /// Applies the events the metrics service consumes: `user.profile_updated` (the zone that decides the
-/// user's "today" and the preferred weight unit) and `user.deleted` (every day of the user goes, with their sync clock, tombstones and conflicts).
+/// user's "today", the preferred weight unit and `historyRetentionDays`) and `user.deleted` (every day of the user goes, with their sync clock, tombstones and conflicts).
 struct MetricsEventHandler: EventHandler {
     let profiles: MetricsProfileRepository
     let days: DailyMetricsRepository
