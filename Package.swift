@@ -256,7 +256,7 @@ let package = Package(
         .testTarget(
             name: "MetricsTests",
             dependencies: [
-                "MetricsService", "ServiceDefaults", "EventContracts", hummingbird, httpTypes, logging,
+                "MetricsService", "ServiceDefaults", "EventContracts", "SyncContracts", hummingbird, httpTypes, logging,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/MetricsTests"

@@ -8,14 +8,16 @@ import PostgresSupport
 import ServiceDefaults
 
 /// The composition root of the metrics service: creates every concrete client and wires the routes.
-/// Owns schema `metrics`; publishes `weight.logged`; consumes `user.profile_updated` (the user's zone and
+/// Owns schema `metrics` (with the sync kit tables and `Idempotency-Key` replays; runs the sync purge and history
+/// retention jobs); publishes `weight.logged`; consumes `user.profile_updated` (the user's zone and
 /// preferred unit) and `user.deleted`. `now` is the clock of every stored time; tests pass their own.
 func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws
     -> BackendApplication
 {
     let infrastructure = try ServiceInfrastructure(
         name: "metrics", config: config, publishes: [.weightLogged], uses: MetricsEventHandler.topics, consumes: true,
-        migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
+        kitTables: [Migration.sync, Migration.idempotencyKeys], migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil),
+        logger: logger)
     let client = infrastructure.postgres
     let days = DailyMetricsRepository()
     let profiles = MetricsProfileRepository()
@@ -24,10 +26,21 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         group: config.string(forKey: "metrics.consumer.group", default: "metrics"), topics: MetricsEventHandler.topics,
         handler: MetricsEventHandler(profiles: profiles, days: days))
 
+    let http = try HTTPServerSettings(config: config, defaultPort: 8083)
+    let syncSettings = try SyncSettings(config: config)
+    let retention = HistoryRetentionPurge(client: client, days: days, profiles: profiles)
+    let retentionJob = PeriodicJob(
+        name: "history-retention", every: syncSettings.purgeInterval, startAfter: infrastructure.migrated, logger: logger
+    ) { logger in try await retention.purge(now: now(), logger: logger) }
     let router = ServiceRuntime.makeRouter(service: "metrics", checks: infrastructure.readinessChecks)
-    MetricsController(store: PostgresBodyMetricsStore(client: client, days: days, profiles: profiles, now: now), now: now)
-        .addRoutes(to: router)
+    router.add(middleware: IdempotencyMiddleware(client: client, maxRequestBytes: http.maxBodyBytes))
+    let store = PostgresBodyMetricsStore(client: client, days: days, profiles: profiles, now: now)
+    MetricsController(store: store, now: now).addRoutes(to: router)
+    MetricsSyncController(store: store, now: now).addRoutes(to: router)
+    MetricsImportController(store: store, now: now).addRoutes(to: router)
     return BackendApplication(
-        infrastructure: infrastructure, services: [inbox], router: router, http: try HTTPServerSettings(config: config, defaultPort: 8083),
+        infrastructure: infrastructure, services: [inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob],
+        router: router,
+        http: http,
         logger: logger)
 }

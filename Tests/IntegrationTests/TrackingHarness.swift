@@ -38,6 +38,7 @@ struct TrackingStack: Sendable {
             { "prefix": "/api/analyze", "upstream": "meals", "public": false },
             { "prefix": "/api/meals", "upstream": "meals", "public": false },
             { "prefix": "/api/metrics", "upstream": "metrics", "public": false },
+            { "prefix": "/api/sync/metrics", "upstream": "metrics", "public": false },
             { "prefix": "/api/trends", "upstream": "trends", "public": false },
             { "prefix": "/api/user/stats", "upstream": "trends", "public": false },
             { "prefix": "/api/progress", "upstream": "trends", "public": false },

@@ -1,9 +1,15 @@
 import Foundation
 import Hummingbird
 import ServiceDefaults
+import SyncContracts
 
 /// Weight and ketones: one record per user and day (a second entry that day updates it), answered in the
 /// requested or preferred unit. Every change publishes the day's full record as `weight.logged`.
+///
+/// Last-write-wins (offline-first clients): a write may carry `modifiedAt` (in the JSON body of a `POST`, as the
+/// `?modifiedAt=` query of a `DELETE`); the day keeps the stamp of its last applied write. An older write is not
+/// applied: 200 with the stored state and `conflict`, recorded at `GET /api/sync/metrics/conflicts`. Removals
+/// always apply (a removal older than the stored write is recorded as `deletion_overrode_edit`).
 struct MetricsController: Sendable {
     let store: any BodyMetricsStore
     let now: @Sendable () -> Date
@@ -18,9 +24,12 @@ struct MetricsController: Sendable {
         router.get("/api/metrics/daily", use: daily)
     }
 
-    /// `POST /api/metrics/weight` {date?, weight, unit?, notes?}: 201 for the day's first weight, 200 when it replaces one.
-    @Sendable func logWeight(request: Request, context: AppRequestContext) async throws -> EditedResponse<WeightEntryBody> {
+    /// `POST /api/metrics/weight` {date?, weight, unit?, notes?, modifiedAt?}: 201 for the day's first weight, 200 when
+    /// it replaces one; 200 with `conflict` when a newer write is stored.
+    @Sendable func logWeight(request: Request, context: AppRequestContext) async throws -> EditedResponse<MetricsWriteAnswer> {
         let caller = try CallerIdentity(request)
+        var request = request
+        let raw = try await request.collectBody(upTo: context.maxUploadSize)
         let body = try await request.decodeJSON(as: WeightRequest.self, context: context)
         let profile = try await store.profile(of: caller.userId, logger: context.logger)
         var fields = MetricsFieldReader(profile: profile, now: now())
@@ -28,15 +37,19 @@ struct MetricsController: Sendable {
         let unit = fields.unit(body.unit)
         let kilograms = fields.weight(body.weight, unit: unit)
         let notes = fields.notes(body.notes)
+        let stamp = fields.stamp(body.modifiedAt, body: raw.readableBytesView)
         try fields.check()
-        guard let date, let kilograms else { throw APIError.invalid([:]) }
-        let (before, after) = try await store.change(userId: caller.userId, date: date, logger: context.logger) { day in
+        guard let date, let kilograms, let stamp else { throw APIError.invalid([:]) }
+        let outcome = try await store.change(
+            userId: caller.userId, date: date, write: DayWrite(stamp: stamp, isServerTimed: body.modifiedAt == nil), logger: context.logger
+        ) {
+            day in
             day.weightKg = kilograms
             if let notes { day.notes = notes.isEmpty ? nil : notes }
         }
-        return EditedResponse(
-            status: before.weightKg == nil ? .created : .ok, headers: [.eTag: "\"\(after.version)\""],
-            response: WeightEntryBody(after, unit: unit)!)
+        return Self.answer(outcome, unit: unit, wasAbsent: { $0.weightKg == nil }) {
+            WeightEntryBody($0, unit: unit).map(MetricsWriteAnswer.State.weight)
+        }
     }
 
     /// `GET /api/metrics/weight?days=30&unit=`: the weights of the last `days` days (today included), oldest first.
@@ -45,28 +58,36 @@ struct MetricsController: Sendable {
         return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.compactMap { WeightEntryBody($0, unit: unit) })
     }
 
-    /// `DELETE /api/metrics/weight/:date`: 204; 404 when that day has no weight.
+    /// `DELETE /api/metrics/weight/:date?modifiedAt=`: 204; 404 when that day has no weight.
     @Sendable func removeWeight(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         try await remove(\.weightKg, named: "weight", request: request, context: context)
     }
 
-    /// `POST /api/metrics/ketones` {date?, level, notes?}: 201 for the day's first level, 200 when it replaces one.
-    @Sendable func logKetones(request: Request, context: AppRequestContext) async throws -> EditedResponse<KetoneEntryBody> {
+    /// `POST /api/metrics/ketones` {date?, level, notes?, modifiedAt?}: 201 for the day's first level, 200 when it
+    /// replaces one; 200 with `conflict` when a newer write is stored.
+    @Sendable func logKetones(request: Request, context: AppRequestContext) async throws -> EditedResponse<MetricsWriteAnswer> {
         let caller = try CallerIdentity(request)
+        var request = request
+        let raw = try await request.collectBody(upTo: context.maxUploadSize)
         let body = try await request.decodeJSON(as: KetonesRequest.self, context: context)
         let profile = try await store.profile(of: caller.userId, logger: context.logger)
         var fields = MetricsFieldReader(profile: profile, now: now())
         let date = fields.date(body.date)
         let level = fields.ketones(body.level)
         let notes = fields.notes(body.notes)
+        let stamp = fields.stamp(body.modifiedAt, body: raw.readableBytesView)
         try fields.check()
-        guard let date, let level else { throw APIError.invalid([:]) }
-        let (before, after) = try await store.change(userId: caller.userId, date: date, logger: context.logger) { day in
+        guard let date, let level, let stamp else { throw APIError.invalid([:]) }
+        let outcome = try await store.change(
+            userId: caller.userId, date: date, write: DayWrite(stamp: stamp, isServerTimed: body.modifiedAt == nil), logger: context.logger
+        ) {
+            day in
             day.ketones = level
             if let notes { day.notes = notes.isEmpty ? nil : notes }
         }
-        return EditedResponse(
-            status: before.ketones == nil ? .created : .ok, headers: [.eTag: "\"\(after.version)\""], response: KetoneEntryBody(after)!)
+        return Self.answer(outcome, unit: profile.weightUnit, wasAbsent: { $0.ketones == nil }) {
+            KetoneEntryBody($0).map(MetricsWriteAnswer.State.ketones)
+        }
     }
 
     /// `GET /api/metrics/ketones?days=30`: the ketone levels of the last `days` days, oldest first.
@@ -75,7 +96,7 @@ struct MetricsController: Sendable {
         return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.compactMap(KetoneEntryBody.init))
     }
 
-    /// `DELETE /api/metrics/ketones/:date`: 204; 404 when that day has no ketone level.
+    /// `DELETE /api/metrics/ketones/:date?modifiedAt=`: 204; 404 when that day has no ketone level.
     @Sendable func removeKetones(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         try await remove(\.ketones, named: "ketone level", request: request, context: context)
     }
@@ -87,17 +108,53 @@ struct MetricsController: Sendable {
         return MetricsListBody(from: range.lowerBound, to: range.upperBound, entries: records.map { DailyMetricsBody($0, unit: unit) })
     }
 
-    /// Removes one measurement of the caller's `:date`; 404 when that day has none.
+    /// Removes one measurement of the caller's `:date`; 404 when that day has none. The removal's stamp is the
+    /// `?modifiedAt=` query (a `DELETE` has no body), the server's time when absent; removals always apply.
     private func remove(
         _ measurement: WritableKeyPath<DailyMetrics, Double?> & Sendable, named name: String, request: Request, context: AppRequestContext
     ) async throws -> HTTPResponse.Status {
         let caller = try CallerIdentity(request)
         let date = try Self.pathDate(context)
-        _ = try await store.change(userId: caller.userId, date: date, logger: context.logger) { day in
+        let profile = try await store.profile(of: caller.userId, logger: context.logger)
+        var fields = MetricsFieldReader(profile: profile, now: now())
+        let modifiedAt = request.uri.queryParameters["modifiedAt"].map(String.init)
+        let stamp = fields.stamp(modifiedAt, body: Array("DELETE \(request.uri.path)".utf8))
+        try fields.check()
+        guard let stamp else { throw APIError.invalid([:]) }
+        _ = try await store.change(
+            userId: caller.userId, date: date, write: DayWrite(stamp: stamp, isDeletion: true, isServerTimed: modifiedAt == nil),
+            logger: context.logger
+        ) { day in
             guard day[keyPath: measurement] != nil else { throw APIError.notFound("No \(name) was logged on \(date).") }
             day[keyPath: measurement] = nil
         }
         return .noContent
+    }
+
+    /// The answer of a write's `outcome`: the route's `entry` of the day (201 when `wasAbsent` of the day before),
+    /// or the stored state with `conflict` when last-write-wins kept it.
+    static func answer(
+        _ outcome: DayChangeOutcome, unit: WeightUnit, wasAbsent: (DailyMetrics) -> Bool,
+        entry: (DailyMetrics) -> MetricsWriteAnswer.State?
+    ) -> EditedResponse<MetricsWriteAnswer> {
+        switch outcome {
+        case .applied(let before, let after):
+            let state = entry(after) ?? storedState(after, unit: unit)
+            return EditedResponse(
+                status: wasAbsent(before) ? .created : .ok, headers: [.eTag: "\"\(after.version)\""], response: MetricsWriteAnswer(state: state))
+        case .unchanged(let stored):
+            let state = entry(stored) ?? storedState(stored, unit: unit)
+            return EditedResponse(status: .ok, headers: [.eTag: "\"\(stored.version)\""], response: MetricsWriteAnswer(state: state))
+        case .ignored(let stored, let resolution):
+            let state = stored.isEmpty ? storedState(stored, unit: unit) : entry(stored) ?? storedState(stored, unit: unit)
+            return EditedResponse(
+                status: .ok, headers: [.eTag: "\"\(stored.version)\""], response: MetricsWriteAnswer(state: state, conflict: resolution))
+        }
+    }
+
+    /// The whole stored day, or its tombstone when it is emptied.
+    private static func storedState(_ day: DailyMetrics, unit: WeightUnit) -> MetricsWriteAnswer.State {
+        day.isEmpty ? .tombstone(MetricsDayTombstoneBody(day)) : .day(DailyMetricsBody(day, unit: unit))
     }
 
     /// The caller's recorded days of the last `days` days and the unit asked for (or preferred).

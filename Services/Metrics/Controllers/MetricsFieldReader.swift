@@ -1,5 +1,6 @@
 import Foundation
 import ServiceDefaults
+import SyncContracts
 
 /// Reads the fields of a metrics request, collecting every problem so one 422 names them all.
 struct MetricsFieldReader {
@@ -68,6 +69,20 @@ struct MetricsFieldReader {
             return nil
         }
         return trimmed
+    }
+
+    /// The write's last-write-wins stamp from its `modifiedAt` (ISO 8601; the server's time when absent) and its
+    /// own bytes (the tiebreak).
+    mutating func stamp(_ modifiedAt: String?, body: some Sequence<UInt8>) -> WriteStamp? {
+        do {
+            return try WriteStamp.of(modifiedAt: modifiedAt, body: body, now: now)
+        } catch let error as APIError {
+            problems.merge(error.details) { first, _ in first }
+            return nil
+        } catch {
+            problems["modifiedAt"] = "Use an ISO 8601 time such as 2026-05-01T12:30:00.000Z."
+            return nil
+        }
     }
 
     /// The last `days` days ending today in the user's zone (`days` 1-366, 30 when absent).

@@ -6,6 +6,8 @@ struct WeightRequest: Decodable, Sendable {
     /// kg or lbs; the user's preferred unit when absent.
     var unit: String?
     var notes: String?
+    /// When the client made the change (ISO 8601), for last-write-wins; the server's time when absent.
+    var modifiedAt: String?
 }
 
 /// `POST /api/metrics/ketones`.
@@ -14,4 +16,6 @@ struct KetonesRequest: Decodable, Sendable {
     /// Blood ketones in mmol/L.
     var level: Double
     var notes: String?
+    /// When the client made the change (ISO 8601), for last-write-wins; the server's time when absent.
+    var modifiedAt: String?
 }

@@ -5,7 +5,7 @@ import PostgresNIO
 import PostgresSupport
 
 /// Applies the events the metrics service consumes: `user.profile_updated` (the zone that decides the
-/// user's "today" and the preferred weight unit) and `user.deleted` (every day of the user goes).
+/// user's "today", the preferred weight unit and `historyRetentionDays`) and `user.deleted` (every day of the user goes, with their sync clock, tombstones and conflicts).
 struct MetricsEventHandler: EventHandler {
     let profiles: MetricsProfileRepository
     let days: DailyMetricsRepository
@@ -20,6 +20,7 @@ struct MetricsEventHandler: EventHandler {
             let userId = try event.payload(UserDeleted.self).userId
             try await days.deleteAll(userId: userId, on: connection, logger: logger)
             try await profiles.delete(userId: userId, on: connection, logger: logger)
+            try await SyncClock.forget(userId, on: connection, logger: logger)
             logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
         default:
             throw EventRejected("the metrics service does not consume \(event.header.type)")

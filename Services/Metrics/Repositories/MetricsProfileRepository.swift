@@ -7,16 +7,28 @@ import PostgresSupport
 /// The unit and zone of each user, written by the `user.profile_updated` handler.
 /// Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct MetricsProfileRepository: Sendable {
-    /// Stores the unit and zone of `event` unless a newer version is already stored.
+    /// Stores the unit, zone and history retention of `event` unless a newer version is already stored.
     func save(_ event: UserProfileUpdated, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
-            INSERT INTO user_profiles (user_id, weight_unit, time_zone, version)
-            VALUES (\(event.userId), \(event.weightUnit), \(event.timeZone), \(event.version))
+            INSERT INTO user_profiles (user_id, weight_unit, time_zone, history_retention_days, version)
+            VALUES (\(event.userId), \(event.weightUnit), \(event.timeZone), \(event.historyRetentionDays), \(event.version))
             ON CONFLICT (user_id) DO UPDATE SET weight_unit = EXCLUDED.weight_unit, time_zone = EXCLUDED.time_zone,
-                version = EXCLUDED.version
+                history_retention_days = EXCLUDED.history_retention_days, version = EXCLUDED.version
             WHERE user_profiles.version < EXCLUDED.version
             """, logger: logger)
+    }
+
+    /// The users who keep a limited history: their zone (UTC when unknown) and how many days they keep.
+    func retentions(on connection: PostgresConnection, logger: Logger) async throws -> [(userId: UUID, timeZone: TimeZone, days: Int)] {
+        let rows = try await connection.query(
+            "SELECT user_id, time_zone, history_retention_days FROM user_profiles WHERE history_retention_days IS NOT NULL",
+            logger: logger)
+        var found: [(userId: UUID, timeZone: TimeZone, days: Int)] = []
+        for try await (userId, zone, days) in rows.decode((UUID, String, Int).self) {
+            found.append((userId, TimeZone(identifier: zone) ?? MetricsProfile.unknown.timeZone, days))
+        }
+        return found
     }
 
     /// The user's profile; `.unknown` before the first event (an unknown unit or zone falls back to kg or UTC).

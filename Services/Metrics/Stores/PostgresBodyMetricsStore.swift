@@ -3,9 +3,10 @@ import Foundation
 import Logging
 import PostgresSupport
 import ServiceDefaults
+import SyncContracts
 
-/// `BodyMetricsStore` on the service's schema: a change locks the day's row, and the row, its next version and its
-/// `weight.logged` event commit in one transaction.
+/// `BodyMetricsStore` on the service's schema: a change locks the day's row, and the row, its next version, change
+/// number, tombstone and `weight.logged` event (or the conflict it lost) commit in one transaction.
 struct PostgresBodyMetricsStore: BodyMetricsStore {
     let client: PostgresPool
     let days: DailyMetricsRepository
@@ -23,18 +24,25 @@ struct PostgresBodyMetricsStore: BodyMetricsStore {
     }
 
     func change(
-        userId: UUID, date: CalendarDate, logger: Logger, _ change: @Sendable (inout DailyMetrics) throws -> Void
-    ) async throws -> (before: DailyMetrics, after: DailyMetrics) {
+        userId: UUID, date: CalendarDate, write: DayWrite, logger: Logger,
+        _ change: @Sendable (inout DailyMetrics) throws -> Void
+    ) async throws -> DayChangeOutcome {
         let now = now()
+        let writer = DayChangeWriter(days: days)
         return try await client.transaction(logger: logger) { connection in
-            let before = try await days.lock(userId: userId, date: date, now: now, on: connection, logger: logger)
-            var after = before
-            try change(&after)
-            after.finishChange(at: now)
-            try await days.save(after, on: connection, logger: logger)
-            let envelope = EventEnvelope(source: "metrics", subject: userId.uuidString.lowercased(), data: after.event, time: now)
-            try await Outbox.append(envelope, on: connection, logger: logger)
-            return (before, after)
+            try await writer.write(
+                userId: userId, date: date, write: write, now: now, on: connection, logger: logger, change)
         }
+    }
+
+    func changes(of userId: UUID, since: Int64, limit: Int, logger: Logger) async throws -> [MetricsFeedEntry] {
+        try await client.withConnection { connection in
+            if try await SyncClock.isExpired(since, userId: userId, on: connection, logger: logger) { throw SyncFeedQuery.expired }
+            return try await days.changes(userId: userId, since: since, limit: limit, on: connection, logger: logger)
+        }
+    }
+
+    func conflicts(of userId: UUID, limit: Int, cursor: String?, logger: Logger) async throws -> SyncConflictPage<JSONValue> {
+        try await SyncConflictLog.list(userId: userId, limit: limit, cursor: cursor, client: client, logger: logger)
     }
 }

@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import ServiceDefaults
+import SyncContracts
+
+/// `POST /api/sync/metrics/import` {"weighIns": [{date, weight, unit?, notes?, modifiedAt?}]}: up to 500 weigh-ins from
+/// a device's local store, each applied on its own (its own transaction and `weight.logged`, last-write-wins as a
+/// single write), answered per item in request order. An item that cannot be read or is invalid is `rejected` with
+/// its problems, never a 4xx for the whole request.
+struct MetricsImportController: Sendable {
+    let store: any BodyMetricsStore
+    let now: @Sendable () -> Date
+
+    static let maximumItems = 500
+    static let itemType = "weigh_in"
+
+    /// The import body; items are read one by one so that one unreadable item rejects only itself.
+    struct ImportRequest: Decodable, Sendable {
+        var weighIns: [JSONValue]
+    }
+
+    /// One weigh-in; `date` is required (it is the item's id).
+    struct WeighIn: Codable, Sendable {
+        var date: String
+        var weight: Double
+        var unit: String?
+        var notes: String?
+        var modifiedAt: String?
+    }
+
+    /// The answer: one result per item, in request order.
+    struct ImportAnswer: ResponseEncodable, Sendable {
+        var results: [SyncImportResult]
+    }
+
+    /// Thrown inside a change to leave a day that already has the imported weight untouched.
+    private struct AlreadyPresent: Error {}
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/api/sync/metrics/import", use: importWeighIns)
+    }
+
+    @Sendable func importWeighIns(request: Request, context: AppRequestContext) async throws -> ImportAnswer {
+        let caller = try CallerIdentity(request)
+        let body = try await request.decodeJSON(as: ImportRequest.self, context: context)
+        guard (1...Self.maximumItems).contains(body.weighIns.count) else {
+            throw APIError.invalid(["weighIns": "Send 1 to \(Self.maximumItems) weigh-ins."])
+        }
+        let profile = try await store.profile(of: caller.userId, logger: context.logger)
+        var results: [SyncImportResult] = []
+        for item in body.weighIns {
+            results.append(try await importOne(item, userId: caller.userId, profile: profile, context: context))
+        }
+        return ImportAnswer(results: results)
+    }
+
+    /// Applies one item; a problem with the item becomes its `rejected` result. Anything else (the database gone) fails
+    /// the request: the items before it are stored, and importing again answers them `already_present`.
+    private func importOne(
+        _ item: JSONValue, userId: UUID, profile: MetricsProfile, context: AppRequestContext
+    ) async throws -> SyncImportResult {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var id = ""
+        if case .object(let fields) = item, case .string(let date)? = fields["date"] { id = date }
+        do {
+            let bytes = try encoder.encode(item)
+            let weighIn: WeighIn
+            do {
+                weighIn = try JSONDecoder().decode(WeighIn.self, from: bytes)
+            } catch let error as DecodingError {
+                throw APIError(.badRequest, code: "malformed_body", message: "The weigh-in could not be read.", details: Request.details(of: error))
+            }
+            var fields = MetricsFieldReader(profile: profile, now: now())
+            let date = fields.date(weighIn.date)
+            let unit = fields.unit(weighIn.unit)
+            let kilograms = fields.weight(weighIn.weight, unit: unit)
+            let notes = fields.notes(weighIn.notes)
+            let stamp = fields.stamp(weighIn.modifiedAt, body: bytes)
+            try fields.check()
+            guard let date, let kilograms, let stamp else { throw APIError.invalid([:]) }
+            let outcome = try await store.change(
+                userId: userId, date: date, write: DayWrite(stamp: stamp, isServerTimed: weighIn.modifiedAt == nil), logger: context.logger
+            ) { day in
+                if let stored = day.weightKg, WeightUnit.kg.display(stored) == WeightUnit.kg.display(kilograms) { throw AlreadyPresent() }
+                day.weightKg = kilograms
+                if let notes { day.notes = notes.isEmpty ? nil : notes }
+            }
+            switch outcome {
+            case .applied(let before, _):
+                return SyncImportResult(type: Self.itemType, id: id, status: before.weightKg == nil ? .created : .updated)
+            case .unchanged, .ignored:
+                return SyncImportResult(type: Self.itemType, id: id, status: .alreadyPresent)
+            }
+        } catch is AlreadyPresent {
+            return SyncImportResult(type: Self.itemType, id: id, status: .alreadyPresent)
+        } catch let error as APIError {
+            return SyncImportResult(type: Self.itemType, id: id, status: .rejected, error: .init(error))
+        }
+    }
+}
