@@ -188,12 +188,12 @@ let package = Package(
 
         // MARK: Tests
         // The published contracts (OpenAPI, AsyncAPI) and the JSON Schema checks that hold real answers and events to them.
-        .target(name: "ContractTesting", path: "Tests/ContractTesting"),
+        .target(name: "ContractTesting", dependencies: ["SyncContracts"], path: "Tests/ContractTesting"),
         // What several test targets share (the in-memory configuration reader).
         .target(name: "TestSupport", dependencies: [configuration], path: "Tests/TestSupport"),
         .testTarget(
             name: "ContractTests",
-            dependencies: ["ContractTesting", "EventContracts"],
+            dependencies: ["ContractTesting", "EventContracts", "SyncContracts"],
             path: "Tests/ContractTests"
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import SyncContracts
 
 /// The AsyncAPI document of the event topics (docs/asyncapi.json), able to say whether a real event is one the
 /// document promises on its topic.

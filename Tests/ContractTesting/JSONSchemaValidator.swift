@@ -1,4 +1,5 @@
 import Foundation
+import SyncContracts
 
 /// Checks JSON values against the JSON Schema (2020-12) subset our contract documents use. Keywords outside that
 /// subset are reported by `unsupportedKeywords`, so a document cannot rely on a rule this validator would skip.

@@ -1,4 +1,5 @@
 import Foundation
+import SyncContracts
 
 /// The OpenAPI document of the public API (gateway/Resources/openapi.json), able to say whether a real response
 /// is one the document promises for that request.

@@ -1,5 +1,6 @@
 import ContractTesting
 import Foundation
+import SyncContracts
 import Testing
 
 @Suite("JSON Schema checks used by the contract tests")

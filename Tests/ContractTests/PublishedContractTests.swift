@@ -1,6 +1,7 @@
 import ContractTesting
 import EventContracts
 import Foundation
+import SyncContracts
 import Testing
 
 @Suite("The published OpenAPI document")
@@ -107,9 +108,24 @@ struct AsyncAPIDocumentTests {
             return
         }
         let drifts: [(String, ([String: JSONValue]) -> [String: JSONValue])] = [
-            ("unknown field", { var d = $0; d["surprise"] = .bool(true); return d }),
-            ("missing field", { var d = $0; d["reason"] = nil; return d }),
-            ("wrong type", { var d = $0; d["version"] = .string("1"); return d }),
+            (
+                "unknown field",
+                {
+                    var d = $0; d["surprise"] = .bool(true); return d
+                }
+            ),
+            (
+                "missing field",
+                {
+                    var d = $0; d["reason"] = nil; return d
+                }
+            ),
+            (
+                "wrong type",
+                {
+                    var d = $0; d["version"] = .string("1"); return d
+                }
+            ),
         ]
         for (name, drift) in drifts {
             envelope["data"] = .object(drift(data))

@@ -1,32 +1,9 @@
 import Foundation
+import SyncContracts
 
-/// Any JSON value, decoded strictly (a number never reads as a boolean, nor the reverse), so schema checks see
-/// exactly what went over the wire.
-public indirect enum JSONValue: Decodable, Equatable, Sendable, CustomStringConvertible {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
+/// What the contract checks read of a JSON value (the one `JSONValue` of `SyncContracts`, which the gateway also
+/// passes through): members, strings, arrays, the JSON Schema types it has, and a short description for failures.
+extension JSONValue: CustomStringConvertible {
     /// Parses `data` as one JSON document.
     public static func parse(_ data: Data) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: data)
