@@ -76,7 +76,7 @@ public struct IdempotencyMiddleware: RouterMiddleware {
             await release(key: key, userId: userId, logger: context.logger)
             return response
         }
-        var collector = BodyCollector(limit: Self.maxStoredBodyBytes)
+        let collector = BodyCollector(limit: Self.maxStoredBodyBytes)
         let headers = response.headers
         try await response.body.write(collector)
         let answered = collector.buffer

@@ -176,7 +176,7 @@ struct MealController: Sendable {
                 .ifMatch(version)
             } else {
                 .lastWriteWins(
-                    try RequestPreconditions.deletionStamp(request, now: now()), request: .null,
+                    try RequestPreconditions.deletionStamp(request, now: now()), body: ByteBuffer(),
                     serverTime: request.uri.queryParameters["modifiedAt"] == nil)
             }
         let outcome = try await store.update(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in

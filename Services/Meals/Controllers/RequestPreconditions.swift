@@ -41,8 +41,7 @@ enum RequestPreconditions {
     static func writeCondition(_ request: Request, body: ByteBuffer, modifiedAt: String?, now: Date) throws -> WriteCondition {
         if let version = try expectedVersion(request) { return .ifMatch(version) }
         let stamp = try WriteStamp.of(modifiedAt: modifiedAt, body: body.readableBytesView, now: now)
-        let json = (try? JSONDecoder().decode(JSONValue.self, from: Data(body.readableBytesView))) ?? .null
-        return .lastWriteWins(stamp, request: json, serverTime: modifiedAt == nil)
+        return .lastWriteWins(stamp, body: body, serverTime: modifiedAt == nil)
     }
 
     /// The stamp of a deletion: `?modifiedAt=` (ISO 8601) or the server's time.

@@ -30,34 +30,27 @@ struct CustomMealStore: Sendable {
         try await client.transaction(logger: logger) { connection in
             let entityId = id.uuidString.lowercased()
             guard var meal = try await customMeals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
-                guard case .lastWriteWins(let stamp, let request, _) = condition,
+                guard case .lastWriteWins = condition,
                     let tombstone = try await SyncTombstones.find(type: Self.entityType, id: entityId, userId: userId, on: connection, logger: logger)
                 else { throw APIError.notFound("No such custom meal.") }
                 try await SyncConflictLog.record(
                     userId: userId, type: Self.entityType, entityId: entityId, resolution: .deletionPreserved,
                     stored: SyncConflictSide<JSONValue>(version: tombstone.version, modifiedAt: tombstone.deletedAt, deleted: true, data: nil),
-                    incoming: SyncConflictSide(version: nil, modifiedAt: stamp.date, data: request), at: now(), on: connection, logger: logger)
+                    incoming: condition.incomingSide(now: now()), at: now(), on: connection, logger: logger)
                 return .deleted(tombstone, .deletionPreserved)
             }
-            switch condition {
-            case .ifMatch(let version):
-                try RequestPreconditions.requireVersion(version, current: meal.version, of: "custom meal")
-            case .lastWriteWins(let stamp, let request, _) where condition.comparesStamps:
-                switch LastWriteWins.edit(incoming: stamp, stored: meal.modified) {
-                case .apply: break
-                case .unchanged, .preserveDeletion: return .written(meal)
-                case .ignoreStale:
-                    try await SyncConflictLog.record(
-                        userId: userId, type: Self.entityType, entityId: entityId, resolution: .staleWriteIgnored,
-                        stored: SyncConflictSide(
-                            version: meal.version, modifiedAt: meal.modified.date,
-                            data: CustomMealState(name: meal.name, mealType: meal.mealType?.rawValue, items: meal.items)),
-                        incoming: SyncConflictSide(version: nil, modifiedAt: stamp.date, data: request), at: now(), on: connection,
-                        logger: logger)
-                    return .kept(meal, .staleWriteIgnored)
-                }
-            case .lastWriteWins:
-                break
+            switch try condition.verdict(storedVersion: meal.version, storedStamp: meal.modified, resource: "custom meal") {
+            case .apply: break
+            case .unchanged, .preserveDeletion: return .written(meal)
+            case .ignoreStale:
+                try await SyncConflictLog.record(
+                    userId: userId, type: Self.entityType, entityId: entityId, resolution: .staleWriteIgnored,
+                    stored: SyncConflictSide(
+                        version: meal.version, modifiedAt: meal.modified.date,
+                        data: CustomMealState(name: meal.name, mealType: meal.mealType?.rawValue, items: meal.items)),
+                    incoming: condition.incomingSide(now: now()), at: now(), on: connection,
+                    logger: logger)
+                return .kept(meal, .staleWriteIgnored)
             }
             let now = now()
             change(&meal)

@@ -62,23 +62,16 @@ struct MealStore: Sendable {
             guard var meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
                 return try await deletedOrMissing(id, userId: userId, condition: condition, on: connection, logger: logger)
             }
-            switch condition {
-            case .ifMatch(let version):
-                try RequestPreconditions.requireVersion(version, current: meal.version, of: "meal")
-            case .lastWriteWins(let stamp, let request, _) where condition.comparesStamps:
-                switch LastWriteWins.edit(incoming: stamp, stored: meal.modified) {
-                case .apply: break
-                case .unchanged, .preserveDeletion: return .written(meal)
-                case .ignoreStale:
-                    try await SyncConflictLog.record(
-                        userId: userId, type: Self.entityType, entityId: id.uuidString.lowercased(), resolution: .staleWriteIgnored,
-                        stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
-                        incoming: SyncConflictSide(version: nil, modifiedAt: stamp.date, data: request), at: now(), on: connection,
-                        logger: logger)
-                    return .kept(meal, .staleWriteIgnored)
-                }
-            case .lastWriteWins:
-                break
+            switch try condition.verdict(storedVersion: meal.version, storedStamp: meal.modified, resource: "meal") {
+            case .apply: break
+            case .unchanged, .preserveDeletion: return .written(meal)
+            case .ignoreStale:
+                try await SyncConflictLog.record(
+                    userId: userId, type: Self.entityType, entityId: id.uuidString.lowercased(), resolution: .staleWriteIgnored,
+                    stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
+                    incoming: condition.incomingSide(now: now()), at: now(), on: connection,
+                    logger: logger)
+                return .kept(meal, .staleWriteIgnored)
             }
             let wasConsumed = meal.isConsumed
             guard try change(&meal) else { return .written(meal) }
@@ -137,14 +130,14 @@ struct MealStore: Sendable {
     private func deletedOrMissing(
         _ id: UUID, userId: UUID, condition: WriteCondition, on connection: PostgresConnection, logger: Logger
     ) async throws -> WriteOutcome<MealRecord> {
-        guard case .lastWriteWins(let stamp, let request, _) = condition,
+        guard case .lastWriteWins = condition,
             let tombstone = try await SyncTombstones.find(
                 type: Self.entityType, id: id.uuidString.lowercased(), userId: userId, on: connection, logger: logger)
         else { throw APIError.notFound("No such meal.") }
         try await SyncConflictLog.record(
             userId: userId, type: Self.entityType, entityId: tombstone.entityId, resolution: .deletionPreserved,
             stored: SyncConflictSide<JSONValue>(version: tombstone.version, modifiedAt: tombstone.deletedAt, deleted: true, data: nil),
-            incoming: SyncConflictSide(version: nil, modifiedAt: stamp.date, data: request), at: now(), on: connection, logger: logger)
+            incoming: condition.incomingSide(now: now()), at: now(), on: connection, logger: logger)
         return .deleted(tombstone, .deletionPreserved)
     }
 }
