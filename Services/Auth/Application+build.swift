@@ -45,7 +45,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let passwordStore = PasswordStore(
         client: client, accounts: accounts, sessions: sessions, resets: PasswordResetRepository())
     SessionController(
-        client: client, accounts: accounts, sessions: sessions, accountStore: accountStore, sessionStore: sessionStore, issuer: issuer,
+        client: client, accounts: accounts, sessions: sessions, sessionStore: sessionStore, issuer: issuer,
         hasher: hasher, throttle: throttle, now: now
     ).addRoutes(to: router)
     PasswordController(
@@ -53,6 +53,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         resetLifetime: settings.passwordResetLifetime, resetURL: settings.passwordResetURL, mailFrom: settings.mail.from,
         mailWake: mailWake, now: now
     ).addRoutes(to: router)
+    RegistrationController(store: accountStore, hasher: hasher, now: now).addRoutes(to: router)
     UserController(store: accountStore, hasher: hasher, now: now)
         .addRoutes(to: router)
 

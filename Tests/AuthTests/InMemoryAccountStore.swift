@@ -1,18 +1,21 @@
 import Foundation
+import Hummingbird
 import Logging
 import ServiceDefaults
 import Synchronization
 
 @testable import AuthService
 
-/// `AccountStore` in memory, for router tests: the same rules as the Postgres one (a caller whose session is not
-/// active gets 401 `session_ended`; a profile change gets the next version and one `user.profile_updated`, no change
-/// writes nothing; a deletion ends every session and publishes `user.deleted` once) and a record of what it published.
+/// `AccountStore` in memory, for router tests: the same rules as the Postgres one (an address registers once, else
+/// 400 `email_taken`; a caller whose session is not active gets 401 `session_ended`; a profile change gets the next
+/// version and one `user.profile_updated`, no change writes nothing; a deletion ends every session and publishes
+/// `user.deleted` once) and a record of what it published.
 final class InMemoryAccountStore: AccountStore {
     private struct State {
         var profiles: [UUID: Profile] = [:]
         var passwordHashes: [UUID: String] = [:]
         var activeSessions: [UUID: UUID] = [:]  // session id -> user id
+        var emailKeys: [String: UUID] = [:]
         var published: [(type: String, userId: UUID, version: Int?)] = []
     }
 
@@ -34,6 +37,28 @@ final class InMemoryAccountStore: AccountStore {
     func endSession(_ sessionId: UUID) { _ = state.withLock { $0.activeSessions.removeValue(forKey: sessionId) } }
 
     func storedProfile(of userId: UUID) -> Profile? { state.withLock { $0.profiles[userId] } }
+
+    func register(
+        userId: UUID, email: EmailAddress, passwordHash: String, profile: Profile, request: Request, now: Date, logger: Logger
+    ) async throws -> SessionBody {
+        try state.withLock { state in
+            guard state.emailKeys[email.key] == nil else {
+                throw APIError(.badRequest, code: "email_taken", message: "An account with this email already exists.")
+            }
+            let sessionId = UUID()
+            state.emailKeys[email.key] = userId
+            state.profiles[userId] = profile
+            state.passwordHashes[userId] = passwordHash
+            state.activeSessions[sessionId] = userId
+            state.published.append(("user.profile_updated", userId, profile.version))
+            let expiresAt = now.addingTimeInterval(900)
+            return SessionBody(
+                token: "access-\(sessionId)", accessToken: "access-\(sessionId)", expiresAt: expiresAt, expiresIn: 900,
+                refreshToken: "refresh-\(sessionId)", sessionId: sessionId,
+                user: UserBody(id: userId, email: email.value, displayName: profile.displayName, createdAt: now),
+                profile: ProfileBody(profile))
+        }
+    }
 
     func profile(of caller: CallerIdentity, now: Date, logger: Logger) async throws -> Profile? {
         try state.withLock { state in

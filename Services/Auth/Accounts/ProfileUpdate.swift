@@ -154,10 +154,13 @@ struct ProfileValidationError: Error {
 
 /// Display name rules: 1 to 80 characters after trimming, no control characters.
 enum DisplayName {
+    /// The most characters a display name may have.
+    static let maximumLength = 80
+
     static func problem(with name: String) -> String? {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return "must not be empty" }
-        if trimmed.count > 80 { return "must be at most 80 characters" }
+        if trimmed.count > maximumLength { return "must be at most \(maximumLength) characters" }
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "must not contain control characters" }
         return nil
     }

@@ -1,12 +1,19 @@
 import Foundation
+import Hummingbird
 import Logging
 import ServiceDefaults
 
-/// What the user routes read and write of an account: its profile and password hash (for a caller whose session is
-/// still active, else 401 `session_ended`), a profile change, which commits with its `user.profile_updated`, and the
-/// deletion, which commits with `user.deleted`. `PostgresAccountStore` in the service; router tests use an in-memory
+/// What registration and the user routes read and write of an account: its creation, its profile and password hash
+/// (for a caller whose session is still active, else 401 `session_ended`), a profile change, which commits with its
+/// `user.profile_updated`, and the deletion, which commits with `user.deleted`. `PostgresAccountStore` in the service; router tests use an in-memory
 /// one. Every call logs to the request's `logger`.
 protocol AccountStore: Sendable {
+    /// Creates the account, its profile (published) and its first session; 400 `email_taken` when the address has
+    /// an account already.
+    func register(
+        userId: UUID, email: EmailAddress, passwordHash: String, profile: Profile, request: Request, now: Date, logger: Logger
+    ) async throws -> SessionBody
+
     /// The caller's profile; nil when the account has none.
     func profile(of caller: CallerIdentity, now: Date, logger: Logger) async throws -> Profile?
 
