@@ -7,6 +7,8 @@ struct Profile: Sendable, Equatable {
     static let sexes: Set<String> = ["female", "male", "other", "unspecified"]
     static let activityLevels: Set<String> = ["sedentary", "light", "moderate", "active", "very_active"]
     static let kilogramsPerPound = 0.45359237
+    /// The values `historyRetentionDays` may take (null aside): a day to a hundred years.
+    static let historyRetentionDays = 1...36_500
 
     var userId: UUID
     var displayName: String
@@ -26,6 +28,8 @@ struct Profile: Sendable, Equatable {
     var birthDate: String?
     var sex: String?
     var activityLevel: String?
+    /// How many days of history meals and metrics keep; nil keeps everything.
+    var historyRetentionDays: Int?
     var version: Int = 1
     var updatedAt: Date
 
@@ -40,6 +44,7 @@ struct Profile: Sendable, Equatable {
         event.birthDate = birthDate
         event.sex = sex
         event.activityLevel = activityLevel
+        event.historyRetentionDays = historyRetentionDays
         return event
     }
 }

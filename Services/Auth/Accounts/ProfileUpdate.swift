@@ -29,10 +29,11 @@ struct ProfileUpdate: Decodable, Sendable {
     var birthDate: Field<String> = .absent
     var sex: Field<String> = .absent
     var activityLevel: Field<String> = .absent
+    var historyRetentionDays: Field<Int> = .absent
 
     private enum Keys: String, CodingKey {
         case displayName, dietPreference, customMacros, dailyCalorieGoal, proteinGoalGrams, carbsGoalGrams, fatGoalGrams
-        case calorieBalanceGoal, targetWeight, weightUnit, timeZone, heightCm, birthDate, sex, activityLevel
+        case calorieBalanceGoal, targetWeight, weightUnit, timeZone, heightCm, birthDate, sex, activityLevel, historyRetentionDays
     }
 
     init() {}
@@ -59,6 +60,7 @@ struct ProfileUpdate: Decodable, Sendable {
         birthDate = try field(.birthDate)
         sex = try field(.sex)
         activityLevel = try field(.activityLevel)
+        historyRetentionDays = try field(.historyRetentionDays)
     }
 
     /// The next version of `current` with this update applied at `now`; nil when it changes nothing. Throws 422
@@ -130,6 +132,7 @@ struct ProfileUpdate: Decodable, Sendable {
         set(activityLevel, "activityLevel", { updated.activityLevel = $0 }) {
             Profile.activityLevels.contains($0) ? nil : "must be one of \(Profile.activityLevels.sorted().joined(separator: ", "))"
         }
+        set(historyRetentionDays, "historyRetentionDays", { updated.historyRetentionDays = $0 }, check: range(Profile.historyRetentionDays))
 
         if problems.isEmpty {
             if updated.dietPreference == "custom", updated.customMacros == nil {

@@ -27,6 +27,8 @@ struct ProfileBody: ResponseCodable, Equatable {
     var birthDate: String?
     var sex: String?
     var activityLevel: String?
+    /// Days of history kept; absent: everything.
+    var historyRetentionDays: Int?
     var version: Int
     var updatedAt: Date
 
@@ -49,6 +51,7 @@ struct ProfileBody: ResponseCodable, Equatable {
         birthDate = profile.birthDate
         sex = profile.sex
         activityLevel = profile.activityLevel
+        historyRetentionDays = profile.historyRetentionDays
         version = profile.version
         updatedAt = profile.updatedAt
     }

@@ -79,13 +79,13 @@ struct AccountRepository: Sendable {
             INSERT INTO profiles (
                 user_id, display_name, diet_preference, custom_protein_pct, custom_carbs_pct, custom_fat_pct, daily_calorie_goal,
                 protein_goal_grams, carbs_goal_grams, fat_goal_grams, calorie_balance_goal, target_weight_kg, weight_unit,
-                time_zone, height_cm, birth_date, sex, activity_level, version, updated_at)
+                time_zone, height_cm, birth_date, sex, activity_level, history_retention_days, version, updated_at)
             VALUES (
                 \(profile.userId), \(profile.displayName), \(profile.dietPreference), \(profile.customMacros?.proteinPercent),
                 \(profile.customMacros?.carbsPercent), \(profile.customMacros?.fatPercent), \(profile.dailyCalorieGoal),
                 \(profile.proteinGoalGrams), \(profile.carbsGoalGrams), \(profile.fatGoalGrams), \(profile.calorieBalanceGoal),
                 \(profile.targetWeightKg), \(profile.weightUnit), \(profile.timeZone), \(profile.heightCm), \(profile.birthDate)::date,
-                \(profile.sex), \(profile.activityLevel), \(profile.version), \(profile.updatedAt))
+                \(profile.sex), \(profile.activityLevel), \(profile.historyRetentionDays), \(profile.version), \(profile.updatedAt))
             ON CONFLICT (user_id) DO UPDATE SET
                 display_name = EXCLUDED.display_name, diet_preference = EXCLUDED.diet_preference,
                 custom_protein_pct = EXCLUDED.custom_protein_pct, custom_carbs_pct = EXCLUDED.custom_carbs_pct,
@@ -94,24 +94,24 @@ struct AccountRepository: Sendable {
                 fat_goal_grams = EXCLUDED.fat_goal_grams, calorie_balance_goal = EXCLUDED.calorie_balance_goal,
                 target_weight_kg = EXCLUDED.target_weight_kg, weight_unit = EXCLUDED.weight_unit, time_zone = EXCLUDED.time_zone,
                 height_cm = EXCLUDED.height_cm, birth_date = EXCLUDED.birth_date, sex = EXCLUDED.sex,
-                activity_level = EXCLUDED.activity_level, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
+                activity_level = EXCLUDED.activity_level, history_retention_days = EXCLUDED.history_retention_days, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
             """, logger: logger)
     }
 
     private static let profileColumns = """
         user_id, display_name, diet_preference, custom_protein_pct, custom_carbs_pct, custom_fat_pct, daily_calorie_goal,
         protein_goal_grams, carbs_goal_grams, fat_goal_grams, calorie_balance_goal, target_weight_kg, weight_unit, time_zone,
-        height_cm, to_char(birth_date, 'YYYY-MM-DD'), sex, activity_level, version, updated_at
+        height_cm, to_char(birth_date, 'YYYY-MM-DD'), sex, activity_level, history_retention_days, version, updated_at
         """
 
     private static func decodeProfile(_ row: PostgresRow) throws -> Profile {
         let (
             userId, displayName, diet, proteinPercent, carbsPercent, fatPercent, calories, proteinGoal, carbsGoal, fatGoal,
-            balance, targetWeight, unit, zone, height, birthDate, sex, activity, version, updatedAt
+            balance, targetWeight, unit, zone, height, birthDate, sex, activity, retention, version, updatedAt
         ) = try row.decode(
             (
                 UUID, String, String, Double?, Double?, Double?, Int?, Int?, Int?, Int?,
-                Int?, Double?, String, String, Double?, String?, String?, String?, Int, Date
+                Int?, Double?, String, String, Double?, String?, String?, String?, Int?, Int, Date
             ).self)
         var macros: MacroSplit?
         if let proteinPercent, let carbsPercent, let fatPercent {
@@ -121,6 +121,6 @@ struct AccountRepository: Sendable {
             userId: userId, displayName: displayName, dietPreference: diet, customMacros: macros, dailyCalorieGoal: calories,
             proteinGoalGrams: proteinGoal, carbsGoalGrams: carbsGoal, fatGoalGrams: fatGoal, calorieBalanceGoal: balance,
             targetWeightKg: targetWeight, weightUnit: unit, timeZone: zone, heightCm: height, birthDate: birthDate, sex: sex,
-            activityLevel: activity, version: version, updatedAt: updatedAt)
+            activityLevel: activity, historyRetentionDays: retention, version: version, updatedAt: updatedAt)
     }
 }
