@@ -40,7 +40,8 @@ struct IdentityStack: Sendable {
             { "prefix": "/api/auth/password-reset", "upstream": "auth", "public": true },
             { "prefix": "/api/auth/sessions", "upstream": "auth", "public": false, "rateLimit": "user" },
             { "prefix": "/api/auth", "upstream": "auth", "public": false },
-            { "prefix": "/api/users", "upstream": "auth", "public": false }
+            { "prefix": "/api/users", "upstream": "auth", "public": false },
+            { "prefix": "/api/sync/profile", "upstream": "auth", "public": false }
           ]
         }
         """

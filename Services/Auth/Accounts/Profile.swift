@@ -1,5 +1,6 @@
 import EventContracts
 import Foundation
+import SyncContracts
 
 /// A user's profile and goals, as stored. Weights are kept in kilograms whatever the display unit.
 struct Profile: Sendable, Equatable {
@@ -32,6 +33,10 @@ struct Profile: Sendable, Equatable {
     var historyRetentionDays: Int?
     var version: Int = 1
     var updatedAt: Date
+    /// The user's change number of the profile's last write (the changes feed's order); 0 before it is stored.
+    var changeSeq: Int64 = 0
+    /// When the last write was made, for last-write-wins; nil before it is stored.
+    var writeStamp: WriteStamp?
 
     /// The event every consumer keeps a copy of.
     var event: UserProfileUpdated {

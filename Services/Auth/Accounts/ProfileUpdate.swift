@@ -30,10 +30,13 @@ struct ProfileUpdate: Decodable, Sendable {
     var sex: Field<String> = .absent
     var activityLevel: Field<String> = .absent
     var historyRetentionDays: Field<Int> = .absent
+    /// When the client made the change (ISO 8601), for last-write-wins; the server's time when absent.
+    var modifiedAt: String?
 
     private enum Keys: String, CodingKey {
         case displayName, dietPreference, customMacros, dailyCalorieGoal, proteinGoalGrams, carbsGoalGrams, fatGoalGrams
         case calorieBalanceGoal, targetWeight, weightUnit, timeZone, heightCm, birthDate, sex, activityLevel, historyRetentionDays
+        case modifiedAt
     }
 
     init() {}
@@ -61,6 +64,7 @@ struct ProfileUpdate: Decodable, Sendable {
         sex = try field(.sex)
         activityLevel = try field(.activityLevel)
         historyRetentionDays = try field(.historyRetentionDays)
+        modifiedAt = try container.decodeIfPresent(String.self, forKey: .modifiedAt)
     }
 
     /// The next version of `current` with this update applied at `now`; nil when it changes nothing. Throws 422

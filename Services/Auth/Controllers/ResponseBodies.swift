@@ -1,6 +1,7 @@
 import EventContracts
 import Foundation
 import Hummingbird
+import SyncContracts
 
 /// The account as shown to its owner.
 struct UserBody: ResponseCodable, Equatable {
@@ -31,8 +32,11 @@ struct ProfileBody: ResponseCodable, Equatable {
     var historyRetentionDays: Int?
     var version: Int
     var updatedAt: Date
+    /// `stale_write_ignored` on the answer to a write that lost to a newer one (last-write-wins); absent otherwise.
+    var conflict: String?
 
-    init(_ profile: Profile) {
+    init(_ profile: Profile, conflict: SyncConflictResolution? = nil) {
+        self.conflict = conflict?.rawValue
         displayName = profile.displayName
         dietPreference = profile.dietPreference
         customMacros = profile.customMacros
