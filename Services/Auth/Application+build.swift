@@ -7,14 +7,15 @@ import PostgresSupport
 import ServiceDefaults
 
 /// The composition root of the auth service: creates every concrete client and wires the routes.
-/// Owns schema `auth`; publishes `user.profile_updated` and `user.deleted`; consumes nothing.
+/// Owns schema `auth` (with the kit's sync tables for the profile area of the changes feed); publishes `user.profile_updated` and `user.deleted`; consumes nothing.
 /// `now` is the clock every expiry is computed from; tests pass their own.
 func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) async throws
     -> BackendApplication
 {
     let settings = try AuthSettings(config: config)
+    let syncSettings = try SyncSettings(config: config)
     let infrastructure = try ServiceInfrastructure(
-        name: "auth", config: config, publishes: [.userProfileUpdated, .userDeleted], uses: [], consumes: false,
+        name: "auth", config: config, publishes: [.userProfileUpdated, .userDeleted], uses: [], consumes: false, kitTables: [Migration.sync],
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
     let client = infrastructure.postgres
 
@@ -45,7 +46,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let passwordStore = PasswordStore(
         client: client, accounts: accounts, sessions: sessions, resets: PasswordResetRepository())
     SessionController(
-        client: client, accounts: accounts, sessions: sessions, accountStore: accountStore, sessionStore: sessionStore, issuer: issuer,
+        client: client, accounts: accounts, sessions: sessions, sessionStore: sessionStore, issuer: issuer,
         hasher: hasher, throttle: throttle, now: now
     ).addRoutes(to: router)
     PasswordController(
@@ -53,10 +54,12 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         resetLifetime: settings.passwordResetLifetime, resetURL: settings.passwordResetURL, mailFrom: settings.mail.from,
         mailWake: mailWake, now: now
     ).addRoutes(to: router)
+    RegistrationController(store: accountStore, hasher: hasher, now: now).addRoutes(to: router)
     UserController(store: accountStore, hasher: hasher, now: now)
         .addRoutes(to: router)
+    ProfileSyncController(store: accountStore, now: now).addRoutes(to: router)
 
     return BackendApplication(
-        infrastructure: infrastructure, services: [hasher, mailRelay], router: router,
+        infrastructure: infrastructure, services: [hasher, mailRelay, infrastructure.syncPurge(syncSettings, idempotencyKeys: false)], router: router,
         http: try HTTPServerSettings(config: config, defaultPort: 8081), logger: logger)
 }

@@ -1,18 +1,31 @@
 import Foundation
+import Hummingbird
 import Logging
 import ServiceDefaults
+import SyncContracts
 import Synchronization
 
 @testable import AuthService
 
-/// `AccountStore` in memory, for router tests: the same rules as the Postgres one (a caller whose session is not
-/// active gets 401 `session_ended`; a profile change gets the next version and one `user.profile_updated`, no change
-/// writes nothing; a deletion ends every session and publishes `user.deleted` once) and a record of what it published.
+/// `AccountStore` in memory, for router tests: the same rules as the Postgres one (an address registers once, else
+/// 400 `email_taken`; a caller whose session is not active gets 401 `session_ended`; a profile change gets the next
+/// version and one `user.profile_updated`, no change writes nothing; a deletion ends every session and publishes
+/// `user.deleted` once) and a record of what it published.
 final class InMemoryAccountStore: AccountStore {
     private struct State {
         var profiles: [UUID: Profile] = [:]
         var passwordHashes: [UUID: String] = [:]
         var activeSessions: [UUID: UUID] = [:]  // session id -> user id
+        var emailKeys: [String: UUID] = [:]
+        var clocks: [UUID: Int64] = [:]
+        var conflicts: [UUID: [SyncConflictBody<JSONValue>]] = [:]
+
+        /// The user's next change number, as `SyncClock.next`.
+        mutating func nextSeq(for userId: UUID) -> Int64 {
+            let next = (clocks[userId] ?? 0) + 1
+            clocks[userId] = next
+            return next
+        }
         var published: [(type: String, userId: UUID, version: Int?)] = []
     }
 
@@ -35,6 +48,31 @@ final class InMemoryAccountStore: AccountStore {
 
     func storedProfile(of userId: UUID) -> Profile? { state.withLock { $0.profiles[userId] } }
 
+    func register(
+        userId: UUID, email: EmailAddress, passwordHash: String, profile: Profile, request: Request, now: Date, logger: Logger
+    ) async throws -> SessionBody {
+        try state.withLock { state in
+            guard state.emailKeys[email.key] == nil else {
+                throw APIError(.badRequest, code: "email_taken", message: "An account with this email already exists.")
+            }
+            let sessionId = UUID()
+            state.emailKeys[email.key] = userId
+            var profile = profile
+            profile.writeStamp = profile.writeStamp ?? WriteStamp(now, tiebreak: "")
+            profile.changeSeq = state.nextSeq(for: userId)
+            state.profiles[userId] = profile
+            state.passwordHashes[userId] = passwordHash
+            state.activeSessions[sessionId] = userId
+            state.published.append(("user.profile_updated", userId, profile.version))
+            let expiresAt = now.addingTimeInterval(900)
+            return SessionBody(
+                token: "access-\(sessionId)", accessToken: "access-\(sessionId)", expiresAt: expiresAt, expiresIn: 900,
+                refreshToken: "refresh-\(sessionId)", sessionId: sessionId,
+                user: UserBody(id: userId, email: email.value, displayName: profile.displayName, createdAt: now),
+                profile: ProfileBody(profile))
+        }
+    }
+
     func profile(of caller: CallerIdentity, now: Date, logger: Logger) async throws -> Profile? {
         try state.withLock { state in
             try Self.requireActive(caller, in: state)
@@ -49,14 +87,49 @@ final class InMemoryAccountStore: AccountStore {
         }
     }
 
-    func updateProfile(_ caller: CallerIdentity, with update: ProfileUpdate, now: Date, logger: Logger) async throws -> Profile {
+    func updateProfile(
+        _ caller: CallerIdentity, with update: ProfileUpdate, stamp: WriteStamp, incoming: JSONValue, now: Date, logger: Logger
+    ) async throws -> ProfileWriteResult {
         try state.withLock { state in
             try Self.requireActive(caller, in: state)
             guard let current = state.profiles[caller.userId] else { throw APIError.notFound() }
-            guard let updated = try update.revision(of: current, at: now) else { return current }
-            state.profiles[caller.userId] = updated
-            state.published.append(("user.profile_updated", caller.userId, updated.version))
-            return updated
+            switch try ProfileWrite.decide(update, stamp: stamp, current: current, now: now) {
+            case .keep:
+                return ProfileWriteResult(profile: current)
+            case .restamp(let stamp):
+                var restamped = current
+                restamped.writeStamp = stamp
+                restamped.changeSeq = state.nextSeq(for: caller.userId)
+                state.profiles[caller.userId] = restamped
+                return ProfileWriteResult(profile: restamped)
+            case .revise(var updated):
+                updated.changeSeq = state.nextSeq(for: caller.userId)
+                state.profiles[caller.userId] = updated
+                state.published.append(("user.profile_updated", caller.userId, updated.version))
+                return ProfileWriteResult(profile: updated)
+            case .ignoreStale:
+                let conflict = SyncConflictBody<JSONValue>(
+                    id: UUID(), type: "profile", entityId: caller.userId.uuidString.lowercased(), resolution: .staleWriteIgnored,
+                    winner: "stored", stored: .object(["version": .number(Double(current.version))]),
+                    incoming: .object(["data": incoming]), resolvedAt: now)
+                state.conflicts[caller.userId, default: []].insert(conflict, at: 0)
+                return ProfileWriteResult(profile: current, staleWriteIgnored: true)
+            }
+        }
+    }
+
+    func profileChange(of caller: CallerIdentity, since: Int64, now: Date, logger: Logger) async throws -> Profile? {
+        try state.withLock { state in
+            try Self.requireActive(caller, in: state)
+            guard let profile = state.profiles[caller.userId], profile.changeSeq > since else { return nil }
+            return profile
+        }
+    }
+
+    func conflicts(of caller: CallerIdentity, limit: Int, cursor: String?, now: Date, logger: Logger) async throws -> SyncConflictPage<JSONValue> {
+        try state.withLock { state in
+            try Self.requireActive(caller, in: state)
+            return SyncConflictPage(conflicts: Array((state.conflicts[caller.userId] ?? []).prefix(limit)), nextCursor: nil)
         }
     }
 
@@ -64,6 +137,8 @@ final class InMemoryAccountStore: AccountStore {
         state.withLock { state in
             guard state.profiles.removeValue(forKey: userId) != nil else { return false }
             state.passwordHashes[userId] = nil
+            state.clocks[userId] = nil
+            state.conflicts[userId] = nil
             state.activeSessions = state.activeSessions.filter { $0.value != userId }
             state.published.append(("user.deleted", userId, nil))
             return true

@@ -98,6 +98,39 @@ struct UserRoutesTests {
         #expect(store.storedProfile(of: userId)?.version == 1)
     }
 
+    @Test("historyRetentionDays: absent keeps it, a number sets it (and is published), null clears it, out of range is 422 naming it")
+    func historyRetention() async throws {
+        /// The retention as the profile answers it.
+        struct RetentionAnswer: Decodable { var historyRetentionDays: Int?; var version: Int }
+        try await withRoutes { client in
+            func put(_ json: String) async throws -> TestResponse {
+                try await client.execute(uri: "/api/users/profile", method: .put, headers: callerHeaders, body: ByteBuffer(string: json))
+            }
+            let initial = try await client.execute(uri: "/api/users/profile", method: .get, headers: callerHeaders)
+            #expect(try decode(RetentionAnswer.self, initial).historyRetentionDays == nil, "keeps everything by default")
+
+            let set = try await put(#"{"historyRetentionDays":90}"#)
+            #expect(set.status == .ok)
+            #expect(try decode(RetentionAnswer.self, set).historyRetentionDays == 90)
+            #expect(store.storedProfile(of: userId)?.event.historyRetentionDays == 90, "the event carries it")
+
+            let kept = try await put(#"{"dailyCalorieGoal":2000}"#)
+            #expect(try decode(RetentionAnswer.self, kept).historyRetentionDays == 90, "absent keeps it")
+
+            for bad in ["0", "36501", "-3"] {
+                let refused = try await put(#"{"historyRetentionDays":\#(bad)}"#)
+                #expect(refused.status == .unprocessableContent)
+                #expect(Set(try decode(ErrorBody.self, refused).error.details.keys) == ["historyRetentionDays"])
+            }
+
+            let cleared = try await put(#"{"historyRetentionDays":null}"#)
+            #expect(cleared.status == .ok)
+            let answer = try decode(RetentionAnswer.self, cleared)
+            #expect(answer.historyRetentionDays == nil && answer.version == 4)
+        }
+        #expect(store.published.map(\.version) == [2, 3, 4])
+    }
+
     @Test("deletion with a wrong password is 403 and keeps the account; with the right one it is 204, published once, and the session ends")
     func accountDeletion() async throws {
         try await withRoutes { client in

@@ -122,6 +122,35 @@ struct AccountTests {
             #expect(events == 3, "registration and two accepted changes; refused updates emit nothing")
         }
     }
+
+    @Test("historyRetentionDays is stored, answered and published; null clears it")
+    func historyRetention() async throws {
+        try await IdentityStack.run { stack in
+            let session = try await stack.gateway.register(email: "ret@example.com", form: .emailAndPasswordOnly)
+            let token = session.accessToken
+            let set = try await stack.gateway.call(.put, "/api/users/profile", json: #"{"historyRetentionDays":90}"#, token: token)
+            #expect(set.status == .ok)
+            let fetched = try await stack.gateway.call(.get, "/api/users/profile", token: token).decoded(RetentionFields.self)
+            #expect(fetched.historyRetentionDays == 90)
+            let published = try await stack.database.query(
+                """
+                SELECT (convert_from(payload, 'UTF8')::jsonb -> 'data' ->> 'historyRetentionDays')::int FROM outbox
+                WHERE topic = 'user.profile_updated' AND message_key = \(session.user.id.uuidString.lowercased()) ORDER BY id DESC LIMIT 1
+                """
+            ).collect().first?.decode(Int?.self)
+            #expect(published == 90)
+
+            let cleared = try await stack.gateway.call(.put, "/api/users/profile", json: #"{"historyRetentionDays":null}"#, token: token)
+            #expect(try cleared.decoded(RetentionFields.self).historyRetentionDays == nil)
+            let refetched = try await stack.gateway.call(.get, "/api/users/profile", token: token).decoded(RetentionFields.self)
+            #expect(refetched.historyRetentionDays == nil)
+        }
+    }
+}
+
+/// The retention setting of a profile answer.
+struct RetentionFields: Decodable {
+    var historyRetentionDays: Int?
 }
 
 /// The error shape with its details.

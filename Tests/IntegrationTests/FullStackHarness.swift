@@ -90,10 +90,12 @@ struct FullStack: Sendable {
         }
     }
 
-    /// A new user: email, access token, refresh token and id.
-    func signUp(_ name: String, password: String = "correct horse battery") async throws -> JourneyUser {
+    /// A new user, signed up in the seed's `form`: email, access token, refresh token and id.
+    func signUp(_ name: String, password: String = "correct horse battery", form: SignUpForm = .displayName) async throws -> JourneyUser {
         let email = "\(name.lowercased())-\(UUID().uuidString.prefix(8).lowercased())@example.com"
-        let session = try await gateway.register(email: email, password: password, name: name)
+        let session = try await gateway.register(email: email, password: password, name: name, form: form)
+        let expectedName = form == .emailAndPasswordOnly ? String(email.prefix(while: { $0 != "@" })) : name
+        #expect(session.profile.displayName == expectedName, "sign-up in the form \(form) named the user \(session.profile.displayName)")
         return JourneyUser(email: email, id: session.user.id, token: session.accessToken, refreshToken: session.refreshToken)
     }
 

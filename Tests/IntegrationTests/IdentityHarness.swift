@@ -40,7 +40,8 @@ struct IdentityStack: Sendable {
             { "prefix": "/api/auth/password-reset", "upstream": "auth", "public": true },
             { "prefix": "/api/auth/sessions", "upstream": "auth", "public": false, "rateLimit": "user" },
             { "prefix": "/api/auth", "upstream": "auth", "public": false },
-            { "prefix": "/api/users", "upstream": "auth", "public": false }
+            { "prefix": "/api/users", "upstream": "auth", "public": false },
+            { "prefix": "/api/sync/profile", "upstream": "auth", "public": false }
           ]
         }
         """
@@ -113,10 +114,12 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
     }
 
-    /// Registers a user and returns the session answer.
-    func register(email: String, password: String = "correct horse battery", name: String = "Test User") async throws -> SessionAnswer {
-        let response = try await call(
-            .post, "/api/auth/register", json: #"{"email":"\#(email)","password":"\#(password)","displayName":"\#(name)"}"#)
+    /// Registers a user (in the `form` given; `name` is ignored by `.emailAndPasswordOnly`) and returns the session
+    /// answer.
+    func register(
+        email: String, password: String = "correct horse battery", name: String = "Test User", form: SignUpForm = .displayName
+    ) async throws -> SessionAnswer {
+        let response = try await call(.post, "/api/auth/register", json: form.body(email: email, password: password, name: name))
         #expect(response.status == .created, "registration of \(email) answered \(response.status)")
         return try response.decoded(SessionAnswer.self)
     }

@@ -84,7 +84,7 @@ struct JourneyTests {
     @Test("NutritionAI dashboard (001): stats for today, this week and all time, then logout")
     func dashboard() async throws {
         try await FullStack.run(start: Self.start) { stack in
-            let ben = try await stack.signUp("Ben")
+            let ben = try await stack.signUp("Ben", form: .name)
             _ = try await stack.logMeal("Omelette", calories: 600, mealType: "breakfast", token: ben.token)
             _ = try await stack.logMeal("Soup", calories: 400, mealType: "lunch", eatenAt: "2026-03-09T12:00:00Z", token: ben.token)
             _ = try await stack.logMeal("Pasta", calories: 800, mealType: "dinner", eatenAt: "2026-03-01T19:00:00Z", token: ben.token)
@@ -112,7 +112,7 @@ struct JourneyTests {
     @Test("FitAI (002): goals, manual entries by meal type, a daily summary with the goal achieved, the calendar")
     func fitAI() async throws {
         try await FullStack.run(start: Self.start) { stack in
-            let cy = try await stack.signUp("Cy")
+            let cy = try await stack.signUp("Cy", form: .emailAndPasswordOnly)
             let goals =
                 #"{"dailyCalorieGoal":2000,"proteinGoalGrams":150,"carbsGoalGrams":200,"fatGoalGrams":67,"targetWeightKg":75,"#
                 + #""calorieBalanceGoal":-500}"#
@@ -145,7 +145,7 @@ struct JourneyTests {
     @Test("CountMe (003): password reset, change of password, and account deletion removing the user from every service")
     func countMe() async throws {
         try await FullStack.run(start: Self.start) { stack in
-            let dee = try await stack.signUp("Dee")
+            let dee = try await stack.signUp("Dee", form: .emailAndPasswordOnly)
             let stays = try await stack.signUp("Stays")
             let meal = try await stack.logMeal("Toast", calories: 300, token: dee.token)
             _ = try await stack.logMeal("Rice", calories: 300, token: stays.token)

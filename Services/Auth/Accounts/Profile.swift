@@ -1,5 +1,6 @@
 import EventContracts
 import Foundation
+import SyncContracts
 
 /// A user's profile and goals, as stored. Weights are kept in kilograms whatever the display unit.
 struct Profile: Sendable, Equatable {
@@ -7,6 +8,8 @@ struct Profile: Sendable, Equatable {
     static let sexes: Set<String> = ["female", "male", "other", "unspecified"]
     static let activityLevels: Set<String> = ["sedentary", "light", "moderate", "active", "very_active"]
     static let kilogramsPerPound = 0.45359237
+    /// The values `historyRetentionDays` may take (null aside): a day to a hundred years.
+    static let historyRetentionDays = 1...36_500
 
     var userId: UUID
     var displayName: String
@@ -26,8 +29,14 @@ struct Profile: Sendable, Equatable {
     var birthDate: String?
     var sex: String?
     var activityLevel: String?
+    /// How many days of history meals and metrics keep; nil keeps everything.
+    var historyRetentionDays: Int?
     var version: Int = 1
     var updatedAt: Date
+    /// The user's change number of the profile's last write (the changes feed's order); 0 before it is stored.
+    var changeSeq: Int64 = 0
+    /// When the last write was made, for last-write-wins; nil before it is stored.
+    var writeStamp: WriteStamp?
 
     /// The event every consumer keeps a copy of.
     var event: UserProfileUpdated {
@@ -40,6 +49,7 @@ struct Profile: Sendable, Equatable {
         event.birthDate = birthDate
         event.sex = sex
         event.activityLevel = activityLevel
+        event.historyRetentionDays = historyRetentionDays
         return event
     }
 }

@@ -29,10 +29,14 @@ struct ProfileUpdate: Decodable, Sendable {
     var birthDate: Field<String> = .absent
     var sex: Field<String> = .absent
     var activityLevel: Field<String> = .absent
+    var historyRetentionDays: Field<Int> = .absent
+    /// When the client made the change (ISO 8601), for last-write-wins; the server's time when absent.
+    var modifiedAt: String?
 
     private enum Keys: String, CodingKey {
         case displayName, dietPreference, customMacros, dailyCalorieGoal, proteinGoalGrams, carbsGoalGrams, fatGoalGrams
-        case calorieBalanceGoal, targetWeight, weightUnit, timeZone, heightCm, birthDate, sex, activityLevel
+        case calorieBalanceGoal, targetWeight, weightUnit, timeZone, heightCm, birthDate, sex, activityLevel, historyRetentionDays
+        case modifiedAt
     }
 
     init() {}
@@ -59,6 +63,8 @@ struct ProfileUpdate: Decodable, Sendable {
         birthDate = try field(.birthDate)
         sex = try field(.sex)
         activityLevel = try field(.activityLevel)
+        historyRetentionDays = try field(.historyRetentionDays)
+        modifiedAt = try container.decodeIfPresent(String.self, forKey: .modifiedAt)
     }
 
     /// The next version of `current` with this update applied at `now`; nil when it changes nothing. Throws 422
@@ -130,6 +136,7 @@ struct ProfileUpdate: Decodable, Sendable {
         set(activityLevel, "activityLevel", { updated.activityLevel = $0 }) {
             Profile.activityLevels.contains($0) ? nil : "must be one of \(Profile.activityLevels.sorted().joined(separator: ", "))"
         }
+        set(historyRetentionDays, "historyRetentionDays", { updated.historyRetentionDays = $0 }, check: range(Profile.historyRetentionDays))
 
         if problems.isEmpty {
             if updated.dietPreference == "custom", updated.customMacros == nil {
@@ -154,10 +161,13 @@ struct ProfileValidationError: Error {
 
 /// Display name rules: 1 to 80 characters after trimming, no control characters.
 enum DisplayName {
+    /// The most characters a display name may have.
+    static let maximumLength = 80
+
     static func problem(with name: String) -> String? {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return "must not be empty" }
-        if trimmed.count > 80 { return "must be at most 80 characters" }
+        if trimmed.count > maximumLength { return "must be at most \(maximumLength) characters" }
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "must not contain control characters" }
         return nil
     }

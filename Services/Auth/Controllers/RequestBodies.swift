@@ -1,8 +1,10 @@
-/// `POST /api/auth/register`.
+/// `POST /api/auth/register`: `displayName` (or its alias `name`, as the dashboard seed sends it) is optional.
 struct RegisterRequest: Decodable {
     var email: String
     var password: String
-    var displayName: String
+    var displayName: String?
+    /// The seeds' name for `displayName`.
+    var name: String?
 }
 
 /// `POST /api/auth/login`.

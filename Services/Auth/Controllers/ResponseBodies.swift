@@ -1,6 +1,7 @@
 import EventContracts
 import Foundation
 import Hummingbird
+import SyncContracts
 
 /// The account as shown to its owner.
 struct UserBody: ResponseCodable, Equatable {
@@ -27,10 +28,15 @@ struct ProfileBody: ResponseCodable, Equatable {
     var birthDate: String?
     var sex: String?
     var activityLevel: String?
+    /// Days of history kept; absent: everything.
+    var historyRetentionDays: Int?
     var version: Int
     var updatedAt: Date
+    /// `stale_write_ignored` on the answer to a write that lost to a newer one (last-write-wins); absent otherwise.
+    var conflict: String?
 
-    init(_ profile: Profile) {
+    init(_ profile: Profile, conflict: SyncConflictResolution? = nil) {
+        self.conflict = conflict?.rawValue
         displayName = profile.displayName
         dietPreference = profile.dietPreference
         customMacros = profile.customMacros
@@ -49,6 +55,7 @@ struct ProfileBody: ResponseCodable, Equatable {
         birthDate = profile.birthDate
         sex = profile.sex
         activityLevel = profile.activityLevel
+        historyRetentionDays = profile.historyRetentionDays
         version = profile.version
         updatedAt = profile.updatedAt
     }

@@ -4,12 +4,11 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 
-/// Registration, sign-in, token refresh, sign-out and the session list: `/api/auth/*`.
+/// Sign-in, token refresh, sign-out and the session list: `/api/auth/*`.
 struct SessionController: Sendable {
     let client: PostgresPool
     let accounts: AccountRepository
     let sessions: SessionRepository
-    let accountStore: PostgresAccountStore
     let sessionStore: SessionStore
     let issuer: SessionIssuer
     let hasher: PasswordHasher
@@ -18,7 +17,6 @@ struct SessionController: Sendable {
 
     func addRoutes(to router: Router<AppRequestContext>) {
         let auth = router.group("/api/auth")
-        auth.post("/register", use: register)
         auth.post("/login", use: login)
         auth.post("/refresh", use: refresh)
         auth.post("/logout", use: logout)
@@ -26,26 +24,6 @@ struct SessionController: Sendable {
         auth.get("/sessions", use: list)
         auth.delete("/sessions/:id", use: endOne)
         auth.get("/me", use: me)
-    }
-
-    /// `POST /api/auth/register`: 201 with tokens, account and profile; 400 `email_taken`; 422 naming each bad field.
-    @Sendable func register(request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionBody> {
-        let logger = context.logger
-        let body = try await request.decodeJSON(as: RegisterRequest.self, context: context)
-        var problems: [String: String] = [:]
-        let email = EmailAddress(body.email)
-        if email == nil { problems["email"] = "must be a valid email address" }
-        if let problem = PasswordPolicy.problem(with: body.password) { problems["password"] = problem }
-        if let problem = DisplayName.problem(with: body.displayName) { problems["displayName"] = problem }
-        guard let email, problems.isEmpty else { throw APIError.invalid(problems) }
-
-        let passwordHash = try await hasher.hash(body.password)
-        let now = now()
-        let userId = UUID()
-        let profile = Profile(userId: userId, displayName: body.displayName.trimmingCharacters(in: .whitespacesAndNewlines), updatedAt: now)
-        let answer = try await accountStore.register(
-            userId: userId, email: email, passwordHash: passwordHash, profile: profile, request: request, now: now, logger: logger)
-        return EditedResponse(status: .created, response: answer)
     }
 
     /// `POST /api/auth/login`: 200 with tokens; 401 `invalid_credentials` for a wrong password or unknown address

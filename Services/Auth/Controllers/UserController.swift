@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ServiceDefaults
+import SyncContracts
 
 /// Profile and goals, and account deletion: `/api/users/*`.
 struct UserController: Sendable {
@@ -24,13 +25,21 @@ struct UserController: Sendable {
     }
 
     /// `PUT /api/users/profile`: fields given are changed, absent ones kept, `null` clears an optional goal.
-    /// 422 naming every invalid field; each change emits `user.profile_updated` with the whole profile.
+    /// 422 naming every invalid field; each change emits `user.profile_updated` with the whole profile. Last write
+    /// wins by the body's `modifiedAt` (the server's time without one): an older write than the stored one is not
+    /// applied and answers 200 with the stored profile and `conflict: stale_write_ignored`.
     @Sendable func updateProfile(request: Request, context: AppRequestContext) async throws -> ProfileBody {
         let logger = context.logger
         let caller = try CallerIdentity(request)
+        var request = request
+        // The raw bytes make the stamp's tiebreak; decoding reads the collected body again.
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
         let update = try await request.decodeJSON(as: ProfileUpdate.self, context: context)
+        let incoming = (try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: body))) ?? .null
         let now = now()
-        return ProfileBody(try await store.updateProfile(caller, with: update, now: now, logger: logger))
+        let stamp = try WriteStamp.of(modifiedAt: update.modifiedAt, body: body.readableBytesView, now: now)
+        let result = try await store.updateProfile(caller, with: update, stamp: stamp, incoming: incoming, now: now, logger: logger)
+        return ProfileBody(result.profile, conflict: result.staleWriteIgnored ? .staleWriteIgnored : nil)
     }
 
     /// `DELETE /api/users/me` {password}: deletes the account and everything the auth service holds about it, and

@@ -2,6 +2,7 @@ import EventContracts
 import Foundation
 import NIOCore
 import PostgresNIO
+import SyncContracts
 
 /// Users and their profiles in schema `auth`.
 struct AccountRepository: Sendable {
@@ -72,20 +73,34 @@ struct AccountRepository: Sendable {
         return nil
     }
 
-    /// Writes every field of `profile`, creating the row at registration and replacing it on every change.
+    /// The profile when its last write's change number is after `since` (the profile area of the changes feed).
+    func profile(userId: UUID, changedAfter since: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Profile? {
+        let rows = try await connection.query(
+            "SELECT \(unescaped: Self.profileColumns) FROM profiles WHERE user_id = \(userId) AND change_seq > \(since)", logger: logger)
+        for try await row in rows {
+            return try Self.decodeProfile(row)
+        }
+        return nil
+    }
+
+    /// Writes every field of `profile`, creating the row at registration and replacing it on every change. The
+    /// caller sets `changeSeq` and `writeStamp` (without a stamp the write counts as made at `updatedAt`).
     func saveProfile(_ profile: Profile, on connection: PostgresConnection, logger: Logger) async throws {
+        let stamp = profile.writeStamp ?? WriteStamp(profile.updatedAt, tiebreak: "")
         try await connection.query(
             """
             INSERT INTO profiles (
                 user_id, display_name, diet_preference, custom_protein_pct, custom_carbs_pct, custom_fat_pct, daily_calorie_goal,
                 protein_goal_grams, carbs_goal_grams, fat_goal_grams, calorie_balance_goal, target_weight_kg, weight_unit,
-                time_zone, height_cm, birth_date, sex, activity_level, version, updated_at)
+                time_zone, height_cm, birth_date, sex, activity_level, history_retention_days, version, updated_at, change_seq,
+                modified_at, modified_tiebreak)
             VALUES (
                 \(profile.userId), \(profile.displayName), \(profile.dietPreference), \(profile.customMacros?.proteinPercent),
                 \(profile.customMacros?.carbsPercent), \(profile.customMacros?.fatPercent), \(profile.dailyCalorieGoal),
                 \(profile.proteinGoalGrams), \(profile.carbsGoalGrams), \(profile.fatGoalGrams), \(profile.calorieBalanceGoal),
                 \(profile.targetWeightKg), \(profile.weightUnit), \(profile.timeZone), \(profile.heightCm), \(profile.birthDate)::date,
-                \(profile.sex), \(profile.activityLevel), \(profile.version), \(profile.updatedAt))
+                \(profile.sex), \(profile.activityLevel), \(profile.historyRetentionDays), \(profile.version), \(profile.updatedAt),
+                \(profile.changeSeq), \(stamp.date), \(stamp.tiebreak))
             ON CONFLICT (user_id) DO UPDATE SET
                 display_name = EXCLUDED.display_name, diet_preference = EXCLUDED.diet_preference,
                 custom_protein_pct = EXCLUDED.custom_protein_pct, custom_carbs_pct = EXCLUDED.custom_carbs_pct,
@@ -94,24 +109,29 @@ struct AccountRepository: Sendable {
                 fat_goal_grams = EXCLUDED.fat_goal_grams, calorie_balance_goal = EXCLUDED.calorie_balance_goal,
                 target_weight_kg = EXCLUDED.target_weight_kg, weight_unit = EXCLUDED.weight_unit, time_zone = EXCLUDED.time_zone,
                 height_cm = EXCLUDED.height_cm, birth_date = EXCLUDED.birth_date, sex = EXCLUDED.sex,
-                activity_level = EXCLUDED.activity_level, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
+                activity_level = EXCLUDED.activity_level, history_retention_days = EXCLUDED.history_retention_days,
+                version = EXCLUDED.version, updated_at = EXCLUDED.updated_at,
+                change_seq = EXCLUDED.change_seq, modified_at = EXCLUDED.modified_at, modified_tiebreak = EXCLUDED.modified_tiebreak
             """, logger: logger)
     }
 
     private static let profileColumns = """
         user_id, display_name, diet_preference, custom_protein_pct, custom_carbs_pct, custom_fat_pct, daily_calorie_goal,
         protein_goal_grams, carbs_goal_grams, fat_goal_grams, calorie_balance_goal, target_weight_kg, weight_unit, time_zone,
-        height_cm, to_char(birth_date, 'YYYY-MM-DD'), sex, activity_level, version, updated_at
+        height_cm, to_char(birth_date, 'YYYY-MM-DD'), sex, activity_level, history_retention_days, version, updated_at,
+        change_seq, modified_at, modified_tiebreak
         """
 
     private static func decodeProfile(_ row: PostgresRow) throws -> Profile {
         let (
             userId, displayName, diet, proteinPercent, carbsPercent, fatPercent, calories, proteinGoal, carbsGoal, fatGoal,
-            balance, targetWeight, unit, zone, height, birthDate, sex, activity, version, updatedAt
+            balance, targetWeight, unit, zone, height, birthDate, sex, activity, retention, version, updatedAt,
+            changeSeq, modifiedAt, tiebreak
         ) = try row.decode(
             (
                 UUID, String, String, Double?, Double?, Double?, Int?, Int?, Int?, Int?,
-                Int?, Double?, String, String, Double?, String?, String?, String?, Int, Date
+                Int?, Double?, String, String, Double?, String?, String?, String?, Int?, Int, Date,
+                Int64, Date, String
             ).self)
         var macros: MacroSplit?
         if let proteinPercent, let carbsPercent, let fatPercent {
@@ -121,6 +141,7 @@ struct AccountRepository: Sendable {
             userId: userId, displayName: displayName, dietPreference: diet, customMacros: macros, dailyCalorieGoal: calories,
             proteinGoalGrams: proteinGoal, carbsGoalGrams: carbsGoal, fatGoalGrams: fatGoal, calorieBalanceGoal: balance,
             targetWeightKg: targetWeight, weightUnit: unit, timeZone: zone, heightCm: height, birthDate: birthDate, sex: sex,
-            activityLevel: activity, version: version, updatedAt: updatedAt)
+            activityLevel: activity, historyRetentionDays: retention, version: version, updatedAt: updatedAt, changeSeq: changeSeq,
+            writeStamp: WriteStamp(modifiedAt, tiebreak: tiebreak))
     }
 }

@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import ServiceDefaults
+import Testing
+
+@testable import AuthService
+
+/// Sign-up at the router level, on the in-memory account store: the forms the seeds send (`{email, password}`
+/// alone, `displayName`, its alias `name`) and the refusals.
+@Suite("Registration routes on an in-memory account store")
+struct RegistrationRoutesTests {
+    static let now = Date(timeIntervalSince1970: 1_778_414_400)  // 2026-05-10T12:00:00Z
+    let store = InMemoryAccountStore()
+    let hasher = PasswordHasher(settings: .init(cost: 4, threads: 1, queueLimit: 8))
+
+    /// The subset of a session answer the tests read.
+    struct SessionAnswer: Decodable {
+        struct User: Decodable { var displayName: String }
+        struct Profile: Decodable { var displayName: String }
+        var user: User
+        var profile: Profile
+    }
+
+    /// Runs `body` against the registration route, with the hasher running.
+    func withRoutes(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await hasher.run() }
+            defer { group.cancelAll() }
+            while (try? await hasher.hash("warm up")) == nil {
+                // The hasher refuses work until `run` has started its threads.
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let router = ServiceRuntime.makeRouter(service: "auth", checks: [])
+            RegistrationController(store: store, hasher: hasher, now: { Self.now }).addRoutes(to: router)
+            try await Application(router: router).test(.router, body)
+        }
+    }
+
+    func register(_ client: some TestClientProtocol, _ json: String) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/api/auth/register", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+        try JSONDecoder().decode(type, from: Data(buffer: response.body))
+    }
+
+    @Test("email and password alone sign up, named after the part of the address before @")
+    func emailAndPasswordOnly() async throws {
+        try await withRoutes { client in
+            let answer = try await register(client, #"{"email":" Fit.Fan@Example.com ","password":"correct horse battery"}"#)
+            #expect(answer.status == .created)
+            let session = try decode(SessionAnswer.self, answer)
+            #expect(session.user.displayName == "Fit.Fan" && session.profile.displayName == "Fit.Fan")
+        }
+        #expect(store.published.map(\.type) == ["user.profile_updated"])
+    }
+
+    @Test("name is accepted as the alias of displayName, trimmed")
+    func nameAlias() async throws {
+        try await withRoutes { client in
+            let answer = try await register(client, #"{"email":"dash@example.com","password":"correct horse battery","name":"  Dana "}"#)
+            #expect(answer.status == .created)
+            #expect(try decode(SessionAnswer.self, answer).profile.displayName == "Dana")
+
+            let same = try await register(
+                client, #"{"email":"both@example.com","password":"correct horse battery","name":"Bo","displayName":"Bo"}"#)
+            #expect(same.status == .created)
+            #expect(try decode(SessionAnswer.self, same).profile.displayName == "Bo")
+        }
+    }
+
+    @Test("displayName and name that differ answer 422 naming name, and nothing is created")
+    func differingNames() async throws {
+        try await withRoutes { client in
+            let answer = try await register(
+                client, #"{"email":"two@example.com","password":"correct horse battery","name":"One","displayName":"Other"}"#)
+            #expect(answer.status == .unprocessableContent)
+            let error = try decode(ErrorBody.self, answer)
+            #expect(error.error.code == "validation_failed")
+            #expect(Set(error.error.details.keys) == ["name"])
+        }
+        #expect(store.published.isEmpty)
+    }
+
+    @Test("an invalid name is named by the field it came in")
+    func invalidAlias() async throws {
+        try await withRoutes { client in
+            let answer = try await register(client, #"{"email":"blank@example.com","password":"correct horse battery","name":"   "}"#)
+            #expect(answer.status == .unprocessableContent)
+            #expect(Set(try decode(ErrorBody.self, answer).error.details.keys) == ["name"])
+        }
+    }
+
+    @Test("a missing password is 400 malformed_body, a weak one 422 naming password; neither creates an account")
+    func missingPassword() async throws {
+        try await withRoutes { client in
+            let missing = try await register(client, #"{"email":"nopass@example.com"}"#)
+            #expect(missing.status == .badRequest)
+            #expect(try decode(ErrorBody.self, missing).error.code == "malformed_body")
+
+            let weak = try await register(client, #"{"email":"weak@example.com","password":"short"}"#)
+            #expect(weak.status == .unprocessableContent)
+            #expect(Set(try decode(ErrorBody.self, weak).error.details.keys) == ["password"])
+        }
+        #expect(store.published.isEmpty)
+    }
+
+    @Test("an address registers once: the second sign-up is 400 email_taken")
+    func emailTaken() async throws {
+        try await withRoutes { client in
+            #expect(try await register(client, #"{"email":"once@example.com","password":"correct horse battery"}"#).status == .created)
+            let again = try await register(client, #"{"email":"ONCE@example.com","password":"correct horse battery"}"#)
+            #expect(again.status == .badRequest)
+            #expect(try decode(ErrorBody.self, again).error.code == "email_taken")
+        }
+    }
+}
