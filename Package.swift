@@ -278,7 +278,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceDefaults", "AccessTokens", hummingbird, httpTypes, configuration, logging, metrics, metricsTestKit,
+                "Gateway", "ServiceDefaults", "AccessTokens", "SyncContracts", hummingbird, httpTypes, configuration, logging, metrics,
+                metricsTestKit,
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

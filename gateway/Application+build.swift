@@ -30,7 +30,8 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 
 /// The gateway's router: platform middleware (request span, request id, and the request metrics inside the error
 /// shape, as in every service), then route matching, token verification, rate limits and the proxy, then the gateway's
-/// own routes for paths no upstream serves. `/metrics` is on the admin server only.
+/// own routes: those of paths no upstream serves, and the composed sync routes (upstream `gateway` in the routes file,
+/// so they passed the same checks as proxied routes). `/metrics` is on the admin server only.
 func makeRouter(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
     limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system, metrics: any MetricsFactory = MetricsSystem.factory
@@ -47,6 +48,10 @@ func makeRouter(
     router.add(
         middleware: UpstreamProxy(
             routes: settings.routes, client: client, upstreamTimeout: settings.upstreamTimeout, maxBodyBytes: settings.http.maxBodyBytes))
+    SyncController(
+        caller: SyncAreaCaller(routes: settings.routes, upstreamClient: UpstreamClient(client: client, timeout: settings.upstreamTimeout)),
+        maxImportBytes: settings.routes.route(for: "/api/sync/import")?.maxBodyBytes ?? settings.http.maxBodyBytes
+    ).addRoutes(to: router)
     GatewayHealthController(upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier)
         .addRoutes(to: router)
     apiDocument.addRoutes(to: router)

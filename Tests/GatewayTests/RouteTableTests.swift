@@ -42,11 +42,28 @@ struct RouteTableTests {
             ("/api/analyze", "meals", false), ("/api/meals/1/consume", "meals", false), ("/api/metrics/weight", "metrics", false),
             ("/api/trends", "trends", false), ("/api/user/stats", "trends", false), ("/api/share/meal/1", "sharing", false),
             ("/api/share/abc", "sharing", true), ("/shared/abc", "sharing", true), ("/shared/abc/card.svg", "sharing", true),
+            ("/api/sync/changes", RouteTable.gatewayUpstream, false), ("/api/sync/conflicts", RouteTable.gatewayUpstream, false),
+            ("/api/sync/import", RouteTable.gatewayUpstream, false), ("/api/sync/profile/changes", "auth", false),
+            ("/api/sync/meals/import", "meals", false), ("/api/sync/metrics/changes", "metrics", false),
         ]
         for (path, upstream, isPublic) in expectations {
             let route = try #require(shipped.route(for: Substring(path)), "no route for \(path)")
             #expect(route.upstream == upstream, "\(path)")
             #expect(route.isPublic == isPublic, "\(path)")
         }
+        for path in ["/api/sync/changes", "/api/sync/conflicts", "/api/sync/import"] {
+            let route = try #require(shipped.route(for: Substring(path)))
+            #expect(shipped.rateLimitPolicy(for: route)?.name == "sync", "\(path)")
+        }
+    }
+
+    @Test("routes the gateway answers itself need no address, and the name gateway cannot be given one")
+    func gatewayUpstream() throws {
+        let own = RouteTable(upstreams: [:], routes: [.init(prefix: "/api/sync/changes", upstream: RouteTable.gatewayUpstream, isPublic: false)])
+        try own.validate()
+        let addressed = RouteTable(
+            upstreams: [RouteTable.gatewayUpstream: URL(string: "http://127.0.0.1:1")!],
+            routes: [.init(prefix: "/api/sync/changes", upstream: RouteTable.gatewayUpstream, isPublic: false)])
+        #expect(throws: RouteTableError.self) { try addressed.validate() }
     }
 }

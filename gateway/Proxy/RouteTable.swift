@@ -30,6 +30,13 @@ public struct RouteTable: Sendable, Decodable, Equatable {
         }
     }
 
+    /// The upstream name of routes the gateway answers itself (`/api/sync/changes`, `/api/sync/conflicts`,
+    /// `/api/sync/import`, composed from several services). Such a route needs no address: it goes through route
+    /// matching, token verification and rate limiting like any other, then the proxy finds no address for it and passes
+    /// it on to the gateway's own routes. This keeps one middleware chain and one place (the routes file) deciding
+    /// whether a path is public and how it is limited, instead of a second list of exceptions in code.
+    public static let gatewayUpstream = "gateway"
+
     public var upstreams: [String: URL]
     public var routes: [Route]
     /// Named rate-limit policies.
@@ -40,11 +47,12 @@ public struct RouteTable: Sendable, Decodable, Equatable {
     init(upstreams: [String: URL], routes: [Route], rateLimits: [String: RateLimitPolicy] = [:], defaultRateLimit: String? = nil) {
         self.upstreams = upstreams
         self.routes = routes.sorted { $0.prefix.count > $1.prefix.count }
-        self.rateLimits = Dictionary(uniqueKeysWithValues: rateLimits.map { name, policy in
-            var named = policy
-            named.name = name
-            return (name, named)
-        })
+        self.rateLimits = Dictionary(
+            uniqueKeysWithValues: rateLimits.map { name, policy in
+                var named = policy
+                named.name = name
+                return (name, named)
+            })
         self.defaultRateLimit = defaultRateLimit
     }
 
@@ -70,10 +78,11 @@ public struct RouteTable: Sendable, Decodable, Equatable {
         return table
     }
 
-    /// Throws when a route names an upstream that has no address or a rate limit that is not defined,
-    /// or when a policy could never admit a request.
+    /// Throws when a route names an upstream that has no address (other than the gateway itself, which must have
+    /// none) or a rate limit that is not defined, or when a policy could never admit a request.
     public func validate() throws {
-        for route in routes where upstreams[route.upstream] == nil {
+        if upstreams[Self.gatewayUpstream] != nil { throw RouteTableError.reservedUpstream(Self.gatewayUpstream) }
+        for route in routes where route.upstream != Self.gatewayUpstream && upstreams[route.upstream] == nil {
             throw RouteTableError.unknownUpstream(route: route.prefix, upstream: route.upstream)
         }
         for name in routes.compactMap(\.rateLimit) + [defaultRateLimit].compactMap({ $0 }) where rateLimits[name] == nil {
@@ -98,12 +107,14 @@ public enum RouteTableError: Error, CustomStringConvertible {
     case unknownUpstream(route: String, upstream: String)
     case unknownRateLimit(String)
     case invalidRateLimit(String)
+    case reservedUpstream(String)
 
     public var description: String {
         switch self {
         case .unknownUpstream(let route, let upstream): "route \(route) names upstream \(upstream), which has no address"
         case .unknownRateLimit(let name): "rate limit \(name) is used but not defined in rateLimits"
         case .invalidRateLimit(let name): "rate limit \(name) needs a limit and windowSeconds of at least 1"
+        case .reservedUpstream(let name): "upstream \(name) is the gateway itself and may not have an address"
         }
     }
 }

@@ -18,7 +18,9 @@ import ServiceDefaults
 /// and the gateway may have picked one of them just then (RFC 9110 §9.2.2 allows retrying idempotent requests;
 /// AsyncHTTPClient does not).
 /// Writes are never retried: whether the upstream acted on one is unknown, so the client gets the 502 and decides.
-/// Requests that match no route fall through (to the gateway's own routes or 404).
+/// Requests that match no route fall through (to the gateway's own routes or 404), and so do routes whose upstream
+/// is `RouteTable.gatewayUpstream`: the gateway answers those itself, after the same route match, token check and
+/// rate limit as any proxied route (see `SyncController`).
 struct UpstreamProxy: RouterMiddleware {
     typealias Context = GatewayRequestContext
     let routes: RouteTable
@@ -39,16 +41,8 @@ struct UpstreamProxy: RouterMiddleware {
         }
         let upstreamRequest = try await makeUpstreamRequest(
             request, base: base, maxBodyBytes: route.maxBodyBytes ?? maxBodyBytes, context: context)
-        let upstreamResponse: HTTPClientResponse
-        do {
-            upstreamResponse = try await HTTPClientSpan.send(
-                upstreamRequest, name: "\(request.method.rawValue) \(route.upstream)", client: client
-            ) {
-                try await execute($0, context: context)
-            }
-        } catch {
-            throw Self.gatewayError(for: error, upstream: route.upstream, context: context)
-        }
+        let upstreamClient = UpstreamClient(client: client, timeout: upstreamTimeout)
+        let upstreamResponse = try await upstreamClient.send(upstreamRequest, upstream: route.upstream, context: context)
         var headers = HTTPFields()
         for header in upstreamResponse.headers where !ProxyHeaders.hopByHop.contains(header.name.lowercased()) {
             if let name = HTTPField.Name(header.name) { headers.append(HTTPField(name: name, value: header.value)) }
@@ -58,7 +52,7 @@ struct UpstreamProxy: RouterMiddleware {
             do {
                 body = ResponseBody(byteBuffer: try await upstreamResponse.body.collect(upTo: length))
             } catch {
-                throw Self.gatewayError(for: error, upstream: route.upstream, context: context)
+                throw UpstreamClient.gatewayError(for: error, upstream: route.upstream, context: context)
             }
         } else {
             body = ResponseBody(asyncSequence: upstreamResponse.body)
@@ -66,24 +60,6 @@ struct UpstreamProxy: RouterMiddleware {
         return Response(
             status: .init(code: Int(upstreamResponse.status.code), reasonPhrase: upstreamResponse.status.reasonPhrase),
             headers: headers, body: body)
-    }
-
-    private func execute(_ request: HTTPClientRequest, context: Context) async throws -> HTTPClientResponse {
-        let deadline = NIODeadline.now() + .init(upstreamTimeout)
-        do {
-            return try await client.execute(request, deadline: deadline, logger: context.logger)
-        } catch where [.GET, .HEAD, .OPTIONS].contains(request.method) && Self.connectionClosedBeforeAnswer(error) {
-            context.logger.debug("upstream closed the connection before answering; sending the safe request again")
-            return try await client.execute(request, deadline: deadline, logger: context.logger)
-        }
-    }
-
-    /// The connection ended (closed, reset or broken pipe) with no answer read from it.
-    private static func connectionClosedBeforeAnswer(_ error: any Error) -> Bool {
-        if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
-        if let error = error as? ChannelError, error == .ioOnClosedChannel || error == .eof { return true }
-        if let code = (error as? IOError)?.errnoCode, code == ECONNRESET || code == EPIPE { return true }
-        return false
     }
 
     private func makeUpstreamRequest(_ request: Request, base: URL, maxBodyBytes: Int, context: Context) async throws -> HTTPClientRequest {
@@ -94,15 +70,7 @@ struct UpstreamProxy: RouterMiddleware {
             if ProxyHeaders.hopByHop.contains(name) || ProxyHeaders.identity.contains(name) || name == "x-request-id" { continue }
             upstream.headers.add(name: field.name.rawName, value: field.value)
         }
-        upstream.headers.replaceOrAdd(name: "X-Request-Id", value: context.requestId)
-        upstream.headers.replaceOrAdd(name: CallerIdentity.clientAddressHeader.rawName, value: context.clientAddress)
-        if let caller = context.caller {
-            upstream.headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
-            upstream.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
-        } else if let problem = context.tokenProblem {
-            upstream.headers.add(name: CallerIdentity.tokenProblemHeader.rawName, value: problem)
-        }
-        upstream.headers.replaceOrAdd(name: "X-Forwarded-Proto", value: request.uri.scheme?.rawValue ?? "http")
+        UpstreamClient.setGatewayHeaders(on: &upstream.headers, for: request, context: context)
         if request.method != .get && request.method != .head {
             if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes {
                 throw APIError(.contentTooLarge, code: "payload_too_large", message: "The request body is larger than \(maxBodyBytes) bytes.")
@@ -111,29 +79,5 @@ struct UpstreamProxy: RouterMiddleware {
             upstream.body = .bytes(body)
         }
         return upstream
-    }
-
-    /// 504 when the upstream took too long, 503 when it could not be reached, 502 for anything else it did wrong.
-    static func gatewayError(for error: any Error, upstream: String, context: Context) -> APIError {
-        context.logger.warning("upstream request failed", metadata: ["upstream": .string(upstream), "error": "\(error)"])
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .readTimeout, .writeTimeout:
-                return APIError(.gatewayTimeout, code: "upstream_timeout", message: "The \(upstream) service did not answer in time.")
-            case .connectTimeout, .getConnectionFromPoolTimeout:
-                return unavailable(upstream)
-            default: break
-            }
-        }
-        if error is NIOConnectionError || (error as? IOError)?.errnoCode == ECONNREFUSED {
-            return unavailable(upstream)
-        }
-        return APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
-    }
-
-    private static func unavailable(_ upstream: String) -> APIError {
-        APIError(
-            .serviceUnavailable, code: "upstream_unavailable", message: "The \(upstream) service is unavailable; try again shortly.",
-            headers: [.retryAfter: "2"])
     }
 }

@@ -1,0 +1,159 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import ServiceDefaults
+import SyncContracts
+
+/// The sync routes the gateway answers itself by composing the three areas (profile on auth, meals, metrics):
+/// `GET /api/sync/changes`, `GET /api/sync/conflicts` and `POST /api/sync/import`. The routes file gives them the
+/// upstream `gateway` (`RouteTable.gatewayUpstream`), so they are matched, need a verified token and are rate limited
+/// (`sync` policy) like proxied routes before they reach these handlers. The areas are called in parallel; any area
+/// failing fails the whole answer (never a partial page), an area's refusal (4xx) is passed on as it came.
+struct SyncController: Sendable {
+    let caller: SyncAreaCaller
+    /// Largest import body read (the route's `maxBodyBytes` or the gateway's).
+    let maxImportBytes: Int
+
+    func addRoutes(to router: Router<GatewayRequestContext>) {
+        router.get("/api/sync/changes") { request, context in try await passingRefusals { try await changes(request, context) } }
+        router.get("/api/sync/conflicts") { request, context in try await passingRefusals { try await conflicts(request, context) } }
+        router.post("/api/sync/import") { request, context in try await passingRefusals { try await importItems(request, context) } }
+    }
+
+    /// `GET /api/sync/changes?since=&limit=`: the areas' feeds read from the composite cursor with the same limit and
+    /// merged (`SyncChangesMerge`). 410 `sync_cursor_expired` when any area's feed no longer reaches back to it.
+    func changes(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        try requireCaller(context)
+        let parameters = request.uri.queryParameters
+        let limit = try SyncFeedQuery(since: nil, limit: parameters.get("limit")).limit
+        let cursor = try SyncChangesCursor.decode(parameters.get("since"))
+        let answers = await caller.callEach(SyncArea.allCases) { area in
+            try await caller.call(area, .GET, "/changes?since=\(cursor[area])&limit=\(limit)", request: request, context: context)
+        }
+        if answers.values.contains(where: { (try? $0.get().status) == .gone }) { throw SyncFeedQuery.expired }
+        var pages: [SyncArea: SyncChangePage<JSONValue>] = [:]
+        for area in SyncArea.allCases {
+            pages[area] = try answers[area]!.get().decoded(as: SyncChangePage<JSONValue>.self, context: context)
+        }
+        do {
+            return try Self.json(SyncChangesMerge.merge(cursor: cursor, pages: pages, limit: limit).page)
+        } catch let error as SyncChangesMerge.MalformedAreaCursor {
+            context.logger.warning("sync area answered a nextCursor that is not a seq", metadata: ["area": .string(error.area.rawValue)])
+            throw APIError(.badGateway, code: "bad_gateway", message: "The \(error.area.rawValue) feed failed to answer.")
+        }
+    }
+
+    /// `GET /api/sync/conflicts?limit=&cursor=`: the areas' conflict lists merged newest first
+    /// (`SyncConflictsMerge`); an area read to its end is not asked again.
+    func conflicts(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        try requireCaller(context)
+        let parameters = request.uri.queryParameters
+        let limit = try Self.conflictsLimit(parameters.get("limit"))
+        let cursor = try SyncConflictsCursor.decode(parameters.get("cursor"))
+        let asked = SyncArea.allCases.filter { SyncConflictsMerge.askLimit(for: $0, cursor: cursor, limit: limit) != nil }
+        let answers = await caller.callEach(asked) { area in
+            var query = "/conflicts?limit=\(SyncConflictsMerge.askLimit(for: area, cursor: cursor, limit: limit) ?? limit)"
+            if let areaCursor = cursor.position(of: area).cursor {
+                query += "&cursor=" + (areaCursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            }
+            return try await caller.call(area, .GET, query, request: request, context: context)
+        }
+        var pages: [SyncArea: SyncConflictPage<JSONValue>] = [:]
+        for area in asked {
+            pages[area] = try answers[area]!.get().decoded(as: SyncConflictPage<JSONValue>.self, context: context)
+        }
+        let merged = SyncConflictsMerge.merge(cursor: cursor, pages: pages, limit: limit)
+        return try Self.json(SyncConflictPage(conflicts: merged.conflicts, nextCursor: merged.next?.encoded))
+    }
+
+    /// `POST /api/sync/import` `{"meals": [...], "weighIns": [...]}`: 1 to 500 items in all, split to
+    /// `POST /api/sync/meals/import` and `POST /api/sync/metrics/import` (only the parts that have items, in parallel,
+    /// with the client's `Idempotency-Key`); the results in request order (meals, then weigh-ins) with a summary.
+    func importItems(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
+        try requireCaller(context)
+        let body = try await Self.decodeImport(request, maxBytes: maxImportBytes)
+        try body.validate()
+        let encoder = JSONEncoder()
+        // Sorted keys: the same import makes the same bytes each time, so an area's Idempotency-Key check sees a replay.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let parts = try [SyncArea.meals: body.mealsPart, .metrics: body.weighInsPart].compactMapValues { part in
+            try part.map { ByteBuffer(bytes: try encoder.encode($0)) }
+        }
+        let answers = await caller.callEach(Array(parts.keys)) { area in
+            try await caller.call(area, .POST, "/import", body: parts[area], request: request, context: context)
+        }
+        var results: [SyncArea: [SyncImportResult]] = [:]
+        for area in SyncArea.allCases where parts[area] != nil {
+            results[area] = try answers[area]!.get().decoded(as: SyncImportResponse.self, context: context).results
+        }
+        var response = try Self.json(SyncImportResponse.combining(meals: results[.meals] ?? [], weighIns: results[.metrics] ?? []))
+        if answers.values.allSatisfy({ (try? $0.get().isIdempotentReplay) == true }) {
+            response.headers[.idempotentReplayed] = "true"
+        }
+        return response
+    }
+
+    /// The conflict list's `limit`: 1 to 100, default 50; 422 otherwise.
+    static func conflictsLimit(_ text: String?) throws -> Int {
+        guard let text else { return 50 }
+        guard let value = Int(text), (1...100).contains(value) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
+        return value
+    }
+
+    /// Reads the import body: 415 for another content type, 413 over `maxBytes`, 400 `malformed_body` when it is not
+    /// `{"meals": [...], "weighIns": [...]}`.
+    static func decodeImport(_ request: Request, maxBytes: Int) async throws -> SyncImportRequest {
+        if let contentType = request.headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
+            throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
+        }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBytes {
+            throw APIError(.contentTooLarge, code: "payload_too_large", message: "The request body is larger than \(maxBytes) bytes.")
+        }
+        let bytes = try await request.body.collect(upTo: maxBytes)
+        do {
+            return try JSONDecoder().decode(SyncImportRequest.self, from: Data(buffer: bytes))
+        } catch let error as DecodingError {
+            throw APIError(
+                .badRequest, code: "malformed_body", message: "The request body could not be read.", details: Request.details(of: error))
+        }
+    }
+
+    /// 401 when the route reached the handler without a verified caller (a routes file that made it public).
+    private func requireCaller(_ context: GatewayRequestContext) throws {
+        guard context.caller != nil else {
+            throw APIError(.unauthorized, code: "unauthenticated", message: "Sign in to use this route.")
+        }
+    }
+
+    /// Runs `body`, answering an area's refusal as the area sent it.
+    private func passingRefusals(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let refusal as SyncAreaRefusal {
+            return refusal.answer.response
+        }
+    }
+
+    /// `value` as a 200 JSON answer; times with milliseconds, as the areas stamp them.
+    static func json(_ value: some Encodable) throws -> Response {
+        let data = try encoder.encode(value)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        }
+        return encoder
+    }()
+}
+
+extension HTTPField.Name {
+    /// Set when every area answered the import as a replay of an earlier one with the same `Idempotency-Key`.
+    static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
+}
