@@ -6,11 +6,13 @@ import Foundation
 import Kafka
 import Logging
 import PostgresSupport
+import SyncContracts
 import ServiceDefaults
 import ServiceLifecycle
 
 /// The composition root of the meals service: creates every concrete client and wires the routes.
-/// Owns schema `meals`; publishes `meal.analyzed`, `meal.consumed`, `meal.deleted`; consumes
+/// Owns schema `meals` (with the sync kit tables and `Idempotency-Key` replays; runs the sync purge and history
+/// retention jobs); publishes `meal.analyzed`, `meal.consumed`, `meal.deleted`; consumes
 /// `user.profile_updated` and `user.deleted`. `now` is the clock of every stored time; tests pass their own.
 func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) async throws
     -> BackendApplication
@@ -36,7 +38,12 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         group: config.string(forKey: "meals.consumer.group", default: "meals"), topics: MealsEventHandler.topics,
         handler: MealsEventHandler(profiles: profiles, meals: meals, customMeals: customMeals))
 
-    var services: [any Service] = [foods, inbox, infrastructure.syncPurge(try SyncSettings(config: config), idempotencyKeys: true)]
+    let syncSettings = try SyncSettings(config: config)
+    let retention = MealHistoryRetention(client: client, meals: meals, profiles: profiles, store: store)
+    let retentionJob = PeriodicJob(
+        name: "history-retention", every: syncSettings.purgeInterval, startAfter: infrastructure.migrated, logger: logger
+    ) { logger in try await retention.purge(now: now(), logger: logger) }
+    var services: [any Service] = [foods, inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob]
     var photoAnalyzer: PhotoMealAnalyzer?
     if let vision = settings.vision {
         let httpClient = HTTPClientService()
@@ -50,18 +57,21 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     let checks = infrastructure.readinessChecks + [ClosureReadinessCheck(name: "foods") { foods.isLoaded }]
     let router = ServiceRuntime.makeRouter(service: "meals", checks: checks)
-    // Photos (up to MEALS_UPLOAD_MAX_BYTES) are the largest bodies, with room for the multipart or base64 wrapping.
-    router.add(middleware: IdempotencyMiddleware(client: client, maxRequestBytes: settings.maxImageBytes * 3 / 2 + 65_536))
+    // Photos (up to MEALS_UPLOAD_MAX_BYTES, with room for the multipart or base64 wrapping) or imports are the largest bodies.
+    router.add(middleware: IdempotencyMiddleware(
+        client: client, maxRequestBytes: max(settings.maxImageBytes * 3 / 2 + 65_536, SyncImportLimits.maximumBodyBytes)))
     FoodController(foods: foods, repository: foodRepository).addRoutes(to: router)
     AnalyzeController(
         client: client, store: store, profiles: profiles, foods: foods,
         reader: AnalysisRequestReader(maxImageBytes: settings.maxImageBytes), photoAnalyzer: photoAnalyzer, now: now
     ).addRoutes(to: router)
-    MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, now: now).addRoutes(to: router)
+    let maker = ManualMealMaker(foods: foods, now: now)
+    MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, maker: maker, now: now).addRoutes(to: router)
     CustomMealController(
         client: client, customMeals: customMeals, customMealStore: customMealStore, store: store, profiles: profiles, foods: foods, now: now
     ).addRoutes(to: router)
     MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods).addRoutes(to: router)
+    MealsImportController(client: client, store: store, profiles: profiles, maker: maker).addRoutes(to: router)
 
     return BackendApplication(
         infrastructure: infrastructure, services: services, router: router, http: try HTTPServerSettings(config: config, defaultPort: 8082),

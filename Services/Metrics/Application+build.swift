@@ -5,6 +5,7 @@ import Foundation
 import Kafka
 import Logging
 import PostgresSupport
+import SyncContracts
 import ServiceDefaults
 
 /// The composition root of the metrics service: creates every concrete client and wires the routes.
@@ -33,7 +34,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         name: "history-retention", every: syncSettings.purgeInterval, startAfter: infrastructure.migrated, logger: logger
     ) { logger in try await retention.purge(now: now(), logger: logger) }
     let router = ServiceRuntime.makeRouter(service: "metrics", checks: infrastructure.readinessChecks)
-    router.add(middleware: IdempotencyMiddleware(client: client, maxRequestBytes: http.maxBodyBytes))
+    router.add(middleware: IdempotencyMiddleware(client: client, maxRequestBytes: max(http.maxBodyBytes, SyncImportLimits.maximumBodyBytes)))
     let store = PostgresBodyMetricsStore(client: client, days: days, profiles: profiles, now: now)
     MetricsController(store: store, now: now).addRoutes(to: router)
     MetricsSyncController(store: store, now: now).addRoutes(to: router)

@@ -3,12 +3,13 @@ import Hummingbird
 
 extension Request {
     /// Decodes a JSON body, answering 415 for another content type and 400 `malformed_body` naming the first
-    /// field that could not be read; the decoder's own text never reaches the client.
-    public func decodeJSON<Value: Decodable>(as type: Value.Type, context: some RequestContext) async throws -> Value {
+    /// field that could not be read; the decoder's own text never reaches the client. The body is read up to `limit`
+    /// bytes (the context's upload limit by default); a longer one is 413.
+    public func decodeJSON<Value: Decodable>(as type: Value.Type, context: some RequestContext, upTo limit: Int? = nil) async throws -> Value {
         if let contentType = headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
         }
-        let body = try await self.body.collect(upTo: context.maxUploadSize)
+        let body = try await self.body.collect(upTo: limit ?? context.maxUploadSize)
         if Self.containsEscapedNUL(body.readableBytesView) {
             // PostgreSQL text cannot hold U+0000; refuse it here rather than fail in the database.
             throw APIError(

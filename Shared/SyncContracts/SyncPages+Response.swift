@@ -3,4 +3,4 @@ import Hummingbird
 /// The sync pages are answered as JSON by the services and the gateway.
 extension SyncChangePage: ResponseEncodable {}
 extension SyncConflictPage: ResponseEncodable {}
-extension SyncImportResult: ResponseEncodable {}
+extension SyncImportResponse: ResponseEncodable {}

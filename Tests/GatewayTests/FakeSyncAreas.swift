@@ -85,7 +85,7 @@ final class FakeSyncAreas: Sendable {
                 guard case .string(let date)? = item["date"] else { return SyncImportResult(type: "weigh_in", id: "", status: .rejected) }
                 return SyncImportResult(type: "weigh_in", id: date, status: date.hasSuffix("01") ? .alreadyPresent : .updated)
             }
-            var response = try Self.json(["results": results])
+            var response = try Self.json(SyncImportResponse(results: results))
             if request.headers[HTTPField.Name("Idempotency-Key")!] == "replayed" { response.headers[HTTPField.Name("Idempotent-Replayed")!] = "true" }
             return response
         }

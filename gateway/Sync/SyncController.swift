@@ -88,7 +88,7 @@ struct SyncController: Sendable {
         for area in SyncArea.allCases where parts[area] != nil {
             results[area] = try answers[area]!.get().decoded(as: SyncImportResponse.self, context: context).results
         }
-        var response = try Self.json(SyncImportResponse.combining(meals: results[.meals] ?? [], weighIns: results[.metrics] ?? []))
+        var response = try Self.json(SyncImportResponse(results: (results[.meals] ?? []) + (results[.metrics] ?? [])))
         if answers.values.allSatisfy({ (try? $0.get().isIdempotentReplay) == true }) {
             response.headers[.idempotentReplayed] = "true"
         }

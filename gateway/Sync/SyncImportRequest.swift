@@ -7,19 +7,16 @@ struct SyncImportRequest: Codable, Sendable, Equatable {
     var meals: [JSONValue]?
     var weighIns: [JSONValue]?
 
-    /// Most items one import may carry, meals and weigh-ins together.
-    static let maximumItems = 500
-
     /// All items, meals and weigh-ins.
     var itemCount: Int { (meals?.count ?? 0) + (weighIns?.count ?? 0) }
 
-    /// 422 when the import is empty or over `maximumItems`.
+    /// 422 when the import is empty or over `SyncImportLimits.maximumItems`.
     func validate() throws {
         if itemCount == 0 {
             throw APIError.invalid(["meals": "Send at least one meal or weigh-in.", "weighIns": "Send at least one meal or weigh-in."])
         }
-        if itemCount > Self.maximumItems {
-            throw APIError.invalid(["items": "Send at most \(Self.maximumItems) meals and weigh-ins in all; split the import."])
+        if itemCount > SyncImportLimits.maximumItems {
+            throw APIError.invalid(["items": "Send at most \(SyncImportLimits.maximumItems) meals and weigh-ins in all; split the import."])
         }
     }
 

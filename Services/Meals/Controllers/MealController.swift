@@ -15,6 +15,7 @@ struct MealController: Sendable {
     let store: MealStore
     let profiles: ProfileRepository
     let foods: FoodCatalogLoader
+    let maker: ManualMealMaker
     let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -68,9 +69,8 @@ struct MealController: Sendable {
         var request = request
         let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: MealEntryRequest.self, context: context)
-        let meal = try await newMeal(
-            caller: caller, id: UUID(), raw: raw, items: body.items, title: body.title, mealType: body.mealType, captureKind: body.captureKind,
-            eatenAt: body.eatenAt, notes: body.notes, consumed: body.consumed, modifiedAt: body.modifiedAt, logger: context.logger)
+        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
+        let meal = try maker.meal(body, id: UUID(), userId: caller.userId, body: raw.readableBytesView, profile: profile)
         try await store.create(meal, photo: nil, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
     }
@@ -212,9 +212,11 @@ struct MealController: Sendable {
         _ id: UUID, caller: CallerIdentity, raw: ByteBuffer, body: MealUpdateRequest, logger: Logger
     ) async throws -> EditedResponse<WriteAnswer<MealBody>>? {
         guard let items = body.items else { return nil }
-        let meal = try await newMeal(
-            caller: caller, id: id, raw: raw, items: items, title: body.title, mealType: body.mealType, captureKind: body.captureKind,
-            eatenAt: body.eatenAt, notes: body.notes, consumed: body.consumed, modifiedAt: body.modifiedAt, logger: logger)
+        let entry = MealEntryRequest(
+            items: items, title: body.title, mealType: body.mealType, captureKind: body.captureKind, eatenAt: body.eatenAt, notes: body.notes,
+            consumed: body.consumed, modifiedAt: body.modifiedAt)
+        let profile = try await profiles.profile(of: caller.userId, client: client, logger: logger)
+        let meal = try maker.meal(entry, id: id, userId: caller.userId, body: raw.readableBytesView, profile: profile)
         switch try await store.createIfAbsent(meal, logger: logger) {
         case .created(let meal):
             return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal)))
@@ -223,36 +225,6 @@ struct MealController: Sendable {
         case .exists: return nil
         case .idTaken: throw APIError.notFound("No such meal.")
         }
-    }
-
-    /// A new manual meal of the caller from the fields of an entry; 422 naming every invalid field.
-    func newMeal(
-        caller: CallerIdentity, id: UUID, raw: ByteBuffer, items: [ItemRequest], title: String?, mealType: String?, captureKind: String?,
-        eatenAt: String?, notes: String?, consumed: Bool?, modifiedAt: String?, logger: Logger
-    ) async throws -> MealRecord {
-        let now = now()
-        var fields = MealFieldReader(now: now)
-        let mealType = fields.mealType(mealType)
-        let captureKind = fields.captureKind(captureKind) ?? .fullMeal
-        let eatenAt = fields.eatenAt(eatenAt) ?? now
-        let title = fields.text(title, field: "title", limit: 120)
-        let notes = fields.text(notes, field: "notes", limit: 2000)
-        var drafts: [MealItemDraft] = []
-        do { drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog()) } catch let error as APIError
-            where error.status == .unprocessableContent
-        {
-            fields.merge(error)
-        }
-        var stamp: WriteStamp?
-        do { stamp = try WriteStamp.of(modifiedAt: modifiedAt, body: raw.readableBytesView, now: now) } catch let error as APIError {
-            fields.merge(error)
-        }
-        try fields.check()
-        let profile = try await profiles.profile(of: caller.userId, client: client, logger: logger)
-        return MealFactory.make(
-            userId: caller.userId, origin: .manual, composition: MealComposer.compose(drafts, profile: profile.scoring, title: title),
-            profile: profile, description: nil, mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: consumed ?? true,
-            notes: notes, unrecognised: [], hasPhoto: false, now: now, id: id, modified: stamp)
     }
 
     /// The answer to a write of an existing meal.

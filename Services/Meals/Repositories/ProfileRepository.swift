@@ -27,6 +27,21 @@ struct ProfileRepository: Sendable {
         return .standard
     }
 
+    /// The users who keep a limited history (`historyRetentionDays` in their latest profile): their zone (UTC when
+    /// unknown) and how many days they keep.
+    func retentions(client: PostgresPool, logger: Logger) async throws -> [(userId: UUID, timeZone: TimeZone, days: Int)] {
+        let rows = try await client.query(
+            """
+            SELECT user_id, profile->>'timeZone', (profile->>'historyRetentionDays')::int FROM user_profiles
+            WHERE profile->>'historyRetentionDays' IS NOT NULL
+            """, logger: logger)
+        var found: [(userId: UUID, timeZone: TimeZone, days: Int)] = []
+        for try await (userId, zone, days) in rows.decode((UUID, String?, Int).self) {
+            found.append((userId, zone.flatMap(TimeZone.init(identifier:)) ?? CallerProfile.standard.timeZone, days))
+        }
+        return found
+    }
+
     /// Forgets the user's profile.
     func delete(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM user_profiles WHERE user_id = \(userId)", logger: logger)

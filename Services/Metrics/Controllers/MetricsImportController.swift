@@ -11,7 +11,6 @@ struct MetricsImportController: Sendable {
     let store: any BodyMetricsStore
     let now: @Sendable () -> Date
 
-    static let maximumItems = 500
     static let itemType = "weigh_in"
 
     /// The import body; items are read one by one so that one unreadable item rejects only itself.
@@ -28,11 +27,6 @@ struct MetricsImportController: Sendable {
         var modifiedAt: String?
     }
 
-    /// The answer: one result per item, in request order.
-    struct ImportAnswer: ResponseEncodable, Sendable {
-        var results: [SyncImportResult]
-    }
-
     /// Thrown inside a change to leave a day that already has the imported weight untouched.
     private struct AlreadyPresent: Error {}
 
@@ -40,18 +34,18 @@ struct MetricsImportController: Sendable {
         router.post("/api/sync/metrics/import", use: importWeighIns)
     }
 
-    @Sendable func importWeighIns(request: Request, context: AppRequestContext) async throws -> ImportAnswer {
+    @Sendable func importWeighIns(request: Request, context: AppRequestContext) async throws -> SyncImportResponse {
         let caller = try CallerIdentity(request)
-        let body = try await request.decodeJSON(as: ImportRequest.self, context: context)
-        guard (1...Self.maximumItems).contains(body.weighIns.count) else {
-            throw APIError.invalid(["weighIns": "Send 1 to \(Self.maximumItems) weigh-ins."])
+        let body = try await request.decodeJSON(as: ImportRequest.self, context: context, upTo: SyncImportLimits.maximumBodyBytes)
+        guard (1...SyncImportLimits.maximumItems).contains(body.weighIns.count) else {
+            throw APIError.invalid(["weighIns": "Send 1 to \(SyncImportLimits.maximumItems) weigh-ins."])
         }
         let profile = try await store.profile(of: caller.userId, logger: context.logger)
         var results: [SyncImportResult] = []
         for item in body.weighIns {
             results.append(try await importOne(item, userId: caller.userId, profile: profile, context: context))
         }
-        return ImportAnswer(results: results)
+        return SyncImportResponse(results: results)
     }
 
     /// Applies one item; a problem with the item becomes its `rejected` result. Anything else (the database gone) fails
@@ -59,24 +53,16 @@ struct MetricsImportController: Sendable {
     private func importOne(
         _ item: JSONValue, userId: UUID, profile: MetricsProfile, context: AppRequestContext
     ) async throws -> SyncImportResult {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var id = ""
-        if case .object(let fields) = item, case .string(let date)? = fields["date"] { id = date }
+        let item = try SyncImportItem(item)
+        let id = item.string("date")
         do {
-            let bytes = try encoder.encode(item)
-            let weighIn: WeighIn
-            do {
-                weighIn = try JSONDecoder().decode(WeighIn.self, from: bytes)
-            } catch let error as DecodingError {
-                throw APIError(.badRequest, code: "malformed_body", message: "The weigh-in could not be read.", details: Request.details(of: error))
-            }
+            let weighIn = try item.decoded(as: WeighIn.self, what: "weigh-in")
             var fields = MetricsFieldReader(profile: profile, now: now())
             let date = fields.date(weighIn.date)
             let unit = fields.unit(weighIn.unit)
             let kilograms = fields.weight(weighIn.weight, unit: unit)
             let notes = fields.notes(weighIn.notes)
-            let stamp = fields.stamp(weighIn.modifiedAt, body: bytes)
+            let stamp = fields.stamp(weighIn.modifiedAt, body: item.bytes)
             try fields.check()
             guard let date, let kilograms, let stamp else { throw APIError.invalid([:]) }
             let outcome = try await store.change(

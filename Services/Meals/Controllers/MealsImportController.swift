@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import PostgresSupport
+import ServiceDefaults
+import SyncContracts
+
+/// `POST /api/sync/meals/import` {"meals": [{id, items, title?, mealType?, captureKind?, eatenAt?, notes?, consumed?,
+/// modifiedAt?}]}: up to 500 meals from a device's local store, each under the client's id and created as by
+/// `POST /api/meals` (its own transaction and events, so trends and sharing follow), answered per item in request
+/// order. Importing is idempotent: an id already stored, or deleted since (a deletion is never undone), is
+/// `already_present` and nothing changes. An item that cannot be read or is invalid is `rejected` with its problems,
+/// never a 4xx for the whole request.
+struct MealsImportController: Sendable {
+    let client: PostgresPool
+    let store: MealStore
+    let profiles: ProfileRepository
+    let maker: ManualMealMaker
+
+    static let itemType = MealStore.entityType
+
+    /// The import body; items are read one by one so that one unreadable item rejects only itself.
+    struct ImportRequest: Decodable, Sendable {
+        var meals: [JSONValue]
+    }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.post("/api/sync/meals/import", use: importMeals)
+    }
+
+    @Sendable func importMeals(request: Request, context: AppRequestContext) async throws -> SyncImportResponse {
+        let caller = try CallerIdentity(request)
+        let body = try await request.decodeJSON(as: ImportRequest.self, context: context, upTo: SyncImportLimits.maximumBodyBytes)
+        guard (1...SyncImportLimits.maximumItems).contains(body.meals.count) else {
+            throw APIError.invalid(["meals": "Send 1 to \(SyncImportLimits.maximumItems) meals."])
+        }
+        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
+        var results: [SyncImportResult] = []
+        for item in body.meals {
+            results.append(try await importOne(try SyncImportItem(item), userId: caller.userId, profile: profile, context: context))
+        }
+        return SyncImportResponse(results: results)
+    }
+
+    /// Stores one meal unless its id is taken; a problem with the item becomes its `rejected` result. Anything else
+    /// (the database gone) fails the request: the meals before it are stored, and importing again answers them
+    /// `already_present`.
+    private func importOne(_ item: SyncImportItem, userId: UUID, profile: CallerProfile, context: AppRequestContext) async throws
+        -> SyncImportResult
+    {
+        let id = item.string("id")
+        do {
+            guard let mealId = UUID(uuidString: id) else {
+                throw APIError.invalid(["id": "Give every meal the UUID the device stores it under."])
+            }
+            let entry = try item.decoded(as: MealEntryRequest.self, what: "meal")
+            let meal = try maker.meal(entry, id: mealId, userId: userId, body: item.bytes, profile: profile)
+            switch try await store.createIfAbsent(meal, logger: context.logger) {
+            case .created: return SyncImportResult(type: Self.itemType, id: id, status: .created)
+            case .exists, .deleted: return SyncImportResult(type: Self.itemType, id: id, status: .alreadyPresent)
+            case .idTaken:
+                throw APIError(
+                    .conflict, code: "id_unavailable", message: "Another meal already has this id; store the meal under a new UUID.",
+                    details: ["id": "already used"])
+            }
+        } catch let error as APIError {
+            return SyncImportResult(type: Self.itemType, id: id, status: .rejected, error: .init(error))
+        }
+    }
+}
