@@ -1,6 +1,7 @@
 /// What a user does in one step of a session: a screen of the app that reads, or something the user records.
 /// The weights are the mix, in percent of actions: mostly looking at today's dashboard, the meal list and
-/// trends, as the four client apps' home screens do on every appearance; now and then logging food (typed,
+/// trends, as the four client apps' home screens do on every appearance; an offline-first app (CountMe) pulling the
+/// changes feed every few actions; now and then logging food (typed,
 /// described in words, or eating a scanned meal), editing it, weighing in or sharing; the app refreshes its
 /// token now and then, and a few users sign in again (which meets the gateway's per-address `auth` limit,
 /// since every simulated phone comes from this one address: those 429s are intended).
@@ -14,6 +15,9 @@ enum Action: CaseIterable, Sendable {
     case dayHistory
     case profile
     case foodSearch
+    /// An offline-first app syncing: `GET /api/sync/changes` from the user's cursor, page after page until `hasMore`
+    /// is false; the first sync of a session is a full download (`since=0`).
+    case syncChanges
     /// Someone opens a link a user shared: `GET /api/share/:token` without a token.
     case sharedMealView
     /// A typed entry: `POST /api/meals`.
@@ -32,13 +36,14 @@ enum Action: CaseIterable, Sendable {
     /// Percent of actions.
     var weight: Double {
         switch self {
-        case .dashboard: 28
+        case .dashboard: 22
         case .trends: 8
-        case .mealList: 12
+        case .mealList: 8
         case .mealDetail: 8
         case .dayHistory: 3
         case .profile: 4
         case .foodSearch: 7
+        case .syncChanges: 10
         case .sharedMealView: 6
         case .logMeal: 6
         case .analyzeText: 4

@@ -8,6 +8,8 @@ struct UserAccount: Sendable {
     var mealIds: [String] = []
     /// Meals analysed but not eaten yet, which the user may consume.
     var scannedMealIds: [String] = []
+    /// Where the user's changes feed was last read to; nil before the first sync (a full download).
+    var syncCursor: String?
     /// Around what the user weighs, in kg.
     var weightKg: Double
 
@@ -28,6 +30,12 @@ struct SessionTokens: Decodable, Sendable {
 struct MealReference: Decodable, Sendable {
     var id: String
     var version: Int
+}
+
+/// The part of a changes-feed page the app keeps.
+struct SyncPageReference: Decodable, Sendable {
+    var nextCursor: String
+    var hasMore: Bool
 }
 
 /// The part of a share answer the app keeps.

@@ -42,6 +42,8 @@ struct VirtualUser {
         case .foodSearch:
             let words = SampleFood.searches.randomElement()!.replacingOccurrences(of: " ", with: "%20")
             await send(Call(.GET, "/api/foods/search?q=\(words)&limit=20", token: token))
+        case .syncChanges:
+            await syncChanges(token: token)
         case .sharedMealView:
             await send(Call(.GET, "/api/share/\(links.randomElement()!)", template: "/api/share/:token"))
         case .logMeal:
@@ -83,6 +85,19 @@ struct VirtualUser {
         let body: [String: any Sendable] = ["text": SampleFood.descriptions.randomElement()!]
         if let meal = await send(Call(.POST, "/api/analyze", json: body, token: token)).decoded(MealReference.self) {
             account.scannedMealIds.append(meal.id)
+        }
+    }
+
+    /// Pulls the changes feed from the account's cursor until it has nothing more (at most 10 pages of 100).
+    private mutating func syncChanges(token: String) async {
+        for _ in 0..<10 {
+            let full = account.syncCursor == nil
+            let call = Call(
+                .GET, "/api/sync/changes?since=\(account.syncCursor ?? "0")&limit=100",
+                template: full ? "/api/sync/changes?since=0" : "/api/sync/changes", token: token)
+            guard let page = await send(call).decoded(SyncPageReference.self) else { return }
+            account.syncCursor = page.nextCursor
+            if !page.hasMore { return }
         }
     }
 
