@@ -6,9 +6,9 @@ import Foundation
 import Kafka
 import Logging
 import PostgresSupport
-import SyncContracts
 import ServiceDefaults
 import ServiceLifecycle
+import SyncContracts
 
 /// The composition root of the meals service: creates every concrete client and wires the routes.
 /// Owns schema `meals` (with the sync kit tables and `Idempotency-Key` replays; runs the sync purge and history
@@ -58,8 +58,9 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let checks = infrastructure.readinessChecks + [ClosureReadinessCheck(name: "foods") { foods.isLoaded }]
     let router = ServiceRuntime.makeRouter(service: "meals", checks: checks)
     // Photos (up to MEALS_UPLOAD_MAX_BYTES, with room for the multipart or base64 wrapping) or imports are the largest bodies.
-    router.add(middleware: IdempotencyMiddleware(
-        client: client, maxRequestBytes: max(settings.maxImageBytes * 3 / 2 + 65_536, SyncImportLimits.maximumBodyBytes)))
+    router.add(
+        middleware: IdempotencyMiddleware(
+            client: client, maxRequestBytes: max(settings.maxImageBytes * 3 / 2 + 65_536, SyncImportLimits.maximumBodyBytes)))
     FoodController(foods: foods, repository: foodRepository).addRoutes(to: router)
     AnalyzeController(
         client: client, store: store, profiles: profiles, foods: foods,

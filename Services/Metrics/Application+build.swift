@@ -5,8 +5,8 @@ import Foundation
 import Kafka
 import Logging
 import PostgresSupport
-import SyncContracts
 import ServiceDefaults
+import SyncContracts
 
 /// The composition root of the metrics service: creates every concrete client and wires the routes.
 /// Owns schema `metrics` (with the sync kit tables and `Idempotency-Key` replays; runs the sync purge and history

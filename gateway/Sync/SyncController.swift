@@ -143,8 +143,10 @@ struct SyncController: Sendable {
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// Sorted keys: the same composed answer is the same bytes (an import replayed with its `Idempotency-Key`).
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
