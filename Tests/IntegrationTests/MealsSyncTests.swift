@@ -141,4 +141,22 @@ struct MealsSyncTests {
             #expect(try await stack.storedMeals(of: userId) == 2)
         }
     }
+
+    @Test("a latest write that changes nothing still wins: an older write arriving after it is stale")
+    func noOpWriteKeepsItsStamp() async throws {
+        try await MealsStack.run { stack in
+            let (token, _) = try await stack.signUp("noop")
+            let id = UUID().uuidString.lowercased()
+            let entry = #"{"items":[{"foodId":"01123","grams":100}],"consumed":false,"modifiedAt":"2026-09-21T08:00:00.000Z"}"#
+            #expect(try await stack.gateway.call(.put, "/api/meals/\(id)", json: entry, token: token).status == .created)
+            // Device C un-eats the scanned meal at 10:00 (nothing to change); device D's older 09:00 "eaten" arrives later.
+            let unconsumed = try await stack.gateway.call(.delete, "/api/meals/\(id)/consume?modifiedAt=2026-09-21T10:00:00.000Z", token: token)
+            let unchanged = try unconsumed.decoded(WriteAnswer.self)
+            #expect(unconsumed.status == .ok && unchanged.version == 1)
+            let consumed = try await stack.gateway.call(
+                .post, "/api/meals/\(id)/consume", json: #"{"modifiedAt":"2026-09-21T09:00:00.000Z"}"#, token: token)
+            let answer = try consumed.decoded(WriteAnswer.self)
+            #expect(consumed.status == .ok && answer.conflict == "stale_write_ignored" && answer.version == 1)
+        }
+    }
 }

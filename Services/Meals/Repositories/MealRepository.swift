@@ -47,6 +47,16 @@ struct MealRepository: Sendable {
             """, logger: logger)
     }
 
+    /// Stores only the meal's write stamp: a write that changed nothing but is the latest (no new version, no change
+    /// number, no event), so an older write arriving later still loses to it.
+    func saveStamp(_ meal: MealRecord, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            UPDATE meals SET modified_at = \(meal.modified.date), modified_tiebreak = \(meal.modified.tiebreak)
+            WHERE id = \(meal.id) AND user_id = \(meal.userId)
+            """, logger: logger)
+    }
+
     /// The caller's meal, locked for update when read inside a transaction that will change it.
     func find(
         _ id: UUID, userId: UUID, on connection: PostgresConnection, forUpdate: Bool = false, logger: Logger

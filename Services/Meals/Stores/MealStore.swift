@@ -74,11 +74,19 @@ struct MealStore: Sendable {
                 return .kept(meal, .staleWriteIgnored)
             }
             let wasConsumed = meal.isConsumed
-            guard try change(&meal) else { return .written(meal) }
             let now = now()
+            let stamp = condition.stamp(now: WriteStamp(now, tiebreak: ""), stored: meal.modified)
+            guard try change(&meal) else {
+                // Nothing to change, but the write is the latest: an older one arriving later must still lose to it.
+                if stamp > meal.modified {
+                    meal.modified = stamp
+                    try await meals.saveStamp(meal, on: connection, logger: logger)
+                }
+                return .written(meal)
+            }
             meal.version += 1
             meal.updatedAt = now
-            meal.modified = condition.stamp(now: WriteStamp(now, tiebreak: ""), stored: meal.modified)
+            meal.modified = stamp
             try await meals.update(meal, on: connection, logger: logger)
             try await MealEventPublisher.changed(meal, wasConsumed: wasConsumed, now: now, on: connection, logger: logger)
             return .written(meal)
