@@ -159,4 +159,28 @@ struct MealsSyncTests {
             #expect(consumed.status == .ok && answer.conflict == "stale_write_ignored" && answer.version == 1)
         }
     }
+
+    @Test("a deleted custom meal stays deleted: deleting again is 204, a later write answers its tombstone, If-Match 404")
+    func deletedCustomMeal() async throws {
+        try await MealsStack.run { stack in
+            let (token, _) = try await stack.signUp("custom")
+            let body = #"{"name":"Usual lunch","items":[{"foodId":"01123","grams":100}]}"#
+            let created = try await stack.gateway.call(.post, "/api/custom-meals", json: body, token: token)
+            #expect(created.status == .created)
+            let id = try created.decoded(WriteAnswer.self).id.lowercased()
+            for _ in 0..<2 { #expect(try await stack.gateway.call(.delete, "/api/custom-meals/\(id)", token: token).status == .noContent) }
+
+            let edit = #"{"name":"Usual dinner","items":[{"foodId":"01123","grams":100}],"modifiedAt":"2026-09-21T10:00:00.000Z"}"#
+            let late = try await stack.gateway.call(.put, "/api/custom-meals/\(id)", json: edit, token: token)
+            let tombstone = try late.decoded(WriteAnswer.self)
+            #expect(late.status == .ok && tombstone.deleted == true && tombstone.conflict == "deletion_preserved")
+            let strict = try await stack.gateway.call(.put, "/api/custom-meals/\(id)", json: edit, token: token, headers: [.ifMatch: "\"1\""])
+            #expect(strict.status == .notFound)
+            let missing = try await stack.gateway.call(.delete, "/api/custom-meals/\(UUID().uuidString)", token: token)
+            #expect(missing.status == .notFound)
+
+            let feed = try (try await stack.gateway.call(.get, "/api/sync/meals/changes", token: token)).decoded(FeedPage.self)
+            #expect(feed.changes.map(\.type) == ["custom_meal"] && feed.changes.map(\.deleted) == [true] && feed.changes.map(\.id) == [id])
+        }
+    }
 }

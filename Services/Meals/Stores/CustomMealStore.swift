@@ -10,6 +10,7 @@ import SyncContracts
 struct CustomMealStore: Sendable {
     /// The entity type of custom meals in the changes feed, tombstones and conflicts.
     static let entityType = "custom_meal"
+    static let notFound = "No such custom meal."
 
     let client: PostgresPool
     let customMeals: CustomMealRepository
@@ -30,13 +31,9 @@ struct CustomMealStore: Sendable {
         try await client.transaction(logger: logger) { connection in
             let entityId = id.uuidString.lowercased()
             guard var meal = try await customMeals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
-                guard case .lastWriteWins = condition,
-                    let tombstone = try await SyncTombstones.find(type: Self.entityType, id: entityId, userId: userId, on: connection, logger: logger)
-                else { throw APIError.notFound("No such custom meal.") }
-                try await SyncConflictLog.record(
-                    userId: userId, type: Self.entityType, entityId: entityId, resolution: .deletionPreserved,
-                    stored: SyncConflictSide<JSONValue>(version: tombstone.version, modifiedAt: tombstone.deletedAt, deleted: true, data: nil),
-                    incoming: condition.incomingSide(now: now()), at: now(), on: connection, logger: logger)
+                let tombstone = try await MissingEntity.write(
+                    type: Self.entityType, id: id, userId: userId, condition: condition, notFound: Self.notFound, now: now(), on: connection,
+                    logger: logger)
                 return .deleted(tombstone, .deletionPreserved)
             }
             switch try condition.verdict(storedVersion: meal.version, storedStamp: meal.modified, resource: "custom meal") {
@@ -68,8 +65,8 @@ struct CustomMealStore: Sendable {
         try await client.transaction(logger: logger) { connection in
             let entityId = id.uuidString.lowercased()
             guard let meal = try await customMeals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
-                guard try await SyncTombstones.find(type: Self.entityType, id: entityId, userId: userId, on: connection, logger: logger) != nil
-                else { throw APIError.notFound("No such custom meal.") }
+                try await MissingEntity.tombstone(
+                    type: Self.entityType, id: id, userId: userId, notFound: Self.notFound, on: connection, logger: logger)
                 return
             }
             _ = try await customMeals.delete(id, userId: userId, on: connection, logger: logger)

@@ -12,6 +12,7 @@ import SyncContracts
 struct MealStore: Sendable {
     /// The entity type of meals in the changes feed, tombstones and conflicts.
     static let entityType = "meal"
+    static let notFound = "No such meal."
 
     let client: PostgresPool
     let meals: MealRepository
@@ -60,7 +61,10 @@ struct MealStore: Sendable {
     ) async throws -> WriteOutcome<MealRecord> {
         try await client.transaction(logger: logger) { connection in
             guard var meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
-                return try await deletedOrMissing(id, userId: userId, condition: condition, on: connection, logger: logger)
+                let tombstone = try await MissingEntity.write(
+                    type: Self.entityType, id: id, userId: userId, condition: condition, notFound: Self.notFound, now: now(), on: connection,
+                    logger: logger)
+                return .deleted(tombstone, .deletionPreserved)
             }
             switch try condition.verdict(storedVersion: meal.version, storedStamp: meal.modified, resource: "meal") {
             case .apply: break
@@ -99,9 +103,8 @@ struct MealStore: Sendable {
     func delete(_ id: UUID, userId: UUID, stamp: WriteStamp?, logger: Logger) async throws {
         try await client.transaction(logger: logger) { connection in
             guard let meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
-                let tombstone = try await SyncTombstones.find(
-                    type: Self.entityType, id: id.uuidString.lowercased(), userId: userId, on: connection, logger: logger)
-                guard tombstone != nil else { throw APIError.notFound("No such meal.") }
+                try await MissingEntity.tombstone(
+                    type: Self.entityType, id: id, userId: userId, notFound: Self.notFound, on: connection, logger: logger)
                 return
             }
             if let stamp, LastWriteWins.deletionOverridesNewerEdit(deletion: stamp, stored: meal.modified) {
@@ -131,21 +134,5 @@ struct MealStore: Sendable {
         try await meals.insert(meal, on: connection, logger: logger)
         if let photo { try await meals.savePhoto(photo, mealId: meal.id, userId: meal.userId, on: connection, logger: logger) }
         try await MealEventPublisher.changed(meal, wasConsumed: nil, now: now(), on: connection, logger: logger)
-    }
-
-    /// The answer for a write of a meal that is not there: with last-write-wins, a deleted meal stays deleted (the
-    /// write is recorded as a conflict); otherwise 404.
-    private func deletedOrMissing(
-        _ id: UUID, userId: UUID, condition: WriteCondition, on connection: PostgresConnection, logger: Logger
-    ) async throws -> WriteOutcome<MealRecord> {
-        guard case .lastWriteWins = condition,
-            let tombstone = try await SyncTombstones.find(
-                type: Self.entityType, id: id.uuidString.lowercased(), userId: userId, on: connection, logger: logger)
-        else { throw APIError.notFound("No such meal.") }
-        try await SyncConflictLog.record(
-            userId: userId, type: Self.entityType, entityId: tombstone.entityId, resolution: .deletionPreserved,
-            stored: SyncConflictSide<JSONValue>(version: tombstone.version, modifiedAt: tombstone.deletedAt, deleted: true, data: nil),
-            incoming: condition.incomingSide(now: now()), at: now(), on: connection, logger: logger)
-        return .deleted(tombstone, .deletionPreserved)
     }
 }
