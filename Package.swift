@@ -212,7 +212,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncContractsTests",
-            dependencies: ["SyncContracts"],
+            dependencies: ["SyncContracts", "ServiceDefaults"],
             path: "Tests/SyncContractsTests"
         ),
         .testTarget(

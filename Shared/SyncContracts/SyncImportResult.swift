@@ -39,6 +39,14 @@ public struct SyncImportResult: Codable, Sendable, Equatable {
         }
     }
 
+    /// The result of an item that failed with `error`: a problem of the item (4xx) rejects it; a problem of the server
+    /// (5xx: the food table still loading, a dependency down) is rethrown, failing the import to be retried whole
+    /// rather than answering (and keeping, under an `Idempotency-Key`) a rejection the item did not earn.
+    public static func rejected(type: String, id: String, because error: APIError) throws -> SyncImportResult {
+        guard error.status.code < 500 else { throw error }
+        return SyncImportResult(type: type, id: id, status: .rejected, error: Problem(error))
+    }
+
     public init(type: String, id: String, status: Status, error: Problem? = nil) {
         self.type = type
         self.id = id

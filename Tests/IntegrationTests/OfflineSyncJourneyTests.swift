@@ -69,7 +69,7 @@ struct OfflineSyncJourneyTests {
             var deviceA = DeviceReplica()
             var deviceB = DeviceReplica()
             try await deviceA.sync(through: stack.gateway, token: user.token)
-            #expect(try await deviceB.sync(through: stack.gateway, token: user.token, limit: 2) >= 2, "a page of 2 held all 4 entities")
+            #expect(try await deviceB.sync(through: stack.gateway, token: user.token, limit: 2) >= 2, "4 entities came in one page of 2")
             #expect(deviceA.entities == deviceB.entities)
             #expect(Set(deviceA.all("meal").keys) == [edited, removed] && deviceA.all("profile").count == 1)
             #expect(deviceA.all("body_metrics_day").keys.sorted() == ["2026-03-10"])
@@ -165,8 +165,26 @@ struct OfflineSyncJourneyTests {
             #expect(first.results[4].error?.code == "malformed_body" && first.results[6].error?.details["date"] != nil)
             #expect(first.summary == .init(created: 3, alreadyPresent: 1, rejected: 3))
 
+            // Another device weighs in again for the day; the store sent again (its weigh-in has no modifiedAt) leaves it.
+            try await stack.expect(.ok, .post, "/api/metrics/weight", json: #"{"date":"2026-03-09","weight":80.4}"#, token: user.token)
             let repeated = try await stack.expect(.ok, .post, "/api/sync/import", json: body, token: user.token).decoded(SyncImportResponse.self)
             #expect(repeated.summary == .init(alreadyPresent: 4, rejected: 3), "a repeated import changed something: \(repeated.results)")
+            let weights = try await stack.expect(.ok, .get, "/api/metrics/daily?days=7", token: user.token).decoded(MetricsVersionedDays.self)
+            #expect(weights.entries.map(\.weightKg) == [80.4], "the repeated import overwrote the newer weigh-in")
+
+            // Two devices import the same new meals at once: each meal is created once, neither request fails.
+            let shared = (0..<3).map { index in
+                Self.meal(
+                    calories: 100, eatenAt: "2026-03-08T0\(index):00:00Z", modifiedAt: "2026-03-08T0\(index):00:00Z",
+                    extra: #","id":"\#(UUID().uuidString)""#)
+            }
+            let sharedBody = #"{"meals":[\#(shared.joined(separator: ","))]}"#
+            async let one = stack.gateway.call(.post, "/api/sync/import", json: sharedBody, token: user.token)
+            async let other = stack.gateway.call(.post, "/api/sync/import", json: sharedBody, token: user.token)
+            let answers = try await [one, other]
+            #expect(answers.map(\.status) == [.ok, .ok], "concurrent imports answered \(answers.map(\.status))")
+            let summaries = try answers.map { try $0.decoded(SyncImportResponse.self).summary }
+            #expect(summaries.map(\.created).reduce(0, +) == 3 && summaries.map(\.alreadyPresent).reduce(0, +) == 3)
 
             let key: HTTPFields = [Self.idempotencyKey: UUID().uuidString]
             let keyed = try await stack.gateway.call(.post, "/api/sync/import", json: body, token: user.token, headers: key)
@@ -176,7 +194,8 @@ struct OfflineSyncJourneyTests {
 
             var device = DeviceReplica()
             try await device.sync(through: stack.gateway, token: user.token)
-            #expect(Set(device.all("meal").keys) == [eaten, scanned] && device.all("body_metrics_day").keys.sorted() == ["2026-03-09"])
+            #expect(device.all("meal").count == 5 && device.all("meal")[eaten] != nil && device.all("meal")[scanned] != nil)
+            #expect(device.all("body_metrics_day").keys.sorted() == ["2026-03-09"])
             let day = try await stack.gateway.eventually("/api/history/2026-03-09", token: user.token, as: DayHistory.self) {
                 $0.summary.calories == 600 && $0.summary.mealsScanned == 1
             }
@@ -194,20 +213,22 @@ struct OfflineSyncJourneyTests {
     func historyRetention() async throws {
         try await FullStack.run(start: Self.start) { stack in
             let user = try await stack.signUp("Fay", form: .emailAndPasswordOnly)
+            // 30 days kept on 2026-03-10 (UTC): 2026-02-08 is the first date kept, 2026-02-07 the last one purged.
             let old = UUID().uuidString.lowercased()
+            let edge = UUID().uuidString.lowercased()
             let recent = UUID().uuidString.lowercased()
-            for (id, eatenAt) in [(old, "2026-01-15T12:00:00Z"), (recent, "2026-03-01T12:00:00Z")] {
+            for (id, eatenAt) in [(old, "2026-02-07T23:30:00Z"), (edge, "2026-02-08T00:30:00Z"), (recent, "2026-03-01T12:00:00Z")] {
                 try await stack.expect(
                     .created, .put, "/api/meals/\(id)", json: Self.meal(calories: 500, eatenAt: eatenAt, modifiedAt: eatenAt), token: user.token)
             }
-            for date in ["2026-01-15", "2026-03-01"] {
+            for date in ["2026-02-07", "2026-02-08"] {
                 try await stack.expect(.created, .post, "/api/metrics/weight", json: #"{"date":"\#(date)","weight":70}"#, token: user.token)
             }
             let custom = try await stack.expect(
                 .created, .post, "/api/custom-meals", json: #"{"name":"Usual lunch","items":[\#(TrendsPipelineTests.item(calories: 500))]}"#,
                 token: user.token)
             let customId = try custom.decoded(WriteAnswer.self).id.lowercased()
-            _ = try await stack.gateway.eventually("/api/history/2026-01-15", token: user.token, as: DayHistory.self) { $0.meals.count == 1 }
+            _ = try await stack.gateway.eventually("/api/history/2026-02-07", token: user.token, as: DayHistory.self) { $0.meals.count == 1 }
 
             try await stack.expect(.ok, .put, "/api/users/profile", json: #"{"historyRetentionDays":30}"#, token: user.token)
             let mealsDatabase = try #require(stack.databases["meals"])
@@ -239,12 +260,20 @@ struct OfflineSyncJourneyTests {
 
             var device = DeviceReplica()
             try await device.sync(through: stack.gateway, token: user.token)
-            #expect(Set(device.all("meal").keys) == [recent] && Array(device.all("custom_meal").keys) == [customId])
-            #expect(device.all("body_metrics_day").keys.sorted() == ["2026-03-01"])
-            let history = try await stack.gateway.eventually("/api/history/2026-01-15", token: user.token, as: DayHistory.self) {
+            #expect(Set(device.all("meal").keys) == [edge, recent] && Array(device.all("custom_meal").keys) == [customId])
+            #expect(device.all("body_metrics_day").keys.sorted() == ["2026-02-08"])
+            let history = try await stack.gateway.eventually("/api/history/2026-02-07", token: user.token, as: DayHistory.self) {
                 $0.meals.isEmpty
             }
             #expect(history.meals.isEmpty, "trends kept the purged meal")
+
+            // An import of what the account no longer keeps is refused item by item, so the next purge has nothing to do.
+            let tooOld =
+                #"{"meals":[\#(Self.meal(calories: 300, eatenAt: "2026-02-07T12:00:00Z", modifiedAt: "2026-02-07T12:00:00Z", extra: #","id":"\#(UUID().uuidString)""#))],"#
+                + #""weighIns":[{"date":"2026-02-07","weight":71,"modifiedAt":"2026-02-07T08:00:00Z"}]}"#
+            let refused = try await stack.expect(.ok, .post, "/api/sync/import", json: tooOld, token: user.token).decoded(SyncImportResponse.self)
+            #expect(refused.results.map(\.status) == [.rejected, .rejected])
+            #expect(refused.results.map { $0.error?.code } == ["beyond_history_retention", "beyond_history_retention"])
             try await stack.checkEvents(of: [user.id], covering: [.mealDeleted, .weightLogged])
         }
     }

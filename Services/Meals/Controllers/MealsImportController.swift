@@ -7,9 +7,10 @@ import SyncContracts
 /// `POST /api/sync/meals/import` {"meals": [{id, items, title?, mealType?, captureKind?, eatenAt?, notes?, consumed?,
 /// modifiedAt?}]}: up to 500 meals from a device's local store, each under the client's id and created as by
 /// `POST /api/meals` (its own transaction and events, so trends and sharing follow), answered per item in request
-/// order. Importing is idempotent: an id already stored, or deleted since (a deletion is never undone), is
-/// `already_present` and nothing changes. An item that cannot be read or is invalid is `rejected` with its problems,
-/// never a 4xx for the whole request.
+/// order. Importing only creates, so it is idempotent: an id already stored, or deleted since (while its tombstone is
+/// kept), is `already_present` and nothing changes (edits of stored meals go through `PUT /api/meals/:id`). A meal
+/// dated before the user's kept history is `rejected` (`beyond_history_retention`), as is an item that cannot be read
+/// or is invalid, with its problems; never a 4xx for the whole request.
 struct MealsImportController: Sendable {
     let client: PostgresPool
     let store: MealStore
@@ -54,6 +55,9 @@ struct MealsImportController: Sendable {
             }
             let entry = try item.decoded(as: MealEntryRequest.self, what: "meal")
             let meal = try maker.meal(entry, id: mealId, userId: userId, body: item.bytes, profile: profile)
+            if let date = CalendarDate(meal.localDate), let refusal = profile.retention?.refusal(of: date, field: "eatenAt", now: maker.now()) {
+                throw refusal
+            }
             switch try await store.createIfAbsent(meal, logger: context.logger) {
             case .created: return SyncImportResult(type: Self.itemType, id: id, status: .created)
             case .exists, .deleted: return SyncImportResult(type: Self.itemType, id: id, status: .alreadyPresent)
@@ -63,7 +67,7 @@ struct MealsImportController: Sendable {
                     details: ["id": "already used"])
             }
         } catch let error as APIError {
-            return SyncImportResult(type: Self.itemType, id: id, status: .rejected, error: .init(error))
+            return try .rejected(type: Self.itemType, id: id, because: error)
         }
     }
 }

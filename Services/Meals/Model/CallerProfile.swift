@@ -1,6 +1,7 @@
 import EventContracts
 import Foundation
 import ServiceDefaults
+import SyncContracts
 
 /// What the meals service knows of a user from `user.profile_updated`: diet and goals for the scorers and
 /// the time zone that turns times into the user's dates. A user whose profile has not arrived yet is
@@ -10,6 +11,8 @@ struct CallerProfile: Sendable, Equatable {
     var timeZone: TimeZone
     /// The IANA name as the user chose it (Foundation may report "UTC" as "GMT").
     var timeZoneName: String
+    /// How much history the user keeps (`historyRetentionDays`); nil keeps everything.
+    var retention: HistoryRetention?
 
     static let standard = CallerProfile(scoring: .standard, timeZoneName: "UTC")
 
@@ -22,6 +25,7 @@ struct CallerProfile: Sendable, Equatable {
         let known = TimeZone(identifier: event.timeZone)
         self.timeZone = known ?? TimeZone(identifier: "UTC")!
         self.timeZoneName = known == nil ? "UTC" : event.timeZone
+        self.retention = event.historyRetentionDays.map { HistoryRetention(days: $0, timeZone: timeZone) }
     }
 
     /// A profile in the zone named `timeZoneName` (UTC when the name is unknown).

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresSupport
+import SyncContracts
 
 /// The latest profile of each user, written by the `user.profile_updated` handler and read by every scoring request.
 /// Every query logs to the caller's `logger` (the request's, or the consumer's).
@@ -27,17 +28,18 @@ struct ProfileRepository: Sendable {
         return .standard
     }
 
-    /// The users who keep a limited history (`historyRetentionDays` in their latest profile): their zone (UTC when
-    /// unknown) and how many days they keep.
-    func retentions(client: PostgresPool, logger: Logger) async throws -> [(userId: UUID, timeZone: TimeZone, days: Int)] {
+    /// The users who keep a limited history (`historyRetentionDays` in their latest profile), with their retention
+    /// (in their zone, UTC when unknown).
+    func retentions(client: PostgresPool, logger: Logger) async throws -> [(userId: UUID, retention: HistoryRetention)] {
         let rows = try await client.query(
             """
             SELECT user_id, profile->>'timeZone', (profile->>'historyRetentionDays')::int FROM user_profiles
             WHERE profile->>'historyRetentionDays' IS NOT NULL
             """, logger: logger)
-        var found: [(userId: UUID, timeZone: TimeZone, days: Int)] = []
+        var found: [(userId: UUID, retention: HistoryRetention)] = []
         for try await (userId, zone, days) in rows.decode((UUID, String?, Int).self) {
-            found.append((userId, zone.flatMap(TimeZone.init(identifier:)) ?? CallerProfile.standard.timeZone, days))
+            let timeZone = zone.flatMap(TimeZone.init(identifier:)) ?? CallerProfile.standard.timeZone
+            found.append((userId, HistoryRetention(days: days, timeZone: timeZone)))
         }
         return found
     }

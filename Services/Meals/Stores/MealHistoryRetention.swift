@@ -20,9 +20,8 @@ struct MealHistoryRetention: Sendable {
     @discardableResult
     func purge(now: Date, logger: Logger) async throws -> Int {
         var purged = 0
-        for retention in try await profiles.retentions(client: client, logger: logger) {
-            let cutoff = CalendarDate(now, in: retention.timeZone).adding(days: -retention.days)
-            purged += try await purge(userId: retention.userId, before: cutoff, logger: logger)
+        for (userId, retention) in try await profiles.retentions(client: client, logger: logger) {
+            purged += try await purge(userId: userId, before: retention.firstKeptDate(now: now), logger: logger)
         }
         if purged > 0 { logger.info("meals past their history retention deleted", metadata: ["meals": "\(purged)"]) }
         return purged

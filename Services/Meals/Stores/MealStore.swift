@@ -28,6 +28,16 @@ struct MealStore: Sendable {
     /// Stores a new meal under the id the client chose, unless that id is taken: then nothing is written and the
     /// answer is the stored meal, or the tombstone of the deleted one (a deleted meal is never brought back).
     func createIfAbsent(_ meal: MealRecord, logger: Logger) async throws -> CreateOutcome {
+        do {
+            return try await createUnlessTaken(meal, logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            // Another request stored the id between this one's look and its insert (a device's retry, or two devices
+            // importing one store): look again, and answer what it stored.
+            return try await createUnlessTaken(meal, logger: logger)
+        }
+    }
+
+    private func createUnlessTaken(_ meal: MealRecord, logger: Logger) async throws -> CreateOutcome {
         try await client.transaction(logger: logger) { connection in
             if let existing = try await meals.find(meal.id, userId: meal.userId, on: connection, forUpdate: true, logger: logger) {
                 return .exists(existing)
@@ -121,7 +131,7 @@ struct MealStore: Sendable {
     /// Removes a locked meal inside the caller's transaction: its row and photo go, its tombstone and `meal.deleted`
     /// are written. The path of every deletion: a user's, and history retention's.
     func remove(_ meal: MealRecord, on connection: PostgresConnection, logger: Logger) async throws {
-        _ = try await meals.delete(meal.id, userId: meal.userId, on: connection, logger: logger)
+        guard try await meals.delete(meal.id, userId: meal.userId, on: connection, logger: logger) else { return }
         let seq = try await SyncClock.next(for: meal.userId, on: connection, logger: logger)
         try await SyncTombstones.record(
             SyncTombstone(

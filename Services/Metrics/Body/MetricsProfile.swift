@@ -1,5 +1,6 @@
 import Foundation
 import ServiceDefaults
+import SyncContracts
 
 /// What the metrics service knows of a user from `user.profile_updated`: the zone that decides their
 /// "today" and the unit they prefer. Before the first profile event arrives: kilograms and UTC, and dates
@@ -8,6 +9,8 @@ struct MetricsProfile: Sendable, Equatable {
     var weightUnit: WeightUnit
     var timeZone: TimeZone
     var isKnown: Bool
+    /// How much history the user keeps (`historyRetentionDays`); nil keeps everything.
+    var retention: HistoryRetention? = nil
 
     static let unknown = MetricsProfile(weightUnit: .kg, timeZone: TimeZone(identifier: "UTC")!, isKnown: false)
 

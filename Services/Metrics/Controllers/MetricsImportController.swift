@@ -5,8 +5,9 @@ import SyncContracts
 
 /// `POST /api/sync/metrics/import` {"weighIns": [{date, weight, unit?, notes?, modifiedAt?}]}: up to 500 weigh-ins from
 /// a device's local store, each applied on its own (its own transaction and `weight.logged`, last-write-wins as a
-/// single write), answered per item in request order. An item that cannot be read or is invalid is `rejected` with
-/// its problems, never a 4xx for the whole request.
+/// single write), answered per item in request order. An item without `modifiedAt` only fills a day never written, so
+/// a store sent again changes nothing. A day before the user's kept history is `rejected` (`beyond_history_retention`),
+/// as is an item that cannot be read or is invalid, with its problems; never a 4xx for the whole request.
 struct MetricsImportController: Sendable {
     let store: any BodyMetricsStore
     let now: @Sendable () -> Date
@@ -65,9 +66,13 @@ struct MetricsImportController: Sendable {
             let stamp = fields.stamp(weighIn.modifiedAt, body: item.bytes)
             try fields.check()
             guard let date, let kilograms, let stamp else { throw APIError.invalid([:]) }
+            if let refusal = profile.retention?.refusal(of: date, field: "date", now: now()) { throw refusal }
             let outcome = try await store.change(
                 userId: userId, date: date, write: DayWrite(stamp: stamp, isServerTimed: weighIn.modifiedAt == nil), logger: context.logger
             ) { day in
+                // Without `modifiedAt` the item's age is unknown: it fills a day never written, and never overrides
+                // (or brings back) what another device wrote, so a store sent again changes nothing.
+                if weighIn.modifiedAt == nil, day.version > 0 { throw AlreadyPresent() }
                 if let stored = day.weightKg, WeightUnit.kg.display(stored) == WeightUnit.kg.display(kilograms) { throw AlreadyPresent() }
                 day.weightKg = kilograms
                 if let notes { day.notes = notes.isEmpty ? nil : notes }
@@ -81,7 +86,7 @@ struct MetricsImportController: Sendable {
         } catch is AlreadyPresent {
             return SyncImportResult(type: Self.itemType, id: id, status: .alreadyPresent)
         } catch let error as APIError {
-            return SyncImportResult(type: Self.itemType, id: id, status: .rejected, error: .init(error))
+            return try .rejected(type: Self.itemType, id: id, because: error)
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresSupport
+import SyncContracts
 
 /// The unit and zone of each user, written by the `user.profile_updated` handler.
 /// Every query logs to the caller's `logger` (the request's, or the consumer's).
@@ -19,14 +20,14 @@ struct MetricsProfileRepository: Sendable {
             """, logger: logger)
     }
 
-    /// The users who keep a limited history: their zone (UTC when unknown) and how many days they keep.
-    func retentions(on connection: PostgresConnection, logger: Logger) async throws -> [(userId: UUID, timeZone: TimeZone, days: Int)] {
+    /// The users who keep a limited history, with their retention (in their zone, UTC when unknown).
+    func retentions(on connection: PostgresConnection, logger: Logger) async throws -> [(userId: UUID, retention: HistoryRetention)] {
         let rows = try await connection.query(
             "SELECT user_id, time_zone, history_retention_days FROM user_profiles WHERE history_retention_days IS NOT NULL",
             logger: logger)
-        var found: [(userId: UUID, timeZone: TimeZone, days: Int)] = []
+        var found: [(userId: UUID, retention: HistoryRetention)] = []
         for try await (userId, zone, days) in rows.decode((UUID, String, Int).self) {
-            found.append((userId, TimeZone(identifier: zone) ?? MetricsProfile.unknown.timeZone, days))
+            found.append((userId, HistoryRetention(days: days, timeZone: TimeZone(identifier: zone) ?? MetricsProfile.unknown.timeZone)))
         }
         return found
     }
@@ -34,11 +35,12 @@ struct MetricsProfileRepository: Sendable {
     /// The user's profile; `.unknown` before the first event (an unknown unit or zone falls back to kg or UTC).
     func profile(of userId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> MetricsProfile {
         let rows = try await connection.query(
-            "SELECT weight_unit, time_zone FROM user_profiles WHERE user_id = \(userId)", logger: logger)
-        for try await (unit, zone) in rows.decode((String, String).self) {
+            "SELECT weight_unit, time_zone, history_retention_days FROM user_profiles WHERE user_id = \(userId)", logger: logger)
+        for try await (unit, zone, retentionDays) in rows.decode((String, String, Int?).self) {
+            let timeZone = TimeZone(identifier: zone) ?? MetricsProfile.unknown.timeZone
             return MetricsProfile(
-                weightUnit: WeightUnit(rawValue: unit) ?? .kg, timeZone: TimeZone(identifier: zone) ?? MetricsProfile.unknown.timeZone,
-                isKnown: true)
+                weightUnit: WeightUnit(rawValue: unit) ?? .kg, timeZone: timeZone, isKnown: true,
+                retention: retentionDays.map { HistoryRetention(days: $0, timeZone: timeZone) })
         }
         return .unknown
     }

@@ -23,9 +23,8 @@ struct HistoryRetentionPurge: Sendable {
     func purge(now: Date, logger: Logger) async throws -> Int {
         let retentions = try await client.withConnection { connection in try await profiles.retentions(on: connection, logger: logger) }
         var purged = 0
-        for retention in retentions {
-            let cutoff = CalendarDate(now, in: retention.timeZone).adding(days: -retention.days)
-            purged += try await purge(userId: retention.userId, before: cutoff, now: now, logger: logger)
+        for (userId, retention) in retentions {
+            purged += try await purge(userId: userId, before: retention.firstKeptDate(now: now), now: now, logger: logger)
         }
         if purged > 0 { logger.info("history past its retention removed", metadata: ["days": "\(purged)"]) }
         return purged
