@@ -28,7 +28,14 @@ public struct HealthController: Sendable {
     /// Runs every check concurrently; 200 unless one is down, 503 with `Retry-After` then.
     func ready() async throws -> Response {
         let results = await withTaskGroup(of: (String, ReadinessState).self) { group in
-            for check in checks { group.addTask { (check.name, await check.state()) } }
+            for check in checks {
+                group.addTask {
+                    // Awaited before the tuple is made: `(name, await ...)` can lose `name` in release builds of Swift
+                    // 6.3.1 (docs/PERFORMANCE.md, "Load run 2").
+                    let state = await check.state()
+                    return (check.name, state)
+                }
+            }
             var results: [String: ReadinessState] = [:]
             for await (name, state) in group { results[name] = state }
             return results

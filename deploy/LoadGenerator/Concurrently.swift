@@ -3,16 +3,22 @@ func concurrently<T: Sendable>(_ count: Int, width: Int, _ body: @escaping @Send
     try await withThrowingTaskGroup(of: (Int, T).self) { group in
         var results = [T?](repeating: nil, count: count)
         var next = 0
+        // The value is awaited before the tuple is made: `(index, try await ...)` can lose `index` in release builds of
+        // Swift 6.3.1 (docs/PERFORMANCE.md, "Load run 2").
+        func start(_ index: Int) {
+            group.addTask {
+                let value = try await body(index)
+                return (index, value)
+            }
+        }
         while next < min(width, count) {
-            let index = next
-            group.addTask { (index, try await body(index)) }
+            start(next)
             next += 1
         }
         while let (index, value) = try await group.next() {
             results[index] = value
             if next < count {
-                let index = next
-                group.addTask { (index, try await body(index)) }
+                start(next)
                 next += 1
             }
         }

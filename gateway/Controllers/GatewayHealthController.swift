@@ -31,7 +31,11 @@ struct GatewayHealthController: Sendable {
     func report() async throws -> Response {
         let states = await withTaskGroup(of: (String, String).self) { group in
             for (name, url) in upstreams {
-                group.addTask { (name, await readiness(of: url)) }
+                group.addTask {
+                    // Awaited before the tuple is made (see `HealthController`).
+                    let state = await readiness(of: url)
+                    return (name, state)
+                }
             }
             var states: [String: String] = ["gateway": verifier.hasKeys ? "ready" : "not_ready"]
             for await (name, state) in group { states[name] = state }

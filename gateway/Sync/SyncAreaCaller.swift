@@ -73,7 +73,11 @@ struct SyncAreaCaller: Sendable {
         await withTaskGroup(of: (SyncArea, Result<SyncAreaAnswer, any Error>).self) { group in
             for area in areas {
                 group.addTask {
-                    do { return (area, .success(try await call(area))) } catch { return (area, .failure(error)) }
+                    // The answer is awaited before the tuple is made: `(area, try await ...)` loses `area` in release
+                    // builds of Swift 6.3.1 (docs/PERFORMANCE.md, "Load run 2").
+                    let answer: Result<SyncAreaAnswer, any Error>
+                    do { answer = .success(try await call(area)) } catch { answer = .failure(error) }
+                    return (area, answer)
                 }
             }
             var answers: [SyncArea: Result<SyncAreaAnswer, any Error>] = [:]
