@@ -35,7 +35,7 @@ struct SyncController: Sendable {
         if answers.values.contains(where: { (try? $0.get().status) == .gone }) { throw SyncFeedQuery.expired }
         var pages: [SyncArea: SyncChangePage<JSONValue>] = [:]
         for area in SyncArea.allCases {
-            pages[area] = try answers[area]!.get().decoded(as: SyncChangePage<JSONValue>.self, context: context)
+            pages[area] = try Self.answer(of: area, in: answers).decoded(as: SyncChangePage<JSONValue>.self, context: context)
         }
         do {
             return try Self.json(SyncChangesMerge.merge(cursor: cursor, pages: pages, limit: limit).page)
@@ -62,7 +62,7 @@ struct SyncController: Sendable {
         }
         var pages: [SyncArea: SyncConflictPage<JSONValue>] = [:]
         for area in asked {
-            pages[area] = try answers[area]!.get().decoded(as: SyncConflictPage<JSONValue>.self, context: context)
+            pages[area] = try Self.answer(of: area, in: answers).decoded(as: SyncConflictPage<JSONValue>.self, context: context)
         }
         let merged = SyncConflictsMerge.merge(cursor: cursor, pages: pages, limit: limit)
         return try Self.json(SyncConflictPage(conflicts: merged.conflicts, nextCursor: merged.next?.encoded))
@@ -86,7 +86,7 @@ struct SyncController: Sendable {
         }
         var results: [SyncArea: [SyncImportResult]] = [:]
         for area in SyncArea.allCases where parts[area] != nil {
-            results[area] = try answers[area]!.get().decoded(as: SyncImportResponse.self, context: context).results
+            results[area] = try Self.answer(of: area, in: answers).decoded(as: SyncImportResponse.self, context: context).results
         }
         var response = try Self.json(SyncImportResponse(results: (results[.meals] ?? []) + (results[.metrics] ?? [])))
         if answers.values.allSatisfy({ (try? $0.get().isIdempotentReplay) == true }) {
@@ -134,6 +134,12 @@ struct SyncController: Sendable {
         } catch let refusal as SyncAreaRefusal {
             return refusal.answer.response
         }
+    }
+
+    /// The answer of `area` among the ones `callEach` collected; one missing (never expected) is 503, as an area down.
+    private static func answer(of area: SyncArea, in answers: [SyncArea: Result<SyncAreaAnswer, any Error>]) throws -> SyncAreaAnswer {
+        guard let answer = answers[area] else { throw UpstreamClient.unavailable(area.rawValue) }
+        return try answer.get()
     }
 
     /// `value` as a 200 JSON answer; times with milliseconds, as the areas stamp them.
