@@ -223,6 +223,7 @@ struct JourneyTests {
                 $0.currentStreak == 7
             }
             #expect(unlocked.achievements.first?.unlocked == true && unlocked.achievements.first?.unlockedOn?.description == "2026-03-16")
+            #expect(unlocked.achievements.first?.key == "week_warrior" && unlocked.achievements.first?.name == "Week Warrior")
             #expect(unlocked.longestStreak == 7 && unlocked.achievements.dropFirst().allSatisfy { !$0.unlocked })
 
             let progress = try await stack.gateway.eventually("/api/progress?days=7", token: token, as: DaysReport.self) {

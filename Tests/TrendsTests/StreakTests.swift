@@ -44,6 +44,10 @@ struct StreakTests {
         #expect(report.achievements.map(\.unlocked) == [true, true, false, false, false, false])
         #expect(report.achievements.map(\.progressDays) == [7, 8, 8, 8, 8, 8])
         #expect(report.achievements[0].id == "streak_7")
+        #expect(
+            report.achievements.map(\.key) == ["week_warrior", "habit_builder", "streak_master", "dedication", "century_club", "year_champion"])
+        #expect(
+            report.achievements.map(\.name) == ["Week Warrior", "Habit Builder", "Streak Master", "Dedication", "Century Club", "Year Champion"])
     }
 
     @Test("a year of daily logging unlocks every milestone")

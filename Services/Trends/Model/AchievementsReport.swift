@@ -3,9 +3,13 @@ import ServiceDefaults
 /// `GET /api/achievements`: the logging streak and every streak milestone, locked or unlocked.
 struct AchievementsReport: Codable, Sendable, Equatable {
     struct Achievement: Codable, Sendable, Equatable {
-        /// `streak_7`, `streak_21`, ...
+        /// `streak_7`, `streak_21`, ...: the canonical id, stable across releases.
         var id: String
         var title: String
+        /// MacroLog's id of the milestone (`week_warrior`, ...), beside ours for that app.
+        var key: String
+        /// MacroLog's title of the milestone ("Week Warrior", ...).
+        var name: String
         var description: String
         var days: Int
         var unlocked: Bool
@@ -28,8 +32,9 @@ struct AchievementsReport: Codable, Sendable, Equatable {
         achievements = Streaks.milestones.map { days in
             let unlockedOn = streaks.unlocked[days]
             return Achievement(
-                id: "streak_\(days)", title: Self.title(days), description: "Log a consumed meal on \(days) days in a row.", days: days,
-                unlocked: unlockedOn != nil, unlockedOn: unlockedOn, progressDays: min(streaks.current, days))
+                id: "streak_\(days)", title: Self.title(days), key: Self.macroLogNames(days).key, name: Self.macroLogNames(days).name,
+                description: "Log a consumed meal on \(days) days in a row.", days: days, unlocked: unlockedOn != nil, unlockedOn: unlockedOn,
+                progressDays: min(streaks.current, days))
         }
     }
 
@@ -42,6 +47,19 @@ struct AchievementsReport: Codable, Sendable, Equatable {
         case 100: "One hundred days"
         case 365: "A whole year"
         default: "\(days) days"
+        }
+    }
+
+    /// The milestone's id and title in MacroLog's product document (004, F1.7).
+    static func macroLogNames(_ days: Int) -> (key: String, name: String) {
+        switch days {
+        case 7: ("week_warrior", "Week Warrior")
+        case 21: ("habit_builder", "Habit Builder")
+        case 35: ("streak_master", "Streak Master")
+        case 50: ("dedication", "Dedication")
+        case 100: ("century_club", "Century Club")
+        case 365: ("year_champion", "Year Champion")
+        default: ("streak_\(days)", "\(days) Days")
         }
     }
 }
