@@ -76,6 +76,8 @@ public struct MealSnapshot: Codable, Sendable, Equatable {
     public var edited: Bool
     public var notes: String?
     public var hasPhoto: Bool
+    /// The user's tags of the meal, in lower case; absent from events published before tags existed.
+    public var tags: [String]?
     public var items: [MealSnapshotItem]
     public var totals: NutrientTotals
     public var healthScore: Int?
@@ -91,7 +93,7 @@ public struct MealSnapshot: Codable, Sendable, Equatable {
 
     public init(
         mealId: UUID, userId: UUID, title: String, origin: String, mealType: String?, captureKind: String, eatenAt: Date,
-        localDate: String, timeZone: String, isConsumed: Bool, edited: Bool, notes: String?, hasPhoto: Bool,
+        localDate: String, timeZone: String, isConsumed: Bool, edited: Bool, notes: String?, hasPhoto: Bool, tags: [String]? = nil,
         items: [MealSnapshotItem], totals: NutrientTotals, healthScore: Int?, healthRating: String?, dietPreference: String,
         dietScore: Int, dietBand: String, dietExplanation: String, version: Int
     ) {
@@ -108,6 +110,7 @@ public struct MealSnapshot: Codable, Sendable, Equatable {
         self.edited = edited
         self.notes = notes
         self.hasPhoto = hasPhoto
+        self.tags = tags
         self.items = items
         self.totals = totals
         self.healthScore = healthScore

@@ -6,4 +6,6 @@ struct AnalysisInput: Sendable {
     var mealType: String?
     var captureKind: String?
     var eatenAt: String?
+    /// Up to 10 tags (`MealTags`): a JSON list, or in a form one comma-separated field.
+    var tags: [String]?
 }

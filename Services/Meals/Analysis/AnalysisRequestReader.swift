@@ -55,7 +55,8 @@ struct AnalysisRequestReader: Sendable {
             throw APIError(.badRequest, code: "malformed_body", message: "The request body could not be read.", details: Request.details(of: error))
         }
         var input = AnalysisInput(
-            text: decoded.text, hint: decoded.hint, mealType: decoded.mealType, captureKind: decoded.captureKind, eatenAt: decoded.eatenAt)
+            text: decoded.text, hint: decoded.hint, mealType: decoded.mealType, captureKind: decoded.captureKind, eatenAt: decoded.eatenAt,
+            tags: decoded.tags)
         if var encoded = decoded.image {
             if encoded.hasPrefix("data:"), let comma = encoded.firstIndex(of: ",") { encoded = String(encoded[encoded.index(after: comma)...]) }
             guard let bytes = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
@@ -84,7 +85,8 @@ struct AnalysisRequestReader: Sendable {
         guard !form.fileTooLarge else { throw tooLarge }
         return AnalysisInput(
             photo: form.file.map { PhotoUpload(bytes: $0, format: .jpeg) }, text: form.fields["text"], hint: form.fields["hint"],
-            mealType: form.fields["mealType"], captureKind: form.fields["captureKind"], eatenAt: form.fields["eatenAt"])
+            mealType: form.fields["mealType"], captureKind: form.fields["captureKind"], eatenAt: form.fields["eatenAt"],
+            tags: form.fields["tags"].map { $0.split(separator: ",").map(String.init) })
     }
 
     private func collect(_ request: Request, upTo limit: Int) async throws -> ByteBuffer {

@@ -31,6 +31,7 @@ struct AnalyzeController: Sendable {
         let eatenAt = fields.eatenAt(input.eatenAt) ?? now
         let text = fields.text(input.text, field: "text", limit: Self.maxTextLength)
         let hint = fields.text(input.hint, field: "hint", limit: 500)
+        let tags = fields.tags(input.tags)
         if input.photo == nil && text == nil && fields.problems["text"] == nil {
             fields.merge(APIError.invalid(["image": "Send a photo (image) or a description (text)."]))
         }
@@ -58,7 +59,7 @@ struct AnalyzeController: Sendable {
             userId: caller.userId, origin: input.photo == nil ? .text : .photo,
             composition: MealComposer.compose(drafts, profile: profile.scoring), profile: profile, description: text,
             mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: false, notes: nil, unrecognised: unrecognised,
-            hasPhoto: input.photo != nil, now: now)
+            hasPhoto: input.photo != nil, now: now, tags: tags ?? [])
         try await store.create(meal, photo: input.photo, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
     }

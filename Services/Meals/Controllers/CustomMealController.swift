@@ -45,12 +45,12 @@ struct CustomMealController: Sendable {
         var request = request
         let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
-        let (name, mealType) = try validate(body)
+        let (name, mealType, tags) = try validate(body)
         let now = now()
         let stamp = try WriteStamp.of(modifiedAt: body.modifiedAt, body: raw.readableBytesView, now: now)
         let meal = CustomMealRecord(
             id: UUID(), userId: caller.userId, name: name, mealType: mealType, items: body.items, version: 1, createdAt: now, updatedAt: now,
-            modified: stamp)
+            modified: stamp, tags: tags ?? [])
         try await customMealStore.create(meal, logger: context.logger)
         return EditedResponse(status: .created, response: try CustomMealBody(meal, catalog: try foods.catalog()))
     }
@@ -69,10 +69,11 @@ struct CustomMealController: Sendable {
         var request = request
         let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
-        let (name, mealType) = try validate(body)
+        let (name, mealType, tags) = try validate(body)
         let condition = try RequestPreconditions.writeCondition(request, body: raw, modifiedAt: body.modifiedAt, now: now())
         let outcome = try await customMealStore.replace(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in
             (meal.name, meal.mealType, meal.items) = (name, mealType, body.items)
+            if let tags { meal.tags = tags }
         }
         let catalog = try foods.catalog()
         switch outcome {
@@ -106,23 +107,24 @@ struct CustomMealController: Sendable {
             userId: caller.userId, origin: .customMeal,
             composition: MealComposer.compose(drafts, profile: profile.scoring, title: custom.name), profile: profile,
             description: nil, mealType: mealType, captureKind: .quickAdd, eatenAt: eatenAt, consumed: true, notes: notes,
-            unrecognised: [], hasPhoto: false, now: now)
+            unrecognised: [], hasPhoto: false, now: now, tags: custom.tags)
         try await store.create(meal, photo: nil, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
     }
 
-    private func validate(_ body: CustomMealRequest) throws -> (name: String, mealType: MealType?) {
+    private func validate(_ body: CustomMealRequest) throws -> (name: String, mealType: MealType?, tags: [String]?) {
         var fields = MealFieldReader(now: now())
         let name = fields.text(body.name, field: "name", limit: 120)
         if name == nil && fields.problems["name"] == nil { fields.merge(APIError.invalid(["name": "Give the meal a name."])) }
         let mealType = fields.mealType(body.mealType)
+        let tags = fields.tags(body.tags)
         do {
             _ = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog())
         } catch let error as APIError where error.status == .unprocessableContent {
             fields.merge(error)
         }
         try fields.check()
-        return (name ?? "", mealType)
+        return (name ?? "", mealType, tags)
     }
 
     private func find(_ context: AppRequestContext, caller: CallerIdentity) async throws -> CustomMealRecord {
@@ -144,6 +146,7 @@ struct CustomMealBody: ResponseCodable {
     var name: String
     var mealType: String?
     var items: [ItemRequest]
+    var tags: [String]
     var totals: NutrientProfile
     var version: Int
     var createdAt: Date
@@ -158,6 +161,7 @@ struct CustomMealBody: ResponseCodable {
         name = meal.name
         mealType = meal.mealType?.rawValue
         items = meal.items
+        tags = meal.tags
         let drafts = (try? ItemRequestResolver.resolve(meal.items, catalog: catalog)) ?? []
         totals = MealComposer.totals(of: drafts)
         version = meal.version

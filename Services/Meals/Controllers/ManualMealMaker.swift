@@ -19,6 +19,7 @@ struct ManualMealMaker: Sendable {
         let eatenAt = fields.eatenAt(entry.eatenAt) ?? now
         let title = fields.text(entry.title, field: "title", limit: 120)
         let notes = fields.text(entry.notes, field: "notes", limit: 2000)
+        let tags = fields.tags(entry.tags)
         var drafts: [MealItemDraft] = []
         do { drafts = try ItemRequestResolver.resolve(entry.items, catalog: try foods.catalog()) } catch let error as APIError
             where error.status == .unprocessableContent
@@ -33,6 +34,7 @@ struct ManualMealMaker: Sendable {
         return MealFactory.make(
             userId: userId, origin: .manual, composition: MealComposer.compose(drafts, profile: profile.scoring, title: title),
             profile: profile, description: nil, mealType: mealType, captureKind: captureKind, eatenAt: eatenAt,
-            consumed: entry.consumed ?? true, notes: notes, unrecognised: [], hasPhoto: false, now: now, id: id, modified: stamp)
+            consumed: entry.consumed ?? true, notes: notes, unrecognised: [], hasPhoto: false, now: now, id: id, modified: stamp,
+            tags: tags ?? [])
     }
 }

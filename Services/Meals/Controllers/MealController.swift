@@ -29,7 +29,7 @@ struct MealController: Sendable {
         router.get("/api/meals/:id/photo", use: photo)
     }
 
-    /// `GET /api/meals?limit=&cursor=&from=&to=&status=consumed|scanned&mealType=`: newest first; dates are the user's.
+    /// `GET /api/meals?limit=&cursor=&from=&to=&status=consumed|scanned&mealType=&tag=`: newest first; dates are the user's.
     @Sendable func list(request: Request, context: AppRequestContext) async throws -> MealPageBody {
         let caller = try CallerIdentity(request)
         let query = request.uri.queryParameters
@@ -51,6 +51,10 @@ struct MealController: Sendable {
         if let mealType = query["mealType"].map(String.init) {
             filter.mealType = MealType(rawValue: mealType)
             if filter.mealType == nil { problems["mealType"] = "Use breakfast, lunch, dinner or snack." }
+        }
+        if let tag = query["tag"].map(String.init) {
+            filter.tag = MealTags.filter(tag)
+            if filter.tag == nil { problems["tag"] = "Use a tag of 1 to \(MealTags.maximumLength) characters." }
         }
         guard problems.isEmpty else { throw APIError.invalid(problems) }
         if let cursor = query["cursor"] {
@@ -106,6 +110,7 @@ struct MealController: Sendable {
         let eatenAt = fields.eatenAt(body.eatenAt)
         let title = fields.text(body.title, field: "title", limit: 120)
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
+        let tags = fields.tags(body.tags)
         var drafts: [MealItemDraft]?
         if let items = body.items {
             do { drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog()) } catch let error as APIError
@@ -126,6 +131,7 @@ struct MealController: Sendable {
             if let mealType { meal.mealType = mealType }
             if let eatenAt { meal.move(to: eatenAt, profile: profile) }
             if body.notes != nil { meal.notes = notes }
+            if let tags { meal.tags = tags }
             meal.edited = true
             return true
         }
@@ -214,7 +220,7 @@ struct MealController: Sendable {
         guard let items = body.items else { return nil }
         let entry = MealEntryRequest(
             items: items, title: body.title, mealType: body.mealType, captureKind: body.captureKind, eatenAt: body.eatenAt, notes: body.notes,
-            consumed: body.consumed, modifiedAt: body.modifiedAt)
+            consumed: body.consumed, tags: body.tags, modifiedAt: body.modifiedAt)
         let profile = try await profiles.profile(of: caller.userId, client: client, logger: logger)
         let meal = try maker.meal(entry, id: id, userId: caller.userId, body: raw.readableBytesView, profile: profile)
         switch try await store.createIfAbsent(meal, logger: logger) {

@@ -50,6 +50,17 @@ struct MealFieldReader {
         return text
     }
 
+    /// Tags as `MealTags` stores them; nil when absent (or invalid, with the problem noted).
+    mutating func tags(_ tags: [String]?) -> [String]? {
+        guard let tags else { return nil }
+        switch MealTags.normalised(tags) {
+        case .success(let tags): return tags
+        case .failure(let problem):
+            problems["tags"] = problem.text
+            return nil
+        }
+    }
+
     /// Throws the collected problems as one 422.
     func check() throws {
         if !problems.isEmpty { throw APIError.invalid(problems) }

@@ -7,6 +7,8 @@ struct MealEntryRequest: Decodable {
     var eatenAt: String?
     var notes: String?
     var consumed: Bool?
+    /// Up to 10 tags (`MealTags`).
+    var tags: [String]?
     /// When the client made the entry (ISO 8601), for last-write-wins.
     var modifiedAt: String?
 }
@@ -21,6 +23,8 @@ struct MealUpdateRequest: Decodable {
     var notes: String?
     var captureKind: String?
     var consumed: Bool?
+    /// Replaces every tag when given (`[]` removes them).
+    var tags: [String]?
     /// When the client made the change (ISO 8601), for last-write-wins.
     var modifiedAt: String?
 }
@@ -43,6 +47,8 @@ struct AnalyzeJSONRequest: Decodable {
     var mealType: String?
     var captureKind: String?
     var eatenAt: String?
+    /// Up to 10 tags (`MealTags`).
+    var tags: [String]?
 }
 
 /// `POST /api/custom-meals` and `PUT /api/custom-meals/:id`.
@@ -50,6 +56,8 @@ struct CustomMealRequest: Decodable {
     var name: String
     var mealType: String?
     var items: [ItemRequest]
+    /// Up to 10 tags (`MealTags`); on a replace, absent keeps them.
+    var tags: [String]?
     /// When the client made the change (ISO 8601), for last-write-wins.
     var modifiedAt: String?
 }

@@ -24,6 +24,7 @@ struct MealBody: ResponseCodable, Equatable {
     var dietScore: DietScore
     /// Phrases of the description that matched no food; they are not counted.
     var unrecognised: [String]
+    var tags: [String]
     var photoUrl: String?
     var createdAt: Date
     var updatedAt: Date
@@ -45,6 +46,7 @@ struct MealBody: ResponseCodable, Equatable {
         consumedAt = meal.consumedAt
         notes = meal.notes
         edited = meal.edited
+        tags = meal.tags
         version = meal.version
         items = meal.items
         totals = meal.totals

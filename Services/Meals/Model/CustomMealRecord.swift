@@ -13,4 +13,6 @@ struct CustomMealRecord: Sendable, Equatable {
     var updatedAt: Date
     /// The stamp of the last write, for last-write-wins.
     var modified: WriteStamp
+    /// Normalised by `MealTags`; a meal logged from it carries them.
+    var tags: [String] = []
 }

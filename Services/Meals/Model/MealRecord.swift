@@ -28,6 +28,8 @@ struct MealRecord: Sendable, Equatable {
     /// Phrases of a written meal that matched no food (they are not in the totals).
     var unrecognised: [String]
     var hasPhoto: Bool
+    /// Normalised by `MealTags`.
+    var tags: [String] = []
     var createdAt: Date
     var updatedAt: Date
     /// The stamp of the last write, for last-write-wins: the client's `modifiedAt` (or the server's time) and its tiebreak.
@@ -47,7 +49,7 @@ struct MealRecord: Sendable, Equatable {
         MealSnapshot(
             mealId: id, userId: userId, title: title, origin: origin.rawValue, mealType: mealType?.rawValue,
             captureKind: captureKind.rawValue, eatenAt: eatenAt, localDate: localDate, timeZone: timeZone, isConsumed: isConsumed,
-            edited: edited, notes: notes, hasPhoto: hasPhoto,
+            edited: edited, notes: notes, hasPhoto: hasPhoto, tags: tags,
             items: items.map { item in
                 MealSnapshotItem(
                     name: item.name, amount: item.amount, unit: item.unit, grams: item.grams, nutrients: item.nutrients.totals,

@@ -8,7 +8,8 @@ import SyncContracts
 /// Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct CustomMealRepository: Sendable {
     private static let columns = """
-        SELECT id, user_id, name, meal_type, items::text, version, created_at, updated_at, modified_at, modified_tiebreak, change_seq
+        SELECT id, user_id, name, meal_type, items::text, version, created_at, updated_at, modified_at, modified_tiebreak, change_seq,
+               tags
         FROM custom_meals
         """
 
@@ -20,10 +21,11 @@ struct CustomMealRepository: Sendable {
         try await connection.query(
             """
             INSERT INTO custom_meals (id, user_id, name, meal_type, items, version, created_at, updated_at, modified_at,
-                                      modified_tiebreak, change_seq)
+                                      modified_tiebreak, change_seq, tags)
             VALUES (\(meal.id), \(meal.userId), \(meal.name), \(meal.mealType?.rawValue), \(items)::jsonb, \(meal.version),
-                    \(meal.createdAt), \(meal.updatedAt), \(meal.modified.date), \(meal.modified.tiebreak), \(seq))
+                    \(meal.createdAt), \(meal.updatedAt), \(meal.modified.date), \(meal.modified.tiebreak), \(seq), \(meal.tags))
             ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, meal_type = EXCLUDED.meal_type, items = EXCLUDED.items,
+                tags = EXCLUDED.tags,
                 version = EXCLUDED.version, updated_at = EXCLUDED.updated_at, modified_at = EXCLUDED.modified_at,
                 modified_tiebreak = EXCLUDED.modified_tiebreak, change_seq = EXCLUDED.change_seq
             WHERE custom_meals.user_id = EXCLUDED.user_id
@@ -84,15 +86,15 @@ struct CustomMealRepository: Sendable {
         var result: [(Int64, CustomMealRecord)] = []
         let decoder = JSONDecoder()
         for try await row in rows {
-            let (id, userId, name, mealType, items, version, createdAt, updatedAt, modifiedAt, tiebreak, seq) = try row.decode(
-                (UUID, UUID, String, String?, String, Int, Date, Date, Date, String, Int64).self)
+            let (id, userId, name, mealType, items, version, createdAt, updatedAt, modifiedAt, tiebreak, seq, tags) = try row.decode(
+                (UUID, UUID, String, String?, String, Int, Date, Date, Date, String, Int64, [String]).self)
             result.append(
                 (
                     seq,
                     CustomMealRecord(
                         id: id, userId: userId, name: name, mealType: mealType.flatMap(MealType.init(rawValue:)),
                         items: try decoder.decode([ItemRequest].self, from: Data(items.utf8)), version: version, createdAt: createdAt,
-                        updatedAt: updatedAt, modified: WriteStamp(modifiedAt, tiebreak: tiebreak))
+                        updatedAt: updatedAt, modified: WriteStamp(modifiedAt, tiebreak: tiebreak), tags: tags)
                 ))
         }
         return result

@@ -55,6 +55,7 @@ struct MealJSON {
             diet: try json("diet", as: DietScore.self),
             unrecognised: try json("unrecognised", as: [String].self),
             hasPhoto: try columns["has_photo"].decode(Bool.self),
+            tags: try columns["tags"].decode([String].self),
             createdAt: try columns["created_at"].decode(Date.self),
             updatedAt: try columns["updated_at"].decode(Date.self),
             modified: WriteStamp(

@@ -9,7 +9,7 @@ struct MealRepository: Sendable {
     private static let columns: PostgresQuery = """
         SELECT id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date::text, time_zone,
                is_consumed, consumed_at, notes, edited, version, items::text, totals::text, health::text, diet::text,
-               unrecognised::text, has_photo, created_at, updated_at, modified_at, modified_tiebreak, change_seq
+               unrecognised::text, has_photo, tags, created_at, updated_at, modified_at, modified_tiebreak, change_seq
         FROM meals
         """
 
@@ -21,12 +21,12 @@ struct MealRepository: Sendable {
             """
             INSERT INTO meals (id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date, time_zone,
                                is_consumed, consumed_at, notes, edited, version, items, totals, health, diet, unrecognised,
-                               has_photo, created_at, updated_at, modified_at, modified_tiebreak, change_seq)
+                               has_photo, tags, created_at, updated_at, modified_at, modified_tiebreak, change_seq)
             VALUES (\(meal.id), \(meal.userId), \(meal.origin.rawValue), \(meal.title), \(meal.description),
                     \(meal.mealType?.rawValue), \(meal.captureKind.rawValue), \(meal.eatenAt), \(meal.localDate)::date,
                     \(meal.timeZone), \(meal.isConsumed), \(meal.consumedAt), \(meal.notes), \(meal.edited), \(meal.version),
                     \(json.items)::jsonb, \(json.totals)::jsonb, \(json.health)::jsonb, \(json.diet)::jsonb,
-                    \(json.unrecognised)::jsonb, \(meal.hasPhoto), \(meal.createdAt), \(meal.updatedAt),
+                    \(json.unrecognised)::jsonb, \(meal.hasPhoto), \(meal.tags), \(meal.createdAt), \(meal.updatedAt),
                     \(meal.modified.date), \(meal.modified.tiebreak), \(seq))
             """, logger: logger)
     }
@@ -41,7 +41,7 @@ struct MealRepository: Sendable {
                 local_date = \(meal.localDate)::date, time_zone = \(meal.timeZone), is_consumed = \(meal.isConsumed),
                 consumed_at = \(meal.consumedAt), notes = \(meal.notes), edited = \(meal.edited), version = \(meal.version),
                 items = \(json.items)::jsonb, totals = \(json.totals)::jsonb, health = \(json.health)::jsonb,
-                diet = \(json.diet)::jsonb, updated_at = \(meal.updatedAt), modified_at = \(meal.modified.date),
+                diet = \(json.diet)::jsonb, tags = \(meal.tags), updated_at = \(meal.updatedAt), modified_at = \(meal.modified.date),
                 modified_tiebreak = \(meal.modified.tiebreak), change_seq = \(seq)
             WHERE id = \(meal.id) AND user_id = \(meal.userId)
             """, logger: logger)
@@ -86,6 +86,7 @@ struct MealRepository: Sendable {
         if let to = filter.toDate { conditions.append("local_date <= \(try bind(to))::date") }
         if let consumed = filter.consumed { conditions.append("is_consumed = \(try bind(consumed))") }
         if let mealType = filter.mealType { conditions.append("meal_type = \(try bind(mealType.rawValue))") }
+        if let tag = filter.tag { conditions.append("tags @> ARRAY[\(try bind(tag))]::text[]") }
         if let cursor = filter.cursor {
             conditions.append(
                 "(eaten_at, id) < ('epoch'::timestamptz + \(try bind(cursor.eatenAtMicros)) * interval '1 microsecond', \(try bind(cursor.id)))")
@@ -176,6 +177,8 @@ struct MealListFilter: Sendable {
     var toDate: String?
     var consumed: Bool?
     var mealType: MealType?
+    /// Only meals carrying this tag (normalised).
+    var tag: String?
     var cursor: MealCursor?
     var limit: Int
 }
