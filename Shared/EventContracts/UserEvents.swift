@@ -31,6 +31,10 @@ public struct UserProfileUpdated: EventPayload {
     /// How many days of meals and body metrics the user keeps (the owning services purge older ones); absent:
     /// everything is kept.
     public var historyRetentionDays: Int?
+    /// The user's calendar date (`YYYY-MM-DD`, in `timeZone`) from which the goals in this event (calories, macros,
+    /// balance) are in force: the day they were last changed. Days before it were judged by the goals before. Absent
+    /// from events published before goal history existed.
+    public var goalsEffectiveFrom: String?
     /// Increases with every change, so consumers can ignore stale copies.
     public var version: Int
 

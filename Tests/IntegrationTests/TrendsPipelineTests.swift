@@ -86,6 +86,34 @@ struct TrendsPipelineTests {
         }
     }
 
+    @Test("a goal changed today does not re-rate yesterday: each day keeps the verdict of the goal in force that day")
+    func goalHistory() async throws {
+        try await TrackingStack.run(withMeals: true, start: Self.start) { stack in
+            let email = "goals-\(UUID().uuidString.prefix(8))@example.com"
+            let token = try await stack.gateway.register(email: email).accessToken
+            try await stack.setProfile(#"{"dailyCalorieGoal":2000}"#, token: token)
+            _ = try await stack.logMeal(calories: 2000, at: Self.timestamp(Self.start), expectDay: "2026-03-10", token: token)
+            let metDay = try await stack.eventually("/api/history/2026-03-10", token: token, as: DayHistory.self) {
+                $0.summary.goalStatus == .met
+            }
+            #expect(metDay.summary.goalStatus == .met)
+
+            // The next day the user lowers the goal to 1,200 kcal: the 10th stays met, the 11th is judged by 1,200.
+            stack.clock.advance(by: 86_400)
+            let fresh = try await stack.gateway.login(email: email).decoded(SessionAnswer.self).accessToken
+            try await stack.setProfile(#"{"dailyCalorieGoal":1200}"#, token: fresh)
+            _ = try await stack.logMeal(
+                calories: 1200, at: Self.timestamp(Self.start.addingTimeInterval(86_400)), expectDay: "2026-03-11", token: fresh)
+            let progress = try await stack.eventually("/api/progress?days=2", token: fresh, as: DaysReport.self) {
+                $0.goal.dailyCalorieGoal == 1200 && $0.days.last?.calories == 1200
+            }
+            #expect(progress.days.map(\.goalStatus) == [.met, .met], "each day by its own goal: \(progress.days.map(\.goalStatus))")
+            #expect(progress.goal.daysMet == 2 && progress.goal.dailyCalorieGoal == 1200)
+            let yesterday = try await stack.gateway.call(.get, "/api/history/2026-03-10", token: fresh).decoded(DayHistory.self)
+            #expect(yesterday.summary.goalStatus == .met && yesterday.summary.caloriesRemaining == 0)
+        }
+    }
+
     @Test("the expenditure estimate of a user whose true expenditure is 2,500 kcal, from 28 days logged through the API")
     func expenditure() async throws {
         try await TrackingStack.run(withMeals: true, start: Self.start) { stack in

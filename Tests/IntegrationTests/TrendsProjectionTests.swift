@@ -202,4 +202,35 @@ struct TrendsProjectionTests {
             }
         }
     }
+
+    @Test("goal history from profile events in any order: each day judged by the goal in force that day, earlier days by the first")
+    func goalHistory() async throws {
+        try await ProjectionStack.run(start: Self.start) { stack in
+            let user = UUID()
+            func profile(goal: Int?, from date: String, version: Int) -> UserProfileUpdated {
+                var event = UserProfileUpdated(userId: user, displayName: "g", dietPreference: "balanced", dailyCalorieGoal: goal, version: version)
+                event.goalsEffectiveFrom = date
+                return event
+            }
+            var ids: [UUID] = []
+            // The newest goal first, then the one before it, then a stale copy of an older version for the same date.
+            for event in [
+                profile(goal: 1200, from: "2026-03-10", version: 3), profile(goal: 2000, from: "2026-03-01", version: 2),
+                profile(goal: nil, from: "2026-03-01", version: 1),
+            ] {
+                ids.append(try await stack.publish(event, userId: user))
+            }
+            for (date, calories) in [("2026-02-27", 2000.0), ("2026-03-05", 2000), ("2026-03-10", 1200)] {
+                let meal = TestMeals.snapshot(UUID(), of: user, on: date, calories: calories, version: 1)
+                ids.append(try await stack.publish(MealConsumed(meal: meal), userId: user))
+            }
+            try await stack.awaitApplied(ids)
+            let march = try await stack.get("/api/calendar?month=2026-03", as: user, DaysReport.self)
+            #expect(march.days[4].goalStatus == .met, "the 5th, judged by 2,000 kcal: \(march.days[4].goalStatus)")
+            #expect(march.days[9].goalStatus == .met, "the 10th, judged by 1,200 kcal: \(march.days[9].goalStatus)")
+            #expect(march.goal.daysMet == 2 && march.goal.dailyCalorieGoal == 1200)
+            let february = try await stack.get("/api/history/2026-02-27", as: user, DayHistory.self)
+            #expect(february.summary.goalStatus == .met, "a day before the first period is judged by the first")
+        }
+    }
 }

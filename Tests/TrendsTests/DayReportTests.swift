@@ -58,9 +58,15 @@ struct DayReportTests {
         // protein 600 kcal, carbs 1200, fat 1080 of 2880.
         #expect(split.proteinPercent == 20.8 && split.carbsPercent == 41.7 && split.fatPercent == 37.5)
         #expect(NutritionAverages(PeriodTotals([])) == nil)
-        let goal = GoalAchievement(days, goal: 2000)
+        let goal = GoalAchievement(days, goals: GoalHistory([.init(from: range.lowerBound, dailyCalorieGoal: 2000)]))
         #expect(goal.daysLogged == 2 && goal.daysMet == 1 && goal.achievementRate == 0.5)
-        #expect(GoalAchievement(days, goal: nil).achievementRate == nil)
+        #expect(GoalAchievement(days, goals: .none).achievementRate == nil)
+        // The goal became 1000 on the 5th: the 2nd is still met by 2000, the 5th now by 1000.
+        let changed = GoalHistory([
+            .init(from: CalendarDate("2026-01-05")!, dailyCalorieGoal: 1000), .init(from: range.lowerBound, dailyCalorieGoal: 2000),
+        ])
+        let both = GoalAchievement(days, goals: changed)
+        #expect(both.daysMet == 2 && both.achievementRate == 1 && both.dailyCalorieGoal == 1000)
     }
 
     @Test("this week starts on Monday in the user's calendar; all time includes everything")

@@ -1,5 +1,6 @@
 import EventContracts
 import Foundation
+import ServiceDefaults
 import SyncContracts
 
 /// A user's profile and goals, as stored. Weights are kept in kilograms whatever the display unit.
@@ -37,6 +38,19 @@ struct Profile: Sendable, Equatable {
     var changeSeq: Int64 = 0
     /// When the last write was made, for last-write-wins; nil before it is stored.
     var writeStamp: WriteStamp?
+    /// The user's date (`YYYY-MM-DD`, in their zone) from which the current goals are in force: the day they were set
+    /// (`revision(of:at:)`), or the day the account was made.
+    var goalsEffectiveFrom: String = "2000-01-01"
+
+    /// The goals a day is judged by; a change of any of them starts a new period of the goal history.
+    var goals: [Double?] {
+        [dailyCalorieGoal, proteinGoalGrams, carbsGoalGrams, fatGoalGrams, calorieBalanceGoal].map { $0.map(Double.init) }
+    }
+
+    /// The user's calendar date of `instant` in the profile's zone (UTC when the zone is unknown).
+    func localDate(of instant: Date) -> String {
+        CalendarDate(instant, in: TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!).description
+    }
 
     /// The event every consumer keeps a copy of.
     var event: UserProfileUpdated {
@@ -50,6 +64,7 @@ struct Profile: Sendable, Equatable {
         event.sex = sex
         event.activityLevel = activityLevel
         event.historyRetentionDays = historyRetentionDays
+        event.goalsEffectiveFrom = goalsEffectiveFrom
         return event
     }
 }

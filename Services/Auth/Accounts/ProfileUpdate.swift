@@ -78,6 +78,7 @@ struct ProfileUpdate: Decodable, Sendable {
         guard updated != current else { return nil }
         updated.version = current.version + 1
         updated.updatedAt = now
+        if updated.goals != current.goals { updated.goalsEffectiveFrom = updated.localDate(of: now) }
         return updated
     }
 

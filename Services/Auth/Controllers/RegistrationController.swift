@@ -28,7 +28,8 @@ struct RegistrationController: Sendable {
         let passwordHash = try await hasher.hash(body.password)
         let now = now()
         let userId = UUID()
-        let profile = Profile(userId: userId, displayName: displayName, updatedAt: now)
+        var profile = Profile(userId: userId, displayName: displayName, updatedAt: now)
+        profile.goalsEffectiveFrom = profile.localDate(of: now)
         let answer = try await store.register(
             userId: userId, email: email, passwordHash: passwordHash, profile: profile, request: request, now: now, logger: logger)
         return EditedResponse(status: .created, response: answer)

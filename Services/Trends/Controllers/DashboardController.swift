@@ -36,7 +36,7 @@ struct DashboardController: Sendable {
         let range = reader.lastDays(fallback: 7, limits: 1...90)
         try reader.check()
         let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
-        return DaysReport(range: range, summaries: days, goal: profile.dailyCalorieGoal)
+        return DaysReport(range: range, summaries: days, goals: profile.goals)
     }
 
     /// `GET /api/calendar?month=YYYY-MM`: each day of the month up to today with its goal status.
@@ -47,7 +47,7 @@ struct DashboardController: Sendable {
         let range = reader.month()
         try reader.check()
         let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
-        return DaysReport(range: range, summaries: days, goal: profile.dailyCalorieGoal)
+        return DaysReport(range: range, summaries: days, goals: profile.goals)
     }
 
     /// `GET /api/history/:date`: the day's summary and meals; 404 for a path that is not a date.
@@ -61,7 +61,8 @@ struct DashboardController: Sendable {
         async let dayMeals = meals.meals(of: caller.userId, on: date, logger: context.logger)
         let summary = try await days.first ?? .empty(date)
         return DayHistory(
-            date: date, summary: DayReport(summary, goal: profile.dailyCalorieGoal), meals: try await dayMeals.map(DayHistory.Meal.init))
+            date: date, summary: DayReport(summary, goal: profile.goals.dailyCalorieGoal(on: date)),
+            meals: try await dayMeals.map(DayHistory.Meal.init))
     }
 
     /// `GET /api/achievements`: streak milestones at 7, 21, 35, 50, 100 and 365 days, locked and unlocked.

@@ -9,12 +9,12 @@ struct DaysReport: Codable, Sendable, Equatable {
     /// Daily averages over the logged days.
     var averages: NutritionAverages?
 
-    init(range: ClosedRange<CalendarDate>, summaries: [DaySummary], goal: Int?) {
+    init(range: ClosedRange<CalendarDate>, summaries: [DaySummary], goals: GoalHistory) {
         let days = DaySummary.filled(summaries, over: range)
         from = range.lowerBound
         to = range.upperBound
-        self.days = days.map { DayReport($0, goal: goal) }
-        self.goal = GoalAchievement(days, goal: goal)
+        self.days = days.map { DayReport($0, goal: goals.dailyCalorieGoal(on: $0.date)) }
+        self.goal = GoalAchievement(days, goals: goals)
         averages = NutritionAverages(PeriodTotals(days))
     }
 }

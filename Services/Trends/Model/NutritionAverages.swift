@@ -38,16 +38,19 @@ struct MacroEnergySplit: Codable, Sendable, Equatable {
 
 /// How often the logged days met the calorie goal.
 struct GoalAchievement: Codable, Sendable, Equatable {
+    /// The goal in force on the last day of the range.
     var dailyCalorieGoal: Int?
     var daysLogged: Int
+    /// Days met, each by the goal in force that day.
     var daysMet: Int
     /// daysMet / daysLogged; nil without a goal or without logged days.
     var achievementRate: Double?
 
-    init(_ days: [DaySummary], goal: Int?) {
-        dailyCalorieGoal = goal
+    init(_ days: [DaySummary], goals: GoalHistory) {
+        dailyCalorieGoal = days.last.flatMap { goals.dailyCalorieGoal(on: $0.date) }
         daysLogged = days.filter(\.isLogged).count
-        daysMet = days.filter { GoalStatus($0, goal: goal) == .met }.count
-        achievementRate = goal != nil && daysLogged > 0 ? (Double(daysMet) / Double(daysLogged) * 1000).rounded() / 1000 : nil
+        daysMet = days.filter { GoalStatus($0, goal: goals.dailyCalorieGoal(on: $0.date)) == .met }.count
+        let judged = days.contains { goals.dailyCalorieGoal(on: $0.date) != nil }
+        achievementRate = judged && daysLogged > 0 ? (Double(daysMet) / Double(daysLogged) * 1000).rounded() / 1000 : nil
     }
 }

@@ -13,6 +13,8 @@ struct TrendsProfile: Sendable, Equatable {
     var birthDate: CalendarDate?
     var sex: String?
     var activityLevel: String?
+    /// The daily calorie goal period by period, which past days are judged by (`dailyCalorieGoal` is today's).
+    var goals: GoalHistory = .none
 
     static let standard = TrendsProfile(timeZone: TimeZone(identifier: "UTC")!, weightUnit: "kg")
 

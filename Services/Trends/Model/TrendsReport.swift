@@ -27,10 +27,10 @@ struct TrendsReport: Codable, Sendable, Equatable {
         to = range.upperBound
         averages = NutritionAverages(totals)
         macroSplit = MacroEnergySplit(totals)
-        self.days = days.map { DayReport($0, goal: profile.dailyCalorieGoal) }
+        self.days = days.map { DayReport($0, goal: profile.goals.dailyCalorieGoal(on: $0.date)) }
         bestMeals = best
         worstMeals = worst
-        goal = GoalAchievement(days, goal: profile.dailyCalorieGoal)
+        goal = GoalAchievement(days, goals: profile.goals)
         weight = WeightTrendReport(weighIns: bodyMetrics, period: range, profile: profile)
         ketones = bodyMetrics.filter { range.contains($0.date) }.compactMap { day in
             day.ketones.map { KetoneReading(date: day.date, level: $0, inKetosis: $0 > 0.5) }

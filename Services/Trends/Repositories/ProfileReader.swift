@@ -8,8 +8,27 @@ import ServiceDefaults
 struct ProfileReader: Sendable {
     let client: PostgresPool
 
-    /// The user's profile; `.standard` before the first event (an unknown zone falls back to UTC).
+    /// The user's profile with their goal history; `.standard` before the first event (an unknown zone falls back
+    /// to UTC).
     func profile(of userId: UUID, logger: Logger) async throws -> TrendsProfile {
+        async let goals = goals(of: userId, logger: logger)
+        var profile = try await currentProfile(of: userId, logger: logger)
+        profile.goals = try await goals
+        return profile
+    }
+
+    /// The user's goal periods, oldest first.
+    func goals(of userId: UUID, logger: Logger) async throws -> GoalHistory {
+        let rows = try await client.query(
+            "SELECT to_char(effective_from, 'YYYY-MM-DD'), daily_calorie_goal FROM goal_history WHERE user_id = \(userId)", logger: logger)
+        var periods: [GoalHistory.Period] = []
+        for try await (from, goal) in rows.decode((String, Int?).self) {
+            if let from = CalendarDate(from) { periods.append(GoalHistory.Period(from: from, dailyCalorieGoal: goal)) }
+        }
+        return GoalHistory(periods)
+    }
+
+    private func currentProfile(of userId: UUID, logger: Logger) async throws -> TrendsProfile {
         let rows = try await client.query(
             """
             SELECT time_zone, weight_unit, daily_calorie_goal, calorie_balance_goal, target_weight_kg, height_cm, birth_date, sex,
