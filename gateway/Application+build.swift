@@ -39,10 +39,12 @@ func makeRouter(
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
     router.add(middleware: RequestIdMiddleware())
+    router.add(middleware: CORSMiddleware(origins: settings.webOrigins))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestMetricsMiddleware(factory: metrics))
     router.add(
         middleware: RouteMatchMiddleware(routes: settings.routes, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies)))
+    router.add(middleware: CSRFMiddleware(origins: settings.webOrigins))
     router.add(middleware: AuthenticationMiddleware(verifier: verifier, now: clock.date))
     router.add(middleware: RateLimitMiddleware(routes: settings.routes, limiter: limiter, now: clock.instant, metrics: metrics))
     router.add(

@@ -47,14 +47,14 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         client: client, accounts: accounts, sessions: sessions, resets: PasswordResetRepository())
     SessionController(
         client: client, accounts: accounts, sessions: sessions, sessionStore: sessionStore, issuer: issuer,
-        hasher: hasher, throttle: throttle, now: now
+        hasher: hasher, throttle: throttle, sessionLifetime: settings.sessionLifetime, now: now
     ).addRoutes(to: router)
     PasswordController(
         client: client, accounts: accounts, store: passwordStore, issuer: issuer, hasher: hasher, throttle: throttle,
         resetLifetime: settings.passwordResetLifetime, resetURL: settings.passwordResetURL, mailFrom: settings.mail.from,
         mailWake: mailWake, now: now
     ).addRoutes(to: router)
-    RegistrationController(store: accountStore, hasher: hasher, now: now).addRoutes(to: router)
+    RegistrationController(store: accountStore, hasher: hasher, sessionLifetime: settings.sessionLifetime, now: now).addRoutes(to: router)
     UserController(store: accountStore, hasher: hasher, now: now)
         .addRoutes(to: router)
     ProfileSyncController(store: accountStore, now: now).addRoutes(to: router)

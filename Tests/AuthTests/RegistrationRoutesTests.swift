@@ -33,7 +33,7 @@ struct RegistrationRoutesTests {
                 try await Task.sleep(for: .milliseconds(10))
             }
             let router = ServiceRuntime.makeRouter(service: "auth", checks: [])
-            RegistrationController(store: store, hasher: hasher, now: { Self.now }).addRoutes(to: router)
+            RegistrationController(store: store, hasher: hasher, sessionLifetime: .seconds(30 * 86_400), now: { Self.now }).addRoutes(to: router)
             try await Application(router: router).test(.router, body)
         }
     }
@@ -115,6 +115,33 @@ struct RegistrationRoutesTests {
             let again = try await register(client, #"{"email":"ONCE@example.com","password":"correct horse battery"}"#)
             #expect(again.status == .badRequest)
             #expect(try decode(ErrorBody.self, again).error.code == "email_taken")
+        }
+    }
+
+    @Test("a web client asking for cookies gets its tokens as __Host- cookies and a body without them; the apps' body is unchanged")
+    func cookieSession() async throws {
+        try await withRoutes { client in
+            let answer = try await client.execute(
+                uri: "/api/auth/register", method: .post,
+                headers: [.contentType: "application/json", HTTPField.Name("X-Session-Transport")!: "cookie"],
+                body: ByteBuffer(string: #"{"email":"web@example.com","password":"correct horse battery"}"#))
+            #expect(answer.status == .created)
+            let cookies = answer.headers[values: .setCookie]
+            #expect(cookies.count == 3)
+            for name in ["__Host-nutritionai-access", "__Host-nutritionai-refresh", "__Host-nutritionai-csrf"] {
+                let cookie = try #require(cookies.first { $0.hasPrefix(name + "=") }, "no \(name) cookie in \(cookies)")
+                #expect(cookie.contains("; Path=/") && cookie.contains("; Secure") && cookie.contains("; SameSite=Strict"))
+                #expect(cookie.contains("; HttpOnly") == (name != "__Host-nutritionai-csrf"), "HttpOnly on \(cookie)")
+                #expect(!cookie.contains("Domain="), "a __Host- cookie has no Domain")
+            }
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any]
+            #expect(body?["tokenType"] as? String == "cookie" && body?["accessToken"] == nil && body?["refreshToken"] == nil)
+            #expect(answer.headers[.cacheControl] == "no-store")
+
+            let app = try await register(client, #"{"email":"app@example.com","password":"correct horse battery"}"#)
+            #expect(app.headers[values: .setCookie].isEmpty)
+            let appBody = try JSONSerialization.jsonObject(with: Data(buffer: app.body)) as? [String: Any]
+            #expect(appBody?["accessToken"] is String && appBody?["tokenType"] as? String == "Bearer")
         }
     }
 }

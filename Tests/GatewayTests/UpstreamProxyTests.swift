@@ -16,6 +16,8 @@ import Testing
 @Suite("Gateway proxy against a live upstream")
 struct UpstreamProxyTests {
     let tokens = TokenFactory()
+    /// The web origin the gateways of these tests allow.
+    static let webOrigin = "https://app.nutritionai.test"
 
     /// An upstream that answers with the headers it received.
     func echoUpstream() -> some ApplicationProtocol {
@@ -30,6 +32,11 @@ struct UpstreamProxyTests {
         }
         router.post("/api/meals/echo") { request, _ -> String in
             String(buffer: try await request.body.collect(upTo: 1 << 20))
+        }
+        router.post("/api/private/echo") { request, _ -> [String: String] in
+            var seen: [String: String] = [:]
+            for field in request.headers { seen[field.name.canonicalName] = field.value }
+            return seen
         }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
@@ -48,7 +55,8 @@ struct UpstreamProxyTests {
         http.maxBodyBytes = 64
         return GatewaySettings(
             http: http, routes: routes, connectTimeout: .seconds(1), upstreamTimeout: .seconds(5), healthTimeout: .seconds(1),
-            tokenPolicy: tokens.policy, jwksURL: nil, jwksRefreshInterval: .seconds(300), trustedProxies: [])
+            tokenPolicy: tokens.policy, jwksURL: nil, jwksRefreshInterval: .seconds(300), trustedProxies: [],
+            webOrigins: try WebOrigins(Self.webOrigin))
     }
 
     /// A gateway in front of the echo upstream; its metrics go to `metrics`.
@@ -145,9 +153,10 @@ struct UpstreamProxyTests {
                 #expect(response.status == .badGateway)
             }
         }
-        #expect(alwaysClosing.requestLines == [
-            "GET /api/meals/today HTTP/1.1", "GET /api/meals/today HTTP/1.1", "POST /api/meals HTTP/1.1",
-        ])
+        #expect(
+            alwaysClosing.requestLines == [
+                "GET /api/meals/today HTTP/1.1", "GET /api/meals/today HTTP/1.1", "POST /api/meals HTTP/1.1",
+            ])
         try await alwaysClosing.stop()
     }
 

@@ -46,6 +46,9 @@ struct IdentityStack: Sendable {
         }
         """
 
+    /// The browser origin every test gateway allows (`GATEWAY_WEB_ORIGINS`).
+    static let webOrigin = "https://app.nutritionai.test"
+
     /// Starts both on an emptied schema and runs `body` against the gateway.
     static func run(_ body: @Sendable (IdentityStack) async throws -> Void) async throws {
         let clock = TestClock()
@@ -75,7 +78,7 @@ struct IdentityStack: Sendable {
             http: try HTTPServerSettings(config: ConfigReaderFactory.make([:]), defaultPort: 0), routes: routes,
             connectTimeout: .seconds(2), upstreamTimeout: .seconds(20), healthTimeout: .seconds(2), tokenPolicy: policy,
             jwksURL: URL(string: "http://127.0.0.1:\(authPort)/.well-known/jwks.json")!, jwksRefreshInterval: .seconds(300),
-            trustedProxies: [IPNetwork("127.0.0.1")!, IPNetwork("::1")!])
+            trustedProxies: [IPNetwork("127.0.0.1")!, IPNetwork("::1")!], webOrigins: try WebOrigins(IdentityStack.webOrigin))
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.tracing.tracer = nil  // as the gateway's own upstream client: the proxy makes the client span
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)

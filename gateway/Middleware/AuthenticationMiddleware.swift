@@ -4,7 +4,9 @@ import HTTPTypes
 import Hummingbird
 import ServiceDefaults
 
-/// Requires a valid bearer access token on every private route and records the caller in the context.
+/// Requires a valid access token on every private route and records the caller in the context: the bearer token of
+/// `Authorization`, or, when that header is absent, a web client's access cookie (`SessionCookies`; `CSRFMiddleware`
+/// has already checked an unsafe request sent with it).
 /// Public routes pass without one; a valid token there still identifies the caller (so a public prefix can hold
 /// owner-only methods), and an invalid one does not block (sign-in must work with a stale token) but its problem is
 /// passed on, so the owner-only methods can answer `token_expired` as private routes do. Refusals are 401 in the one
@@ -20,7 +22,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard let route = context.route else { return try await next(request, context) }
         if route.isPublic {
             var context = context
-            if let token = request.headers[.authorization].flatMap(Self.bearerToken) {
+            if let token = request.headers[.authorization].flatMap(Self.bearerToken) ?? Self.cookieToken(request) {
                 do {
                     context.caller = try await verifier.verify(token, now: now())
                 } catch {
@@ -30,11 +32,17 @@ struct AuthenticationMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         guard let authorization = request.headers[.authorization] else {
+            if let token = Self.cookieToken(request) { return try await next(request, try await verified(token, context)) }
             throw APIError(
                 .unauthorized, code: "unauthenticated", message: "Sign in to use this route.",
                 headers: [.wwwAuthenticate: #"Bearer realm="nutritionai""#])
         }
         guard let token = Self.bearerToken(authorization) else { throw Self.refusal(.malformed) }
+        return try await next(request, try await verified(token, context))
+    }
+
+    /// `context` with the caller of `token`; 401 for a token that does not verify, 503 before the first key fetch.
+    private func verified(_ token: String, _ context: GatewayRequestContext) async throws -> GatewayRequestContext {
         var context = context
         do {
             context.caller = try await verifier.verify(token, now: now())
@@ -43,7 +51,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
         } catch {
             throw Self.refusal(error)
         }
-        return try await next(request, context)
+        return context
+    }
+
+    /// A web client's access token, from its cookie, when no `Authorization` header was sent.
+    static func cookieToken(_ request: Request) -> String? {
+        guard request.headers[.authorization] == nil else { return nil }
+        return SessionCookies.value(of: SessionCookies.access, in: request.headers[values: .cookie].joined(separator: "; "))
     }
 
     /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110 section 11.1).

@@ -21,6 +21,9 @@ struct GatewaySettings: Sendable {
     var jwksRefreshInterval: Duration
     /// Proxies whose `X-Forwarded-For` is believed (`GATEWAY_TRUSTED_PROXIES`, comma-separated CIDRs; default none).
     var trustedProxies: [IPNetwork]
+    /// Browser origins allowed by CORS and for cookie sessions (`GATEWAY_WEB_ORIGINS`, comma-separated; default none:
+    /// no browser page may call the API with credentials, and cookie sessions are refused on unsafe methods).
+    var webOrigins: WebOrigins = .none
 }
 
 extension GatewaySettings {
@@ -57,5 +60,9 @@ extension GatewaySettings {
                 }
                 return network
             }
+        let origins = config.string(forKey: "gateway.web.origins", default: "")
+        do { self.webOrigins = try WebOrigins(origins) } catch let error as WebOrigins.InvalidOrigin {
+            throw ConfigurationError.invalid("GATEWAY_WEB_ORIGINS", reason: "\(error.text) is not an origin such as https://app.example.com")
+        }
     }
 }

@@ -7,15 +7,18 @@ import ServiceDefaults
 struct RegistrationController: Sendable {
     let store: any AccountStore
     let hasher: PasswordHasher
+    /// The session's idle life: how long a web client's refresh cookie lives.
+    let sessionLifetime: Duration
     let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.post("/api/auth/register", use: register)
     }
 
-    /// `POST /api/auth/register`: 201 with tokens, account and profile; 400 `email_taken`; 400 `malformed_body`
-    /// without `email` or `password`; 422 naming each bad field (`name` when it differs from `displayName`).
-    @Sendable func register(request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionBody> {
+    /// `POST /api/auth/register`: 201 with tokens (or cookies, `SessionAnswer`), account and profile; 400
+    /// `email_taken`; 400 `malformed_body` without `email` or `password`; 422 naming each bad field (`name` when it
+    /// differs from `displayName`).
+    @Sendable func register(request: Request, context: AppRequestContext) async throws -> SessionAnswer {
         let logger = context.logger
         let body = try await request.decodeJSON(as: RegisterRequest.self, context: context)
         var problems: [String: String] = [:]
@@ -32,7 +35,7 @@ struct RegistrationController: Sendable {
         profile.goalsEffectiveFrom = profile.localDate(of: now)
         let answer = try await store.register(
             userId: userId, email: email, passwordHash: passwordHash, profile: profile, request: request, now: now, logger: logger)
-        return EditedResponse(status: .created, response: answer)
+        return SessionAnswer(answer, status: .created, request: request, sessionLifetime: sessionLifetime)
     }
 
     /// The display name a sign-up asks for, trimmed: `displayName`, else `name`, else the part of the email before

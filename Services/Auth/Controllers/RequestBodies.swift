@@ -15,7 +15,8 @@ struct LoginRequest: Decodable {
 
 /// `POST /api/auth/refresh`.
 struct RefreshRequest: Decodable {
-    var refreshToken: String
+    /// Absent when a web client sends it in the refresh cookie.
+    var refreshToken: String?
 }
 
 /// `PUT /api/auth/password`.

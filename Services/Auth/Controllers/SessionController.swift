@@ -1,3 +1,4 @@
+import AccessTokens
 import Foundation
 import Hummingbird
 import PostgresNIO
@@ -13,6 +14,8 @@ struct SessionController: Sendable {
     let issuer: SessionIssuer
     let hasher: PasswordHasher
     let throttle: LoginThrottle
+    /// The session's idle life: how long a web client's refresh cookie lives.
+    let sessionLifetime: Duration
     let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -26,9 +29,9 @@ struct SessionController: Sendable {
         auth.get("/me", use: me)
     }
 
-    /// `POST /api/auth/login`: 200 with tokens; 401 `invalid_credentials` for a wrong password or unknown address
-    /// alike (same hashing work); 429 `too_many_attempts` while the address is locked.
-    @Sendable func login(request: Request, context: AppRequestContext) async throws -> SessionBody {
+    /// `POST /api/auth/login`: 200 with tokens (or cookies, `SessionAnswer`); 401 `invalid_credentials` for a wrong
+    /// password or unknown address alike (same hashing work); 429 `too_many_attempts` while the address is locked.
+    @Sendable func login(request: Request, context: AppRequestContext) async throws -> SessionAnswer {
         let logger = context.logger
         let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
         let emailKey = EmailAddress.key(body.email)
@@ -40,28 +43,38 @@ struct SessionController: Sendable {
             throw APIError(.unauthorized, code: "invalid_credentials", message: "The email or password is incorrect.")
         }
         try await throttle.recordSuccess(emailKey)
-        return try await sessionStore.open(userId: userId, request: request, now: now, logger: logger)
+        let session = try await sessionStore.open(userId: userId, request: request, now: now, logger: logger)
+        return SessionAnswer(session, request: request, sessionLifetime: sessionLifetime)
     }
 
-    /// `POST /api/auth/refresh`: rotates the refresh token. A token used before (outside a few seconds' grace for a
-    /// concurrent retry) ends the session: 401 `refresh_token_reused`.
-    @Sendable func refresh(request: Request, context: AppRequestContext) async throws -> SessionBody {
+    /// `POST /api/auth/refresh`: rotates the refresh token, sent in the body or, for a web client asking for cookies,
+    /// in the refresh cookie. A token used before (outside a few seconds' grace for a concurrent retry) ends the
+    /// session: 401 `refresh_token_reused`.
+    @Sendable func refresh(request: Request, context: AppRequestContext) async throws -> SessionAnswer {
         let logger = context.logger
-        let body = try await request.decodeJSON(as: RefreshRequest.self, context: context)
+        let fromCookie =
+            SessionAnswer.cookiesAsked(by: request) ? SessionCookies.value(of: SessionCookies.refresh, in: request.headers[.cookie]) : nil
+        let body = try await request.decodeOptionalJSON(as: RefreshRequest.self, empty: RefreshRequest(), context: context)
+        guard let presented = body.refreshToken ?? fromCookie else {
+            throw APIError(
+                .badRequest, code: "malformed_body", message: "Send refreshToken, or the refresh cookie with X-Session-Transport: cookie.",
+                details: ["refreshToken": "required"])
+        }
         let next = OpaqueToken.generate()
         let now = now()
-        return try await sessionStore.rotate(presented: body.refreshToken, to: next, now: now, logger: logger).get()
+        let session = try await sessionStore.rotate(presented: presented, to: next, now: now, logger: logger).get()
+        return SessionAnswer(session, request: request, sessionLifetime: sessionLifetime)
     }
 
-    /// `POST /api/auth/logout`: ends the caller's session. 204.
-    @Sendable func logout(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+    /// `POST /api/auth/logout`: ends the caller's session. 204, clearing the session cookies of a web client.
+    @Sendable func logout(request: Request, context: AppRequestContext) async throws -> Response {
         let logger = context.logger
         let caller = try CallerIdentity(request)
         let now = now()
         _ = try await client.withConnection { connection in
             try await sessions.end(sessionId: caller.sessionId, userId: caller.userId, reason: "logout", now: now, on: connection, logger: logger)
         }
-        return .noContent
+        return Response(status: .noContent, headers: SessionAnswer.clearingCookies)
     }
 
     /// `POST /api/auth/logout-all`: ends every session of the caller, this one included. 204.
