@@ -15,16 +15,35 @@ public enum SessionCookies {
     /// The header an unsafe request sent with the cookies echoes the CSRF cookie in.
     public static let csrfHeader = "X-CSRF-Token"
 
-    /// The value of cookie `name` in a `Cookie` header (`a=1; b=2`), nil when absent or empty.
+    /// The value of cookie `name` in a `Cookie` header (`a=1; b=2`, only ASCII spaces and tabs trimmed), nil when
+    /// absent, empty, or sent more than once (a cookie planted from a sibling domain next to the real one is
+    /// ambiguous, and never trusted).
     public static func value(of name: String, in cookieHeader: String?) -> String? {
         guard let cookieHeader else { return nil }
+        var found: [String] = []
         for pair in cookieHeader.split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
-            return value.isEmpty ? nil : value
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, trimmed(parts[0]) == name else { continue }
+            found.append(trimmed(parts[1]))
         }
-        return nil
+        guard found.count == 1, let value = found.first, !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Whether `name` is one of the session cookies (never passed to services other than auth).
+    public static func isSessionCookie(_ name: some StringProtocol) -> Bool { [access, refresh, csrf].contains(trimmed(name)) }
+
+    /// The `Cookie` header without the session cookies; nil when nothing else is left.
+    public static func withoutSession(_ cookieHeader: String) -> String? {
+        let kept = cookieHeader.split(separator: ";").filter { pair in
+            !isSessionCookie(pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        }
+        let joined = kept.map { trimmed($0) }.filter { !$0.isEmpty }.joined(separator: "; ")
+        return joined.isEmpty ? nil : joined
+    }
+
+    private static func trimmed(_ text: some StringProtocol) -> String {
+        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
     /// A `Set-Cookie` value for `name`: path `/`, Secure, SameSite=Strict (as `__Host-` requires), HttpOnly unless it is

@@ -136,6 +136,9 @@ struct RegistrationRoutesTests {
             }
             let body = try JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any]
             #expect(body?["tokenType"] as? String == "cookie" && body?["accessToken"] == nil && body?["refreshToken"] == nil)
+            let csrfCookie = cookies.first { $0.hasPrefix("__Host-nutritionai-csrf=") }?.split(separator: ";")[0].dropFirst(
+                "__Host-nutritionai-csrf=".count)
+            #expect(body?["csrfToken"] as? String == csrfCookie.map(String.init) && (csrfCookie?.count ?? 0) >= 40)
             #expect(answer.headers[.cacheControl] == "no-store")
 
             let app = try await register(client, #"{"email":"app@example.com","password":"correct horse battery"}"#)

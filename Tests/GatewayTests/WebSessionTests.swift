@@ -25,7 +25,14 @@ extension UpstreamProxyTests {
         try await withGateway { gateway in
             try await gateway.execute(uri: "/api/private/echo", method: .get, headers: [.cookie: cookies(token)]) { response in
                 #expect(response.status == .ok)
-                #expect((try? echoed(response))?["x-user-id"] == tokens.userId.uuidString.lowercased())
+                let seen = try? echoed(response)
+                #expect(seen?["x-user-id"] == tokens.userId.uuidString.lowercased())
+                #expect(seen?["cookie"] == "theme=dark", "the session cookies reach only auth: \(seen?["cookie"] ?? "none")")
+            }
+            // A second access cookie (planted from a sibling domain) makes the session ambiguous: not trusted.
+            let planted = "\(SessionCookies.access)=\(token); \(SessionCookies.access)=\(token)"
+            try await gateway.execute(uri: "/api/private/echo", method: .get, headers: [.cookie: planted]) { response in
+                #expect(response.status == .unauthorized)
             }
             try await gateway.execute(uri: "/api/private/echo", method: .get, headers: [.cookie: cookies("not-a-token")]) { response in
                 #expect(response.status == .unauthorized)
@@ -72,6 +79,14 @@ extension UpstreamProxyTests {
                 uri: "/api/private/echo", method: .get, headers: [.cookie: cookies(token, csrf: false), .origin: "https://evil.example"]
             ) { response in
                 #expect(response.status == .ok && response.headers[.accessControlAllowOrigin] == nil)
+            }
+            // Public routes (a refresh) are defended the same way.
+            try await gateway.execute(
+                uri: "/api/meals/echo", method: .post,
+                headers: [.cookie: cookies(token), .origin: "https://evil.example", csrfHeader: Self.csrfToken],
+                body: ByteBuffer(string: "{}")
+            ) { response in
+                #expect(response.status == .forbidden)
             }
             // Asking for a cookie session (a web sign-in) is refused from another origin.
             let signIn: HTTPFields = [HTTPField.Name(SessionCookies.transportHeader)!: "cookie", .origin: "https://evil.example"]

@@ -35,6 +35,9 @@ struct CORSMiddleware: RouterMiddleware {
         if let origin, origins.allows(origin) {
             response.headers.append(contentsOf: Self.allowing(origin))
             response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
+        } else if !origins.isEmpty {
+            // Answers differ by origin: a shared cache must not serve this one to an allowed origin.
+            response.headers[.vary] = "Origin"
         }
         return response
     }

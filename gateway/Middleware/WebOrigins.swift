@@ -22,6 +22,9 @@ struct WebOrigins: Sendable, Equatable {
         self.origins = origins
     }
 
+    /// Whether no origin is allowed.
+    var isEmpty: Bool { origins.isEmpty }
+
     /// Whether `origin` (an `Origin` header) is allowed.
     func allows(_ origin: String?) -> Bool { origin.map { origins.contains($0.lowercased()) } ?? false }
 

@@ -22,6 +22,8 @@ import ServiceDefaults
 /// is `RouteTable.gatewayUpstream`: the gateway answers those itself, after the same route match, token check and
 /// rate limit as any proxied route (see `SyncController`).
 struct UpstreamProxy: RouterMiddleware {
+    /// The upstream that issues sessions, the only one the session cookies are passed to.
+    static let sessionUpstream = "auth"
     typealias Context = GatewayRequestContext
     let routes: RouteTable
     let client: HTTPClient
@@ -68,6 +70,11 @@ struct UpstreamProxy: RouterMiddleware {
         for field in request.headers {
             let name = field.name.canonicalName
             if ProxyHeaders.hopByHop.contains(name) || ProxyHeaders.identity.contains(name) || name == "x-request-id" { continue }
+            if name == "cookie", context.route?.upstream != Self.sessionUpstream {
+                // The session cookies hold the tokens: only auth, which issues them, sees them (the others get X-User-Id).
+                if let kept = SessionCookies.withoutSession(field.value) { upstream.headers.add(name: field.name.rawName, value: kept) }
+                continue
+            }
             upstream.headers.add(name: field.name.rawName, value: field.value)
         }
         UpstreamClient.setGatewayHeaders(on: &upstream.headers, for: request, context: context)

@@ -36,12 +36,12 @@ struct SessionAnswer: ResponseGenerator {
         )
         headers.append(
             HTTPField(name: .setCookie, value: SessionCookies.setCookie(SessionCookies.refresh, value: session.refreshToken, maxAge: sessionSeconds)))
-        headers.append(
-            HTTPField(
-                name: .setCookie, value: SessionCookies.setCookie(SessionCookies.csrf, value: OpaqueToken.generate().value, maxAge: sessionSeconds)))
+        let csrf = OpaqueToken.generate().value
+        headers.append(HTTPField(name: .setCookie, value: SessionCookies.setCookie(SessionCookies.csrf, value: csrf, maxAge: sessionSeconds)))
         headers.append(HTTPField(name: .cacheControl, value: "no-store"))
         let body = CookieSessionBody(
-            expiresAt: session.expiresAt, expiresIn: session.expiresIn, sessionId: session.sessionId, user: session.user, profile: session.profile)
+            expiresAt: session.expiresAt, expiresIn: session.expiresIn, csrfToken: csrf, sessionId: session.sessionId, user: session.user,
+            profile: session.profile)
         return try EditedResponse(status: status, headers: headers, response: body).response(from: request, context: context)
     }
 
@@ -60,6 +60,9 @@ struct CookieSessionBody: ResponseCodable, Equatable {
     var tokenType = "cookie"
     var expiresAt: Date
     var expiresIn: Int
+    /// The CSRF cookie's value, for a page on another host than the API's, which cannot read that cookie: send it
+    /// in `X-CSRF-Token` on unsafe requests.
+    var csrfToken: String
     var sessionId: UUID
     var user: UserBody
     var profile: ProfileBody

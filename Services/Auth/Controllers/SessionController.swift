@@ -52,8 +52,10 @@ struct SessionController: Sendable {
     /// session: 401 `refresh_token_reused`.
     @Sendable func refresh(request: Request, context: AppRequestContext) async throws -> SessionAnswer {
         let logger = context.logger
+        // The cookie only for a web client, and never beside an Authorization header (the apps' flow ignores cookies).
         let fromCookie =
-            SessionAnswer.cookiesAsked(by: request) ? SessionCookies.value(of: SessionCookies.refresh, in: request.headers[.cookie]) : nil
+            SessionAnswer.cookiesAsked(by: request) && request.headers[.authorization] == nil
+            ? SessionCookies.value(of: SessionCookies.refresh, in: request.headers[values: .cookie].joined(separator: "; ")) : nil
         let body = try await request.decodeOptionalJSON(as: RefreshRequest.self, empty: RefreshRequest(), context: context)
         guard let presented = body.refreshToken ?? fromCookie else {
             throw APIError(
