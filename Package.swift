@@ -38,6 +38,8 @@ let package = Package(
         .executable(name: "SharingService", targets: ["SharingService"]),
         .executable(name: "Gateway", targets: ["Gateway"]),
         .executable(name: "LoadGenerator", targets: ["LoadGenerator"]),
+        .library(name: "NutritionAIClient", targets: ["NutritionAIClient"]),
+        .executable(name: "nutri", targets: ["nutri"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -57,6 +59,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // The typed client's runtime and transport (its code is generated once from the OpenAPI document and committed).
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // OpenTelemetry traces over OTLP/HTTP only: the default traits would also build gRPC.
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
@@ -188,12 +193,26 @@ let package = Package(
 
         // MARK: Tests
         // The published contracts (OpenAPI, AsyncAPI) and the JSON Schema checks that hold real answers and events to them.
+        .target(
+            name: "NutritionAIClient",
+            dependencies: [
+                httpTypes, .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            path: "Clients/NutritionAIClient",
+            exclude: ["openapi-generator-config.yaml", "Generated/openapi.json.sha256"]
+        ),
+        .executableTarget(
+            name: "nutri",
+            dependencies: ["NutritionAIClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Clients/nutri"
+        ),
         .target(name: "ContractTesting", dependencies: ["SyncContracts"], path: "Tests/ContractTesting"),
         // What several test targets share (the in-memory configuration reader).
         .target(name: "TestSupport", dependencies: [configuration], path: "Tests/TestSupport"),
         .testTarget(
             name: "ContractTests",
-            dependencies: ["ContractTesting", "EventContracts", "SyncContracts"],
+            dependencies: ["ContractTesting", "EventContracts", "SyncContracts", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/ContractTests"
         ),
         .testTarget(
@@ -209,6 +228,11 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/ServiceDefaultsTests"
+        ),
+        .testTarget(
+            name: "NutritionAIClientTests",
+            dependencies: ["NutritionAIClient", httpTypes, .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            path: "Tests/NutritionAIClientTests"
         ),
         .testTarget(
             name: "SyncContractsTests",

@@ -148,4 +148,6 @@ public enum ContractDocuments {
     public static let openAPI = repositoryRoot.appendingPathComponent("gateway/Resources/openapi.json")
     public static let asyncAPI = repositoryRoot.appendingPathComponent("docs/asyncapi.json")
     public static let gatewayRoutes = repositoryRoot.appendingPathComponent("deploy/gateway-routes.json")
+    /// The SHA-256 of the OpenAPI document the typed client was generated from (`deploy/generate-client` writes it).
+    public static let generatedClientStamp = repositoryRoot.appendingPathComponent("Clients/NutritionAIClient/Generated/openapi.json.sha256")
 }

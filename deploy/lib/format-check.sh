@@ -4,11 +4,12 @@
 # runs it alone.
 
 # The Swift files added or modified since `baseline`: committed, staged, unstaged or new and untracked, one per line.
+# Generated code (the typed client, made by swift-openapi-generator) is left as its generator writes it.
 format_changed_files() { # format_changed_files BASELINE
   {
     git -C "$REPO_ROOT" diff --name-only --no-renames --diff-filter=AM "$1" -- '*.swift'
     git -C "$REPO_ROOT" ls-files --others --exclude-standard -- '*.swift'
-  } | sort -u
+  } | grep -v '^Clients/NutritionAIClient/Generated/' | sort -u
 }
 
 format_check() {
