@@ -28,6 +28,16 @@ SECRETS_DIR="$LOCAL_DIR/secrets"
 FOOD_DATA_FILE="${NUTRITION_FOOD_DATA_FILE:-$LOCAL_DIR/foods/usda_sr24.jsonl}"
 LOG_DIR="$LOCAL_DIR/logs"
 RUN_DIR="$LOCAL_DIR/run"
+
+# The executables the stack runs. Builds of the stack name them, so they do not compile what the stack does not
+# run (the typed client and nutri, the load generator).
+STACK_PRODUCTS="AuthService MealsService MetricsService TrendsService SharingService Gateway"
+build_stack_products() { # build_stack_products CONFIG: builds every stack executable; its output on stdout
+  local product
+  for product in $STACK_PRODUCTS; do
+    (cd "$REPO_ROOT" && swift build -c "$1" --product "$product") || return 1
+  done
+}
 # service name | schema | port (the gateway owns no schema)
 SERVICES="auth:auth:${NUTRITION_AUTH_PORT:-8081} meals:meals:${NUTRITION_MEALS_PORT:-8082} metrics:metrics:${NUTRITION_METRICS_PORT:-8083} trends:trends:${NUTRITION_TRENDS_PORT:-8084} sharing:sharing:${NUTRITION_SHARING_PORT:-8085}"
 GATEWAY_PORT="${NUTRITION_GATEWAY_PORT:-8080}"
