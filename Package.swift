@@ -87,7 +87,7 @@ let package = Package(
         .target(name: "EventContracts", path: "Shared/EventContracts"),
         .target(
             name: "AccessTokens",
-            dependencies: ["ServiceDefaults", .product(name: "JWTKit", package: "jwt-kit"), configuration],
+            dependencies: ["ServiceDefaults", .product(name: "JWTKit", package: "jwt-kit"), configuration, httpTypes],
             path: "Shared/AccessTokens"
         ),
         .target(

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Web sign-in by cookie (NutritionAI 000: "HTTP-only cookies (web) or Authorization header (iOS)"): the names auth
 /// sets and the gateway reads, and the header a web client sends to ask for them. A client that sends
@@ -28,6 +29,16 @@ public enum SessionCookies {
         }
         guard found.count == 1, let value = found.first, !value.isEmpty else { return nil }
         return value
+    }
+
+    /// The value of cookie `name` in a request's `Cookie` fields, all of them read as one (see `value(of:in:)`).
+    public static func value(of name: String, in headers: HTTPFields) -> String? {
+        value(of: name, in: headers[values: .cookie].joined(separator: "; "))
+    }
+
+    /// Whether a request asks for a cookie session (`X-Session-Transport: cookie`).
+    public static func areAsked(in headers: HTTPFields) -> Bool {
+        headers[HTTPField.Name(transportHeader)!]?.lowercased() == "cookie"
     }
 
     /// Whether `name` is one of the session cookies (never passed to services other than auth).

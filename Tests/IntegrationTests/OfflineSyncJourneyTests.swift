@@ -22,13 +22,7 @@ struct OfflineSyncJourneyTests {
     static let replayed = HTTPField.Name("Idempotent-Replayed")!
 
     /// The parts of a meal write answer the journeys read.
-    struct WriteAnswer: Decodable {
-        var id: String
-        var version: Int
-        var notes: String?
-        var deleted: Bool?
-        var conflict: String?
-    }
+    typealias WriteAnswer = MealsSyncTests.WriteAnswer
 
     /// The parts of `GET /api/sync/conflicts` the journeys read.
     struct ConflictPage: Decodable {

@@ -57,7 +57,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// A web client's access token, from its cookie, when no `Authorization` header was sent.
     static func cookieToken(_ request: Request) -> String? {
         guard request.headers[.authorization] == nil else { return nil }
-        return SessionCookies.value(of: SessionCookies.access, in: request.headers[values: .cookie].joined(separator: "; "))
+        return SessionCookies.value(of: SessionCookies.access, in: request.headers)
     }
 
     /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110 section 11.1).

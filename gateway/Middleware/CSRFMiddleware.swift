@@ -21,7 +21,7 @@ struct CSRFMiddleware: RouterMiddleware {
         let carriesSession =
             SessionCookies.value(of: SessionCookies.access, in: cookies) != nil
             || SessionCookies.value(of: SessionCookies.refresh, in: cookies) != nil
-        let asksForCookies = request.headers[HTTPField.Name(SessionCookies.transportHeader)!]?.lowercased() == "cookie"
+        let asksForCookies = SessionCookies.areAsked(in: request.headers)
         guard carriesSession || asksForCookies else { return try await next(request, context) }
         guard origins.allows(WebOrigins.origin(of: request)) else {
             throw Self.refusal("The request did not come from an allowed web origin.")

@@ -18,13 +18,8 @@ struct SessionAnswer: ResponseGenerator {
     init(_ session: SessionBody, status: HTTPResponse.Status = .ok, request: Request, sessionLifetime: Duration) {
         self.session = session
         self.status = status
-        self.inCookies = SessionAnswer.cookiesAsked(by: request)
+        self.inCookies = SessionCookies.areAsked(in: request.headers)
         self.sessionLifetime = sessionLifetime
-    }
-
-    /// Whether `request` asked for cookies (`X-Session-Transport: cookie`).
-    static func cookiesAsked(by request: Request) -> Bool {
-        request.headers[HTTPField.Name(SessionCookies.transportHeader)!]?.lowercased() == "cookie"
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

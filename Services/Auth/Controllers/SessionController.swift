@@ -54,8 +54,8 @@ struct SessionController: Sendable {
         let logger = context.logger
         // The cookie only for a web client, and never beside an Authorization header (the apps' flow ignores cookies).
         let fromCookie =
-            SessionAnswer.cookiesAsked(by: request) && request.headers[.authorization] == nil
-            ? SessionCookies.value(of: SessionCookies.refresh, in: request.headers[values: .cookie].joined(separator: "; ")) : nil
+            SessionCookies.areAsked(in: request.headers) && request.headers[.authorization] == nil
+            ? SessionCookies.value(of: SessionCookies.refresh, in: request.headers) : nil
         let body = try await request.decodeOptionalJSON(as: RefreshRequest.self, empty: RefreshRequest(), context: context)
         guard let presented = body.refreshToken ?? fromCookie else {
             throw APIError(

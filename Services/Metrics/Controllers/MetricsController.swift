@@ -32,23 +32,16 @@ struct MetricsController: Sendable {
         let raw = try await request.collectBody(upTo: context.maxUploadSize)
         let body = try await request.decodeJSON(as: WeightRequest.self, context: context)
         let profile = try await store.profile(of: caller.userId, logger: context.logger)
-        var fields = MetricsFieldReader(profile: profile, now: now())
-        let date = fields.date(body.date)
-        let unit = fields.unit(body.unit)
-        let kilograms = fields.weight(body.weight, unit: unit)
-        let notes = fields.notes(body.notes)
-        let stamp = fields.stamp(body.modifiedAt, body: raw.readableBytesView)
-        try fields.check()
-        guard let date, let kilograms, let stamp else { throw APIError.invalid([:]) }
+        let weighIn = try body.values(profile: profile, now: now(), body: raw.readableBytesView)
         let outcome = try await store.change(
-            userId: caller.userId, date: date, write: DayWrite(stamp: stamp, isServerTimed: body.modifiedAt == nil), logger: context.logger
-        ) {
-            day in
-            day.weightKg = kilograms
-            if let notes { day.notes = notes.isEmpty ? nil : notes }
+            userId: caller.userId, date: weighIn.date, write: DayWrite(stamp: weighIn.stamp, isServerTimed: weighIn.isServerTimed),
+            logger: context.logger
+        ) { day in
+            day.weightKg = weighIn.kilograms
+            if let notes = weighIn.notes { day.notes = notes.isEmpty ? nil : notes }
         }
-        return Self.answer(outcome, unit: unit, wasAbsent: { $0.weightKg == nil }) {
-            WeightEntryBody($0, unit: unit).map(MetricsWriteAnswer.State.weight)
+        return Self.answer(outcome, unit: weighIn.unit, wasAbsent: { $0.weightKg == nil }) {
+            WeightEntryBody($0, unit: weighIn.unit).map(MetricsWriteAnswer.State.weight)
         }
     }
 

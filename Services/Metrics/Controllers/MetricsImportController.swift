@@ -19,13 +19,15 @@ struct MetricsImportController: Sendable {
         var weighIns: [JSONValue]
     }
 
-    /// One weigh-in; `date` is required (it is the item's id).
-    struct WeighIn: Codable, Sendable {
+    /// One weigh-in as `POST /api/metrics/weight` takes it, but `date` is required (it is the item's id).
+    struct Item: Codable, Sendable {
         var date: String
         var weight: Double
         var unit: String?
         var notes: String?
         var modifiedAt: String?
+
+        var request: WeightRequest { WeightRequest(date: date, weight: weight, unit: unit, notes: notes, modifiedAt: modifiedAt) }
     }
 
     /// Thrown inside a change to leave a day that already has the imported weight untouched.
@@ -57,25 +59,18 @@ struct MetricsImportController: Sendable {
         let item = try SyncImportItem(item)
         let id = item.string("date")
         do {
-            let weighIn = try item.decoded(as: WeighIn.self, what: "weigh-in")
-            var fields = MetricsFieldReader(profile: profile, now: now())
-            let date = fields.date(weighIn.date)
-            let unit = fields.unit(weighIn.unit)
-            let kilograms = fields.weight(weighIn.weight, unit: unit)
-            let notes = fields.notes(weighIn.notes)
-            let stamp = fields.stamp(weighIn.modifiedAt, body: item.bytes)
-            try fields.check()
-            guard let date, let kilograms, let stamp else { throw APIError.invalid([:]) }
-            if let refusal = profile.retention?.refusal(of: date, field: "date", now: now()) { throw refusal }
+            let weighIn = try item.decoded(as: Item.self, what: "weigh-in").request.values(profile: profile, now: now(), body: item.bytes)
+            if let refusal = profile.retention?.refusal(of: weighIn.date, field: "date", now: now()) { throw refusal }
             let outcome = try await store.change(
-                userId: userId, date: date, write: DayWrite(stamp: stamp, isServerTimed: weighIn.modifiedAt == nil), logger: context.logger
+                userId: userId, date: weighIn.date, write: DayWrite(stamp: weighIn.stamp, isServerTimed: weighIn.isServerTimed),
+                logger: context.logger
             ) { day in
                 // Without `modifiedAt` the item's age is unknown: it fills a day never written, and never overrides
                 // (or brings back) what another device wrote, so a store sent again changes nothing.
-                if weighIn.modifiedAt == nil, day.version > 0 { throw AlreadyPresent() }
-                if let stored = day.weightKg, WeightUnit.kg.display(stored) == WeightUnit.kg.display(kilograms) { throw AlreadyPresent() }
-                day.weightKg = kilograms
-                if let notes { day.notes = notes.isEmpty ? nil : notes }
+                if weighIn.isServerTimed, day.version > 0 { throw AlreadyPresent() }
+                if let stored = day.weightKg, WeightUnit.kg.display(stored) == WeightUnit.kg.display(weighIn.kilograms) { throw AlreadyPresent() }
+                day.weightKg = weighIn.kilograms
+                if let notes = weighIn.notes { day.notes = notes.isEmpty ? nil : notes }
             }
             switch outcome {
             case .applied(let before, _):
