@@ -12,7 +12,7 @@ import SyncContracts
 
 /// The composition root of the meals service: creates every concrete client and wires the routes.
 /// Owns schema `meals` (with the sync kit tables and `Idempotency-Key` replays; runs the sync purge and history
-/// retention jobs); publishes `meal.analyzed`, `meal.consumed`, `meal.deleted`; consumes
+/// retention jobs, and the photo clean-up); publishes `meal.analyzed`, `meal.consumed`, `meal.deleted`; consumes
 /// `user.profile_updated` and `user.deleted`. `now` is the clock of every stored time; tests pass their own.
 func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) async throws
     -> BackendApplication
@@ -27,6 +27,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let meals = MealRepository()
     let customMeals = CustomMealRepository()
     let profiles = ProfileRepository()
+    let visionKeys = VisionKeyRepository()
     let foodRepository = FoodRepository(client: client)
     let foods = FoodCatalogLoader(
         importer: FoodImporter(client: client), repository: foodRepository, dataFile: settings.foodDataFile,
@@ -36,25 +37,45 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "meals.consumer.group", default: "meals"), topics: MealsEventHandler.topics,
-        handler: MealsEventHandler(profiles: profiles, meals: meals, customMeals: customMeals))
+        handler: MealsEventHandler(profiles: profiles, meals: meals, customMeals: customMeals, visionKeys: visionKeys))
 
     let syncSettings = try SyncSettings(config: config)
     let retention = MealHistoryRetention(client: client, meals: meals, profiles: profiles, store: store)
     let retentionJob = PeriodicJob(
         name: "history-retention", every: syncSettings.purgeInterval, startAfter: infrastructure.migrated, logger: logger
     ) { logger in try await retention.purge(now: now(), logger: logger) }
-    var services: [any Service] = [foods, inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob]
-    var photoAnalyzer: PhotoMealAnalyzer?
+    let photoRetention = MealPhotoRetention(client: client, meals: meals, profiles: profiles, store: store)
+    let photoRetentionJob = PeriodicJob(
+        name: "photo-retention", every: syncSettings.purgeInterval, startAfter: infrastructure.migrated, logger: logger
+    ) { logger in try await photoRetention.purge(now: now(), logger: logger) }
+    var services: [any Service] = [
+        foods, inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob, photoRetentionJob,
+    ]
+    let httpClient = HTTPClientService()
+    services.insert(httpClient, at: 0)
+    var serverAnalyzer: PhotoMealAnalyzer?
     if let vision = settings.vision {
-        let httpClient = HTTPClientService()
-        services.insert(httpClient, at: 0)
-        photoAnalyzer = PhotoMealAnalyzer(
+        serverAnalyzer = PhotoMealAnalyzer(
             provider: OpenAICompatibleVisionClient(settings: vision, httpClient: httpClient.client, logger: logger))
         logger.info("photo analysis enabled", metadata: ["model": .string(vision.model)])
     } else {
-        logger.info("photo analysis disabled: MEALS_VISION_BASE_URL is not set; text analysis works offline")
+        logger.info("server photo analysis disabled: MEALS_VISION_BASE_URL is not set; users' own keys and text analysis work")
     }
+    if settings.visionKeyEncryptionKeys == nil {
+        logger.warning("MEALS_VISION_KEY_ENCRYPTION_KEY is not set: users cannot store their own vision keys")
+    }
+    let vault = VisionKeyVault(
+        client: client, repository: visionKeys, cipher: settings.visionKeyEncryptionKeys.map(VisionKeyCipher.init(keys:)), now: now)
+    let baseURLPolicy = VisionBaseURLPolicy(allowedPrivateHosts: settings.visionUserAllowedHosts)
+    let analyzers = PhotoAnalyzerChooser(
+        server: serverAnalyzer, vault: vault,
+        userProviders: UserVisionProviders(template: settings.vision, httpClient: httpClient.client, logger: logger), policy: baseURLPolicy)
 
+    if settings.photoURLKeys == nil {
+        logger.warning("MEALS_PHOTO_URL_KEY is not set: photo URLs are signed with a key of this process only")
+    }
+    let photos = PhotoURLSigner(
+        keys: settings.photoURLKeys ?? .random(id: "process"), lifetime: settings.photoURLLifetime, now: now)
     let checks = infrastructure.readinessChecks + [ClosureReadinessCheck(name: "foods") { foods.isLoaded }]
     let router = ServiceRuntime.makeRouter(service: "meals", checks: checks)
     // Photos (up to MEALS_UPLOAD_MAX_BYTES, with room for the multipart or base64 wrapping) or imports are the largest bodies.
@@ -62,16 +83,21 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         middleware: IdempotencyMiddleware(
             client: client, maxRequestBytes: max(settings.maxImageBytes * 3 / 2 + 65_536, SyncImportLimits.maximumBodyBytes)))
     FoodController(foods: foods, repository: foodRepository).addRoutes(to: router)
+    let photoReader = AnalysisRequestReader(maxImageBytes: settings.maxImageBytes)
     AnalyzeController(
-        client: client, store: store, profiles: profiles, foods: foods,
-        reader: AnalysisRequestReader(maxImageBytes: settings.maxImageBytes), photoAnalyzer: photoAnalyzer, now: now
+        client: client, store: store, profiles: profiles, foods: foods, reader: photoReader, analyzers: analyzers, photos: photos,
+        now: now
     ).addRoutes(to: router)
     let maker = ManualMealMaker(foods: foods, now: now)
-    MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, maker: maker, now: now).addRoutes(to: router)
+    MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, maker: maker, photos: photos, now: now)
+        .addRoutes(to: router)
+    MealPhotoController(client: client, meals: meals, store: store, reader: photoReader, photos: photos, now: now).addRoutes(to: router)
     CustomMealController(
-        client: client, customMeals: customMeals, customMealStore: customMealStore, store: store, profiles: profiles, foods: foods, now: now
+        client: client, customMeals: customMeals, customMealStore: customMealStore, store: store, profiles: profiles, foods: foods,
+        photos: photos, now: now
     ).addRoutes(to: router)
-    MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods).addRoutes(to: router)
+    MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods, photos: photos).addRoutes(to: router)
+    VisionKeyController(vault: vault, policy: baseURLPolicy).addRoutes(to: router)
     MealsImportController(client: client, store: store, profiles: profiles, maker: maker).addRoutes(to: router)
 
     return BackendApplication(

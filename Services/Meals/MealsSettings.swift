@@ -10,6 +10,18 @@ struct MealsSettings: Sendable {
     var maxImageBytes: Int
     /// The vision provider; nil when `MEALS_VISION_BASE_URL` is unset (photos then answer 503 vision_not_configured).
     var vision: VisionSettings?
+    /// The keys that sign photo URLs (`MEALS_PHOTO_URL_KEY`, `kid:base64url(32 random bytes)`, and
+    /// `MEALS_PHOTO_URL_PREVIOUS_KEYS`, still accepted); nil when unset: a random key per process (URLs then stop
+    /// working at a restart and are not accepted by another replica, so set it wherever more than one runs).
+    var photoURLKeys: KeyRing?
+    /// The keys that seal users' own vision keys (`MEALS_VISION_KEY_ENCRYPTION_KEY`, `kid:base64url(32 random bytes)`,
+    /// and `MEALS_VISION_KEY_ENCRYPTION_PREVIOUS_KEYS`, still opened); nil when unset: users cannot store keys.
+    var visionKeyEncryptionKeys: KeyRing?
+    /// Hosts a user's vision base URL may name although they are private or use plain http
+    /// (`MEALS_VISION_USER_ALLOWED_HOSTS`, comma-separated, none by default): an operator's own provider.
+    var visionUserAllowedHosts: Set<String>
+    /// How long a photo URL works (`MEALS_PHOTO_URL_LIFETIME_SECONDS`, 60 to 86400, default 900).
+    var photoURLLifetime: TimeInterval
 
     init(config: ConfigReader) throws {
         foodDataFile = config.string(forKey: "meals.food.data.file").map { URL(fileURLWithPath: $0) }
@@ -21,5 +33,18 @@ struct MealsSettings: Sendable {
             throw ConfigurationError.invalid("MEALS_UPLOAD_MAX_BYTES", reason: "must be between 1 KiB and 50 MiB")
         }
         vision = try VisionSettings.read(config: config)
+        photoURLKeys = try KeyRing.read(
+            config: config, currentKey: "meals.photo.url.key", previousKeys: "meals.photo.url.previous.keys", variable: "MEALS_PHOTO_URL_KEY",
+            previousVariable: "MEALS_PHOTO_URL_PREVIOUS_KEYS")
+        visionKeyEncryptionKeys = try KeyRing.read(
+            config: config, currentKey: "meals.vision.key.encryption.key", previousKeys: "meals.vision.key.encryption.previous.keys",
+            variable: "MEALS_VISION_KEY_ENCRYPTION_KEY", previousVariable: "MEALS_VISION_KEY_ENCRYPTION_PREVIOUS_KEYS")
+        visionUserAllowedHosts = Set(
+            config.string(forKey: "meals.vision.user.allowed.hosts", default: "").split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
+        photoURLLifetime = TimeInterval(config.int(forKey: "meals.photo.url.lifetime.seconds", default: 900))
+        guard (60...86_400).contains(photoURLLifetime) else {
+            throw ConfigurationError.invalid("MEALS_PHOTO_URL_LIFETIME_SECONDS", reason: "must be between 60 and 86400")
+        }
     }
 }

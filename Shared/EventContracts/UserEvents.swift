@@ -31,6 +31,9 @@ public struct UserProfileUpdated: EventPayload {
     /// How many days of meals and body metrics the user keeps (the owning services purge older ones); absent:
     /// everything is kept.
     public var historyRetentionDays: Int?
+    /// How many days meal photos are kept (the meals service removes older ones, the meals stay); absent: photos are
+    /// kept.
+    public var deletePhotosAfterDays: Int?
     /// The user's calendar date (`YYYY-MM-DD`, in `timeZone`) from which the goals in this event (calories, macros,
     /// balance) are in force: the day they were last changed. Days before it were judged by the goals before. Absent
     /// from events published before goal history existed.

@@ -40,13 +40,18 @@ enum TestServices {
 
     /// The meals service on an emptied itest_meals with the real USDA table; with `visionPort`, it asks the scripted
     /// vision provider listening there, once per photo.
-    static func meals(clock: TestClock, visionPort: Int? = nil) async throws -> BackendApplication {
+    static func meals(clock: TestClock, visionPort: Int? = nil, extra: [String: String] = [:]) async throws -> BackendApplication {
         var values = try await config(service: "meals")
         values["meals.food.data.file"] = TestEnvironment.foodDataFile.path
+        values["meals.photo.url.key"] = "itest:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
+        values["meals.vision.key.encryption.key"] = "itest:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
+        // The scripted providers of the tests listen on loopback, which users' own base URLs may otherwise not name.
+        values["meals.vision.user.allowed.hosts"] = "127.0.0.1"
         if let visionPort {
             values["meals.vision.base.url"] = "http://127.0.0.1:\(visionPort)/v1"
             values["meals.vision.max.attempts"] = "1"
         }
+        values.merge(extra) { _, new in new }
         return try await MealsService.buildApplication(config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: { clock.now() })
     }
 

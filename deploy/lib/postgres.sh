@@ -80,6 +80,17 @@ dev_signing_key() {
   cat "$file"
 }
 
+# A development key of a keyring setting ("kid:base64url" of 32 random bytes), created once as .local/secrets/NAME.key.
+dev_symmetric_key() { # dev_symmetric_key NAME
+  mkdir -p "$SECRETS_DIR" && chmod 700 "$SECRETS_DIR"
+  local file="$SECRETS_DIR/$1.key"
+  if [ ! -s "$file" ]; then
+    (umask 077 && echo "dev-$(date +%Y%m%d%H%M%S):$(openssl rand 32 | base64 | tr '+/' '-_' | tr -d '=\n')" >"$file")
+    say "created a development key in $file" >&2
+  fi
+  cat "$file"
+}
+
 # One database; per service a login role that owns its schema and can use nothing else.
 pg_bootstrap() {
   step "database $PG_DATABASE, one role and schema per service"

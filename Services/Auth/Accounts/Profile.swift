@@ -11,6 +11,8 @@ struct Profile: Sendable, Equatable {
     static let kilogramsPerPound = 0.45359237
     /// The values `historyRetentionDays` may take (null aside): a day to a hundred years.
     static let historyRetentionDays = 1...36_500
+    /// The values `deletePhotosAfterDays` may take (null aside): a day to ten years.
+    static let deletePhotosAfterDays = 1...3_650
 
     var userId: UUID
     var displayName: String
@@ -32,6 +34,8 @@ struct Profile: Sendable, Equatable {
     var activityLevel: String?
     /// How many days of history meals and metrics keep; nil keeps everything.
     var historyRetentionDays: Int?
+    /// How many days meal photos are kept (the meals service removes older ones); nil keeps them.
+    var deletePhotosAfterDays: Int?
     var version: Int = 1
     var updatedAt: Date
     /// The user's change number of the profile's last write (the changes feed's order); 0 before it is stored.
@@ -64,6 +68,7 @@ struct Profile: Sendable, Equatable {
         event.sex = sex
         event.activityLevel = activityLevel
         event.historyRetentionDays = historyRetentionDays
+        event.deletePhotosAfterDays = deletePhotosAfterDays
         event.goalsEffectiveFrom = goalsEffectiveFrom
         return event
     }

@@ -30,12 +30,14 @@ struct ProfileUpdate: Decodable, Sendable {
     var sex: Field<String> = .absent
     var activityLevel: Field<String> = .absent
     var historyRetentionDays: Field<Int> = .absent
+    var deletePhotosAfterDays: Field<Int> = .absent
     /// When the client made the change (ISO 8601), for last-write-wins; the server's time when absent.
     var modifiedAt: String?
 
     private enum Keys: String, CodingKey {
         case displayName, dietPreference, customMacros, dailyCalorieGoal, proteinGoalGrams, carbsGoalGrams, fatGoalGrams
         case calorieBalanceGoal, targetWeight, weightUnit, timeZone, heightCm, birthDate, sex, activityLevel, historyRetentionDays
+        case deletePhotosAfterDays
         case modifiedAt
     }
 
@@ -64,6 +66,7 @@ struct ProfileUpdate: Decodable, Sendable {
         sex = try field(.sex)
         activityLevel = try field(.activityLevel)
         historyRetentionDays = try field(.historyRetentionDays)
+        deletePhotosAfterDays = try field(.deletePhotosAfterDays)
         modifiedAt = try container.decodeIfPresent(String.self, forKey: .modifiedAt)
     }
 
@@ -138,6 +141,7 @@ struct ProfileUpdate: Decodable, Sendable {
             Profile.activityLevels.contains($0) ? nil : "must be one of \(Profile.activityLevels.sorted().joined(separator: ", "))"
         }
         set(historyRetentionDays, "historyRetentionDays", { updated.historyRetentionDays = $0 }, check: range(Profile.historyRetentionDays))
+        set(deletePhotosAfterDays, "deletePhotosAfterDays", { updated.deletePhotosAfterDays = $0 }, check: range(Profile.deletePhotosAfterDays))
 
         if problems.isEmpty {
             if updated.dietPreference == "custom", updated.customMacros == nil {

@@ -30,6 +30,8 @@ struct ProfileBody: ResponseCodable, Equatable {
     var activityLevel: String?
     /// Days of history kept; absent: everything.
     var historyRetentionDays: Int?
+    /// Days a meal photo is kept; absent: photos are kept.
+    var deletePhotosAfterDays: Int?
     var version: Int
     var updatedAt: Date
     /// `stale_write_ignored` on the answer to a write that lost to a newer one (last-write-wins); absent otherwise.
@@ -56,6 +58,7 @@ struct ProfileBody: ResponseCodable, Equatable {
         sex = profile.sex
         activityLevel = profile.activityLevel
         historyRetentionDays = profile.historyRetentionDays
+        deletePhotosAfterDays = profile.deletePhotosAfterDays
         version = profile.version
         updatedAt = profile.updatedAt
     }

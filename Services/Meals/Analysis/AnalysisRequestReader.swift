@@ -26,16 +26,38 @@ struct AnalysisRequestReader: Sendable {
         } else {
             throw APIError(
                 .unsupportedMediaType, code: "unsupported_media_type",
-                message: "Send multipart/form-data with an image part, or application/json with image (base64) or text.")
+                message:
+                    "Send multipart/form-data with an image part, or application/json with image (base64) or text; a photo alone may also be sent as image/*."
+            )
         }
         if let photo = input.photo?.bytes {
             guard photo.count <= maxImageBytes else { throw tooLarge }
-            guard let format = ImageFormat(detecting: photo) else {
-                throw APIError(.unsupportedMediaType, code: "unsupported_image_type", message: "Send a JPEG, PNG, WebP or HEIC photo.")
-            }
+            guard let format = ImageFormat(detecting: photo) else { throw unsupportedImage }
             input.photo?.format = format
         }
         return input
+    }
+
+    /// Reads the photo of `PUT /api/meals/:id/photo`: the image itself as the body (`image/*` or
+    /// `application/octet-stream`), a multipart `image` part, or JSON with a base64 `image`; recognised by its bytes,
+    /// with the limits of analysis. 422 when no photo was sent.
+    func photo(_ request: Request, context: AppRequestContext) async throws -> PhotoUpload {
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        guard contentType.hasPrefix("image/") || contentType.hasPrefix("application/octet-stream") else {
+            guard let photo = try await read(request, context: context).photo else {
+                throw APIError.invalid(["image": "Send a JPEG, PNG, WebP or HEIC photo."])
+            }
+            return photo
+        }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxImageBytes { throw tooLarge }
+        let bytes = Array(try await collect(request, upTo: maxImageBytes).readableBytesView)
+        guard !bytes.isEmpty else { throw APIError.invalid(["image": "Send a JPEG, PNG, WebP or HEIC photo."]) }
+        guard let format = ImageFormat(detecting: bytes) else { throw unsupportedImage }
+        return PhotoUpload(bytes: bytes, format: format)
+    }
+
+    private var unsupportedImage: APIError {
+        APIError(.unsupportedMediaType, code: "unsupported_image_type", message: "Send a JPEG, PNG, WebP or HEIC photo.")
     }
 
     private var tooLarge: APIError {

@@ -12,7 +12,10 @@ struct AnalyzeController: Sendable {
     let profiles: ProfileRepository
     let foods: FoodCatalogLoader
     let reader: AnalysisRequestReader
-    let photoAnalyzer: PhotoMealAnalyzer?
+    /// The user's own provider or the server's.
+    let analyzers: PhotoAnalyzerChooser
+    /// Signs the photo URLs of the meals it answers.
+    let photos: PhotoURLSigner
     let now: @Sendable () -> Date
 
     static let maxTextLength = 2000
@@ -45,7 +48,7 @@ struct AnalyzeController: Sendable {
         let drafts: [MealItemDraft]
         var unrecognised: [String] = []
         if let photo = input.photo {
-            drafts = try await analyzePhoto(photo, hint: hint, catalog: catalog, logger: context.logger)
+            drafts = try await analyzePhoto(photo, userId: caller.userId, hint: hint, catalog: catalog, logger: context.logger)
         } else {
             (drafts, unrecognised) = TextMealAnalyzer(catalog: catalog).analyze(text ?? "")
             guard !drafts.isEmpty else {
@@ -59,16 +62,16 @@ struct AnalyzeController: Sendable {
             userId: caller.userId, origin: input.photo == nil ? .text : .photo,
             composition: MealComposer.compose(drafts, profile: profile.scoring), profile: profile, description: text,
             mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: false, notes: nil, unrecognised: unrecognised,
-            hasPhoto: input.photo != nil, now: now, tags: tags ?? [])
+            photoId: input.photo.map { _ in UUID() }, now: now, tags: tags ?? [])
         try await store.create(meal, photo: input.photo, logger: context.logger)
-        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
+        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
     }
 
     /// The provider's items grounded in the table; its failures become 503 or 502 answers.
     private func analyzePhoto(
-        _ photo: PhotoUpload, hint: String?, catalog: FoodCatalog, logger: Logger
+        _ photo: PhotoUpload, userId: UUID, hint: String?, catalog: FoodCatalog, logger: Logger
     ) async throws -> [MealItemDraft] {
-        guard let photoAnalyzer else { throw VisionError.notConfigured }
+        let photoAnalyzer = try await analyzers.analyzer(for: userId, logger: logger)
         do {
             return try await photoAnalyzer.analyze(photo, hint: hint, catalog: catalog)
         } catch let error as VisionError {

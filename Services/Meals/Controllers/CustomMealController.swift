@@ -13,6 +13,8 @@ struct CustomMealController: Sendable {
     let store: MealStore
     let profiles: ProfileRepository
     let foods: FoodCatalogLoader
+    /// Signs the photo URLs of the meals it answers.
+    let photos: PhotoURLSigner
     let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -107,9 +109,9 @@ struct CustomMealController: Sendable {
             userId: caller.userId, origin: .customMeal,
             composition: MealComposer.compose(drafts, profile: profile.scoring, title: custom.name), profile: profile,
             description: nil, mealType: mealType, captureKind: .quickAdd, eatenAt: eatenAt, consumed: true, notes: notes,
-            unrecognised: [], hasPhoto: false, now: now, tags: custom.tags)
+            unrecognised: [], now: now, tags: custom.tags)
         try await store.create(meal, photo: nil, logger: context.logger)
-        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
+        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
     }
 
     private func validate(_ body: CustomMealRequest) throws -> (name: String, mealType: MealType?, tags: [String]?) {

@@ -34,7 +34,7 @@ struct ManualMealMaker: Sendable {
         return MealFactory.make(
             userId: userId, origin: .manual, composition: MealComposer.compose(drafts, profile: profile.scoring, title: title),
             profile: profile, description: nil, mealType: mealType, captureKind: captureKind, eatenAt: eatenAt,
-            consumed: entry.consumed ?? true, notes: notes, unrecognised: [], hasPhoto: false, now: now, id: id, modified: stamp,
+            consumed: entry.consumed ?? true, notes: notes, unrecognised: [], now: now, id: id, modified: stamp,
             tags: tags ?? [])
     }
 }

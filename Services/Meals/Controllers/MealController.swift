@@ -7,7 +7,8 @@ import PostgresSupport
 import ServiceDefaults
 import SyncContracts
 
-/// The meal lifecycle: `/api/meals` list, manual entry, read, edit, consume and unconsume, delete, photo.
+/// The meal lifecycle: `/api/meals` list, manual entry, read, edit, consume and unconsume, delete (photos:
+/// `MealPhotoController`).
 /// Another user's meal answers 404 everywhere.
 struct MealController: Sendable {
     let client: PostgresPool
@@ -16,6 +17,8 @@ struct MealController: Sendable {
     let profiles: ProfileRepository
     let foods: FoodCatalogLoader
     let maker: ManualMealMaker
+    /// Signs the photo URLs of the meals it answers.
+    let photos: PhotoURLSigner
     let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -26,7 +29,6 @@ struct MealController: Sendable {
         router.delete("/api/meals/:id", use: delete)
         router.post("/api/meals/:id/consume", use: consume)
         router.delete("/api/meals/:id/consume", use: unconsume)
-        router.get("/api/meals/:id/photo", use: photo)
     }
 
     /// `GET /api/meals?limit=&cursor=&from=&to=&status=consumed|scanned&mealType=&tag=`: newest first; dates are the user's.
@@ -64,7 +66,7 @@ struct MealController: Sendable {
         let rows = try await meals.list(userId: caller.userId, filter: filter, client: client, logger: context.logger)
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { ListCursor.encode(time: $0.eatenAt, id: $0.id) } : nil
-        return MealPageBody(meals: page.map { MealBody($0) }, nextCursor: next)
+        return MealPageBody(meals: page.map { MealBody($0, photos: photos) }, nextCursor: next)
     }
 
     /// `POST /api/meals`: manual entry of items by food id and portion or by free values; 201 with the meal.
@@ -76,7 +78,7 @@ struct MealController: Sendable {
         let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
         let meal = try maker.meal(body, id: UUID(), userId: caller.userId, body: raw.readableBytesView, profile: profile)
         try await store.create(meal, photo: nil, logger: context.logger)
-        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal))
+        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
     }
 
     /// `GET /api/meals/:id` with its version as `ETag`.
@@ -86,7 +88,7 @@ struct MealController: Sendable {
         guard let meal = try await meals.find(id, userId: caller.userId, client: client, logger: context.logger) else {
             throw APIError.notFound("No such meal.")
         }
-        return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal))
+        return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
     }
 
     /// `PUT /api/meals/:id`: new items, portions or values recompute totals and scores; sets `edited`, bumps
@@ -135,7 +137,7 @@ struct MealController: Sendable {
             meal.edited = true
             return true
         }
-        return Self.answer(outcome)
+        return Self.answer(outcome, photos: photos)
     }
 
     /// `DELETE /api/meals/:id?modifiedAt=`: 204; its photo goes too, a tombstone stays for the changes feed and
@@ -170,45 +172,25 @@ struct MealController: Sendable {
             if body.notes != nil { meal.notes = notes }
             return true
         }
-        return Self.answer(outcome)
+        return Self.answer(outcome, photos: photos)
     }
 
     /// `DELETE /api/meals/:id/consume?modifiedAt=`: back to scanned (it stops counting); a no-op when it was not consumed.
     @Sendable func unconsume(request: Request, context: AppRequestContext) async throws -> EditedResponse<WriteAnswer<MealBody>> {
         let caller = try CallerIdentity(request)
         let id = try Self.mealId(context)
-        let condition: WriteCondition =
-            if let version = try RequestPreconditions.expectedVersion(request) {
-                .ifMatch(version)
-            } else {
-                .lastWriteWins(
-                    try RequestPreconditions.deletionStamp(request, now: now()), body: ByteBuffer(),
-                    serverTime: request.uri.queryParameters["modifiedAt"] == nil)
-            }
+        let condition = try RequestPreconditions.queryWriteCondition(request, summary: #"{"consumed":false}"#, now: now())
         let outcome = try await store.update(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in
             guard meal.isConsumed else { return false }
             meal.isConsumed = false
             meal.consumedAt = nil
             return true
         }
-        return Self.answer(outcome)
-    }
-
-    /// `GET /api/meals/:id/photo`: the photo as uploaded, for its owner only.
-    @Sendable func photo(request: Request, context: AppRequestContext) async throws -> Response {
-        let caller = try CallerIdentity(request)
-        let id = try Self.mealId(context)
-        guard let photo = try await meals.photo(mealId: id, userId: caller.userId, client: client, logger: context.logger) else {
-            throw APIError.notFound("This meal has no photo.")
-        }
-        return Response(
-            status: .ok,
-            headers: [.contentType: photo.mediaType, .cacheControl: "private, max-age=3600", .init("X-Content-Type-Options")!: "nosniff"],
-            body: ResponseBody(byteBuffer: photo.bytes))
+        return Self.answer(outcome, photos: photos)
     }
 
     /// The `:id` of a meal route; 404 for anything that is not a meal id.
-    private static func mealId(_ context: AppRequestContext) throws -> UUID {
+    static func mealId(_ context: AppRequestContext) throws -> UUID {
         try RequestPreconditions.resourceId(context, notFound: "No such meal.")
     }
 
@@ -225,7 +207,7 @@ struct MealController: Sendable {
         let meal = try maker.meal(entry, id: id, userId: caller.userId, body: raw.readableBytesView, profile: profile)
         switch try await store.createIfAbsent(meal, logger: logger) {
         case .created(let meal):
-            return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal)))
+            return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal, photos: photos)))
         case .deleted(let tombstone):
             return EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: .deletionPreserved)))
         case .exists: return nil
@@ -234,11 +216,11 @@ struct MealController: Sendable {
     }
 
     /// The answer to a write of an existing meal.
-    static func answer(_ outcome: WriteOutcome<MealRecord>) -> EditedResponse<WriteAnswer<MealBody>> {
+    static func answer(_ outcome: WriteOutcome<MealRecord>, photos: PhotoURLSigner) -> EditedResponse<WriteAnswer<MealBody>> {
         switch outcome {
-        case .written(let meal): EditedResponse(headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal)))
+        case .written(let meal): EditedResponse(headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal, photos: photos)))
         case .kept(let meal, let conflict):
-            EditedResponse(headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal, conflict: conflict)))
+            EditedResponse(headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal, photos: photos, conflict: conflict)))
         case .deleted(let tombstone, let conflict): EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: conflict)))
         }
     }

@@ -13,6 +13,8 @@ struct MealsSyncController: Sendable {
     let meals: MealRepository
     let customMeals: CustomMealRepository
     let foods: FoodCatalogLoader
+    /// Signs the photo URLs of the meals it answers.
+    let photos: PhotoURLSigner
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/sync/meals/changes", use: changes)
@@ -39,7 +41,7 @@ struct MealsSyncController: Sendable {
                 changes.append(
                     .live(
                         seq: seq, type: MealStore.entityType, id: meal.id.uuidString.lowercased(), version: meal.version,
-                        modifiedAt: meal.modified.date, data: .meal(MealBody(meal))))
+                        modifiedAt: meal.modified.date, data: .meal(MealBody(meal, photos: photos))))
             }
             for (seq, custom) in try await customMeals.changed(
                 userId: caller.userId, since: feed.since, limit: fetch, on: connection, logger: logger)

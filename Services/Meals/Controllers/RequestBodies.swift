@@ -61,3 +61,11 @@ struct CustomMealRequest: Decodable {
     /// When the client made the change (ISO 8601), for last-write-wins.
     var modifiedAt: String?
 }
+
+/// `PUT /api/users/vision-key`: the user's own OpenAI-compatible key, with the API root and model to use it with
+/// (OpenAI's `https://api.openai.com/v1` and `gpt-4o-mini` when absent).
+struct VisionKeyRequest: Decodable {
+    var apiKey: String?
+    var baseUrl: String?
+    var model: String?
+}

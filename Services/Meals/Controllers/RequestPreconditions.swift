@@ -44,6 +44,16 @@ enum RequestPreconditions {
         return .lastWriteWins(stamp, body: body, serverTime: modifiedAt == nil)
     }
 
+    /// How a write without a JSON body (a photo, unconsuming) settles: `If-Match` when sent, otherwise last-write-wins
+    /// on `?modifiedAt=` (the server's time without it). `summary`, a JSON description of the write, stands for its
+    /// body in the stamp's tiebreak and in a recorded conflict.
+    static func queryWriteCondition(_ request: Request, summary: String, now: Date) throws -> WriteCondition {
+        if let version = try expectedVersion(request) { return .ifMatch(version) }
+        let modifiedAt = request.uri.queryParameters["modifiedAt"].map(String.init)
+        let stamp = try WriteStamp.of(modifiedAt: modifiedAt, body: Array(summary.utf8), now: now)
+        return .lastWriteWins(stamp, body: ByteBuffer(string: summary), serverTime: modifiedAt == nil)
+    }
+
     /// The stamp of a deletion: `?modifiedAt=` (ISO 8601) or the server's time.
     static func deletionStamp(_ request: Request, now: Date) throws -> WriteStamp {
         try WriteStamp.of(modifiedAt: request.uri.queryParameters["modifiedAt"].map(String.init), body: [], now: now)

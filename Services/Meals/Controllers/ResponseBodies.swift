@@ -25,7 +25,10 @@ struct MealBody: ResponseCodable, Equatable {
     /// Phrases of the description that matched no food; they are not counted.
     var unrecognised: [String]
     var tags: [String]
+    /// The photo's signed URL (it works without a bearer token until `photoUrlExpiresAt`; read the meal again for a
+    /// fresh one); absent without a photo.
     var photoUrl: String?
+    var photoUrlExpiresAt: Date?
     var createdAt: Date
     var updatedAt: Date
     /// When the meal was last written, as the writing client said (`modifiedAt`) or the server's time.
@@ -33,7 +36,7 @@ struct MealBody: ResponseCodable, Equatable {
     /// On a write that was not applied: `stale_write_ignored` (the stored meal is newer); absent otherwise.
     var conflict: String?
 
-    init(_ meal: MealRecord, conflict: SyncConflictResolution? = nil) {
+    init(_ meal: MealRecord, photos: PhotoURLSigner, conflict: SyncConflictResolution? = nil) {
         id = meal.id
         title = meal.title
         origin = meal.origin.rawValue
@@ -53,7 +56,9 @@ struct MealBody: ResponseCodable, Equatable {
         healthScore = meal.health
         dietScore = meal.diet
         unrecognised = meal.unrecognised
-        photoUrl = meal.hasPhoto ? "/api/meals/\(meal.id.uuidString.lowercased())/photo" : nil
+        let signed = meal.photoId.map(photos.url(for:))
+        photoUrl = signed?.url
+        photoUrlExpiresAt = signed?.expiresAt
         createdAt = meal.createdAt
         updatedAt = meal.updatedAt
         modifiedAt = meal.modified.date
@@ -93,4 +98,27 @@ struct FoodBody: ResponseCodable {
     /// Every nutrient the table has for this food, per 100 g, by its USDA name (units as in SR24: g, mg, µg, IU).
     var nutrients: [String: Double]
     var measures: [HouseholdMeasure]
+}
+
+/// What may be shown of a user's own vision key: whether one is set, where and with which model it is used, and when
+/// it was set. Never the key.
+struct VisionKeyStatusBody: ResponseCodable, Equatable {
+    var configured: Bool
+    var baseUrl: String?
+    var model: String?
+    var updatedAt: Date?
+
+    /// No key is set: the server's provider analyses the user's photos.
+    static let none = VisionKeyStatusBody(configured: false)
+
+    init(configured: Bool, baseUrl: String? = nil, model: String? = nil, updatedAt: Date? = nil) {
+        self.configured = configured
+        self.baseUrl = baseUrl
+        self.model = model
+        self.updatedAt = updatedAt
+    }
+
+    init(_ row: VisionKeyRepository.Row) {
+        self.init(configured: true, baseUrl: row.baseURL, model: row.model, updatedAt: row.updatedAt)
+    }
 }

@@ -5,11 +5,12 @@ import PostgresNIO
 import PostgresSupport
 
 /// Applies the events the meals service consumes: `user.profile_updated` (the diet, goals and time zone used
-/// for scoring) and `user.deleted` (every meal, photo, custom meal and the profile of the user go).
+/// for scoring) and `user.deleted` (every meal, photo, custom meal, the vision key and the profile of the user go).
 struct MealsEventHandler: EventHandler {
     let profiles: ProfileRepository
     let meals: MealRepository
     let customMeals: CustomMealRepository
+    let visionKeys: VisionKeyRepository
 
     static let topics: [Topic] = [.userProfileUpdated, .userDeleted]
 
@@ -22,6 +23,7 @@ struct MealsEventHandler: EventHandler {
             let userId = try event.payload(UserDeleted.self).userId
             try await meals.deleteAll(userId: userId, on: connection, logger: logger)
             try await customMeals.deleteAll(userId: userId, on: connection, logger: logger)
+            try await visionKeys.deleteAll(userId: userId, on: connection, logger: logger)
             try await profiles.delete(userId: userId, on: connection, logger: logger)
             try await SyncClock.forget(userId, on: connection, logger: logger)
             logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])

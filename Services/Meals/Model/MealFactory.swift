@@ -9,14 +9,14 @@ enum MealFactory {
     static func make(
         userId: UUID, origin: MealOrigin, composition: MealComposer.Composition, profile: CallerProfile, description: String?,
         mealType: MealType?, captureKind: CaptureKind, eatenAt: Date, consumed: Bool, notes: String?, unrecognised: [String],
-        hasPhoto: Bool, now: Date, id: UUID = UUID(), modified: WriteStamp? = nil, tags: [String] = []
+        photoId: UUID? = nil, now: Date, id: UUID = UUID(), modified: WriteStamp? = nil, tags: [String] = []
     ) -> MealRecord {
         MealRecord(
             id: id, userId: userId, origin: origin, title: composition.title, description: description, mealType: mealType,
             captureKind: captureKind, eatenAt: eatenAt, localDate: profile.localDate(of: eatenAt),
             timeZone: profile.timeZoneName, isConsumed: consumed, consumedAt: consumed ? now : nil, notes: notes,
             edited: false, version: 1, items: composition.items, totals: composition.totals, health: composition.health,
-            diet: composition.diet, unrecognised: unrecognised, hasPhoto: hasPhoto, tags: tags, createdAt: now, updatedAt: now,
+            diet: composition.diet, unrecognised: unrecognised, photoId: photoId, tags: tags, createdAt: now, updatedAt: now,
             modified: modified ?? WriteStamp(now, tiebreak: ""))
     }
 

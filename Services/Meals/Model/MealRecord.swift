@@ -27,13 +27,17 @@ struct MealRecord: Sendable, Equatable {
     var diet: DietScore
     /// Phrases of a written meal that matched no food (they are not in the totals).
     var unrecognised: [String]
-    var hasPhoto: Bool
+    /// The id of the meal's photo (it names the photo in signed URLs and changes when the photo is replaced); nil
+    /// without one.
+    var photoId: UUID?
     /// Normalised by `MealTags`.
     var tags: [String] = []
     var createdAt: Date
     var updatedAt: Date
     /// The stamp of the last write, for last-write-wins: the client's `modifiedAt` (or the server's time) and its tiebreak.
     var modified: WriteStamp
+
+    var hasPhoto: Bool { photoId != nil }
 
     /// Replaces the scored content with `composition`.
     mutating func apply(_ composition: MealComposer.Composition) {

@@ -54,7 +54,7 @@ struct MealJSON {
             health: try healthJSON.map { try decoder.decode(MealHealth.self, from: Data($0.utf8)) },
             diet: try json("diet", as: DietScore.self),
             unrecognised: try json("unrecognised", as: [String].self),
-            hasPhoto: try columns["has_photo"].decode(Bool.self),
+            photoId: try columns["photo_id"].decode(UUID?.self),
             tags: try columns["tags"].decode([String].self),
             createdAt: try columns["created_at"].decode(Date.self),
             updatedAt: try columns["updated_at"].decode(Date.self),

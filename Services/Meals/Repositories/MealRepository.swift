@@ -9,7 +9,7 @@ struct MealRepository: Sendable {
     private static let columns: PostgresQuery = """
         SELECT id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date::text, time_zone,
                is_consumed, consumed_at, notes, edited, version, items::text, totals::text, health::text, diet::text,
-               unrecognised::text, has_photo, tags, created_at, updated_at, modified_at, modified_tiebreak, change_seq
+               unrecognised::text, photo_id, tags, created_at, updated_at, modified_at, modified_tiebreak, change_seq
         FROM meals
         """
 
@@ -21,12 +21,12 @@ struct MealRepository: Sendable {
             """
             INSERT INTO meals (id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date, time_zone,
                                is_consumed, consumed_at, notes, edited, version, items, totals, health, diet, unrecognised,
-                               has_photo, tags, created_at, updated_at, modified_at, modified_tiebreak, change_seq)
+                               has_photo, photo_id, tags, created_at, updated_at, modified_at, modified_tiebreak, change_seq)
             VALUES (\(meal.id), \(meal.userId), \(meal.origin.rawValue), \(meal.title), \(meal.description),
                     \(meal.mealType?.rawValue), \(meal.captureKind.rawValue), \(meal.eatenAt), \(meal.localDate)::date,
                     \(meal.timeZone), \(meal.isConsumed), \(meal.consumedAt), \(meal.notes), \(meal.edited), \(meal.version),
                     \(json.items)::jsonb, \(json.totals)::jsonb, \(json.health)::jsonb, \(json.diet)::jsonb,
-                    \(json.unrecognised)::jsonb, \(meal.hasPhoto), \(meal.tags), \(meal.createdAt), \(meal.updatedAt),
+                    \(json.unrecognised)::jsonb, \(meal.hasPhoto), \(meal.photoId), \(meal.tags), \(meal.createdAt), \(meal.updatedAt),
                     \(meal.modified.date), \(meal.modified.tiebreak), \(seq))
             """, logger: logger)
     }
@@ -41,7 +41,8 @@ struct MealRepository: Sendable {
                 local_date = \(meal.localDate)::date, time_zone = \(meal.timeZone), is_consumed = \(meal.isConsumed),
                 consumed_at = \(meal.consumedAt), notes = \(meal.notes), edited = \(meal.edited), version = \(meal.version),
                 items = \(json.items)::jsonb, totals = \(json.totals)::jsonb, health = \(json.health)::jsonb,
-                diet = \(json.diet)::jsonb, tags = \(meal.tags), updated_at = \(meal.updatedAt), modified_at = \(meal.modified.date),
+                diet = \(json.diet)::jsonb, tags = \(meal.tags), has_photo = \(meal.hasPhoto), photo_id = \(meal.photoId),
+                updated_at = \(meal.updatedAt), modified_at = \(meal.modified.date),
                 modified_tiebreak = \(meal.modified.tiebreak), change_seq = \(seq)
             WHERE id = \(meal.id) AND user_id = \(meal.userId)
             """, logger: logger)
@@ -138,23 +139,51 @@ struct MealRepository: Sendable {
         try await connection.query("DELETE FROM meals WHERE user_id = \(userId)", logger: logger)
     }
 
-    /// Stores the photo of a meal.
-    func savePhoto(_ photo: PhotoUpload, mealId: UUID, userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+    /// Stores the meal's photo under `photoId`, replacing the one it had.
+    func savePhoto(
+        _ photo: PhotoUpload, photoId: UUID, mealId: UUID, userId: UUID, storedAt: Date, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         try await connection.query(
             """
-            INSERT INTO meal_photos (meal_id, user_id, media_type, bytes)
-            VALUES (\(mealId), \(userId), \(photo.format.mediaType), \(ByteBuffer(bytes: photo.bytes)))
+            INSERT INTO meal_photos (meal_id, user_id, media_type, bytes, photo_id, stored_at)
+            VALUES (\(mealId), \(userId), \(photo.format.mediaType), \(ByteBuffer(bytes: photo.bytes)), \(photoId), \(storedAt))
+            ON CONFLICT (meal_id) DO UPDATE SET media_type = EXCLUDED.media_type, bytes = EXCLUDED.bytes,
+                photo_id = EXCLUDED.photo_id, stored_at = EXCLUDED.stored_at
             """, logger: logger)
     }
 
+    /// Deletes the meal's photo (the meal stays).
+    func deletePhoto(mealId: UUID, userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
+    }
+
     /// The photo of the caller's meal.
-    func photo(
-        mealId: UUID, userId: UUID, client: PostgresPool, logger: Logger
-    ) async throws -> (mediaType: String, bytes: ByteBuffer)? {
+    func photo(mealId: UUID, userId: UUID, client: PostgresPool, logger: Logger) async throws -> StoredPhoto? {
         let rows = try await client.query(
             "SELECT media_type, bytes FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
-        for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return (mediaType, bytes) }
+        for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return StoredPhoto(mediaType: mediaType, bytes: bytes) }
         return nil
+    }
+
+    /// The photo a signed URL names. Not scoped to a user: only the meals service signs photo URLs, and only for the
+    /// photo's owner.
+    func photo(photoId: UUID, client: PostgresPool, logger: Logger) async throws -> StoredPhoto? {
+        let rows = try await client.query("SELECT media_type, bytes FROM meal_photos WHERE photo_id = \(photoId)", logger: logger)
+        for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return StoredPhoto(mediaType: mediaType, bytes: bytes) }
+        return nil
+    }
+
+    /// Up to `limit` ids of the user's meals whose photo was stored before `cutoff`, oldest first.
+    func mealsWithPhotosStored(
+        before cutoff: Date, userId: UUID, limit: Int, client: PostgresPool, logger: Logger
+    ) async throws -> [UUID] {
+        let rows = try await client.query(
+            """
+            SELECT meal_id FROM meal_photos WHERE user_id = \(userId) AND stored_at < \(cutoff) ORDER BY stored_at, meal_id LIMIT \(limit)
+            """, logger: logger)
+        var ids: [UUID] = []
+        for try await id in rows.decode(UUID.self) { ids.append(id) }
+        return ids
     }
 
     private static func records(_ rows: some AsyncSequence<PostgresRow, any Error>) async throws -> [MealRecord] {

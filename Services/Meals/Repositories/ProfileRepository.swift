@@ -44,6 +44,18 @@ struct ProfileRepository: Sendable {
         return found
     }
 
+    /// The users who keep meal photos a limited time (`deletePhotosAfterDays` in their latest profile), with that time.
+    func photoRetentions(client: PostgresPool, logger: Logger) async throws -> [(userId: UUID, days: Int)] {
+        let rows = try await client.query(
+            """
+            SELECT user_id, (profile->>'deletePhotosAfterDays')::int FROM user_profiles
+            WHERE profile->>'deletePhotosAfterDays' IS NOT NULL
+            """, logger: logger)
+        var found: [(userId: UUID, days: Int)] = []
+        for try await (userId, days) in rows.decode((UUID, Int).self) { found.append((userId, days)) }
+        return found
+    }
+
     /// Forgets the user's profile.
     func delete(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM user_profiles WHERE user_id = \(userId)", logger: logger)

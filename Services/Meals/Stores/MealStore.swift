@@ -69,6 +69,43 @@ struct MealStore: Sendable {
     func update(
         _ id: UUID, userId: UUID, condition: WriteCondition, logger: Logger, _ change: @Sendable (inout MealRecord) throws -> Bool
     ) async throws -> WriteOutcome<MealRecord> {
+        try await write(id, userId: userId, condition: condition, logger: logger, change: change, alongside: { _, _ in })
+    }
+
+    /// Attaches, replaces or removes the caller's meal's photo: a change of the meal like any edit (same conditions,
+    /// next version, change number and events), with the photo row written in the same transaction. A replaced
+    /// photo gets a new id, so URLs of the old one stop working. Removing a photo the meal does not have changes nothing.
+    func changePhoto(
+        _ photoChange: PhotoChange, of id: UUID, userId: UUID, condition: WriteCondition, logger: Logger
+    ) async throws -> WriteOutcome<MealRecord> {
+        let newPhotoId = UUID()
+        let storedAt = now()
+        return try await write(
+            id, userId: userId, condition: condition, logger: logger,
+            change: { meal in
+                switch photoChange {
+                case .replace: meal.photoId = newPhotoId
+                case .remove:
+                    guard meal.hasPhoto else { return false }
+                    meal.photoId = nil
+                }
+                return true
+            },
+            alongside: { meal, connection in
+                switch photoChange {
+                case .replace(let photo):
+                    try await meals.savePhoto(
+                        photo, photoId: newPhotoId, mealId: meal.id, userId: meal.userId, storedAt: storedAt, on: connection, logger: logger)
+                case .remove: try await meals.deletePhoto(mealId: meal.id, userId: meal.userId, on: connection, logger: logger)
+                }
+            })
+    }
+
+    /// The path of every change of a stored meal; `alongside` writes what goes with an applied change in its transaction.
+    private func write(
+        _ id: UUID, userId: UUID, condition: WriteCondition, logger: Logger, change: @Sendable (inout MealRecord) throws -> Bool,
+        alongside: @Sendable (MealRecord, PostgresConnection) async throws -> Void
+    ) async throws -> WriteOutcome<MealRecord> {
         try await client.transaction(logger: logger) { connection in
             guard var meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
                 let tombstone = try await MissingEntity.write(
@@ -102,6 +139,7 @@ struct MealStore: Sendable {
             meal.updatedAt = now
             meal.modified = stamp
             try await meals.update(meal, on: connection, logger: logger)
+            try await alongside(meal, connection)
             try await MealEventPublisher.changed(meal, wasConsumed: wasConsumed, now: now, on: connection, logger: logger)
             return .written(meal)
         }
@@ -142,7 +180,10 @@ struct MealStore: Sendable {
 
     private func insert(_ meal: MealRecord, photo: PhotoUpload?, on connection: PostgresConnection, logger: Logger) async throws {
         try await meals.insert(meal, on: connection, logger: logger)
-        if let photo { try await meals.savePhoto(photo, mealId: meal.id, userId: meal.userId, on: connection, logger: logger) }
+        if let photo, let photoId = meal.photoId {
+            try await meals.savePhoto(
+                photo, photoId: photoId, mealId: meal.id, userId: meal.userId, storedAt: meal.createdAt, on: connection, logger: logger)
+        }
         try await MealEventPublisher.changed(meal, wasConsumed: nil, now: now(), on: connection, logger: logger)
     }
 }

@@ -99,7 +99,7 @@ final class OpenAICompatibleVisionClient: VisionProvider {
         } catch is NIOTooManyBytesError {
             recordDuration(since: started, outcome: "unusable")
             throw VisionError.malformedAnswer("the answer is larger than \(Self.maxAnswerBytes) bytes")
-        } catch where !Task.isCancelled {
+        } catch  where !Task.isCancelled {
             let timedOut = error is TimeLimitExceeded || (error as? HTTPClientError) == .deadlineExceeded
             let reason = timedOut ? "no answer within \(limit)" : "the provider could not be reached (\(error))"
             recordDuration(since: started, outcome: timedOut ? "timeout" : "unreachable")
@@ -130,6 +130,10 @@ final class OpenAICompatibleVisionClient: VisionProvider {
             logger.warning("vision provider unavailable", metadata: metadata)
             let retryAfter = response.retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
             throw RetryableFailure(reason: "the provider answered \(response.status)", retryAfter: retryAfter.map { .seconds(max(0, $0)) })
+        case 401, 403:
+            recordDuration(since: started, outcome: "refused")
+            logger.error("vision request refused: the provider does not accept the API key", metadata: metadata)
+            throw VisionError.credentialsRefused
         default:
             recordDuration(since: started, outcome: "refused")
             metadata["vision.provider_message"] = .string(providerMessage(status: response.status, body: response.body))
@@ -139,9 +143,8 @@ final class OpenAICompatibleVisionClient: VisionProvider {
     }
 
     /// The start of a refusal's body: what an operator needs for a wrong model name or an unsupported image.
-    /// Withheld for 401 and 403, whose bodies may echo part of the key, and the key is masked in any other.
+    /// (401 and 403, whose bodies may echo part of the key, never get here), and the key is masked.
     private func providerMessage(status: UInt, body: ByteBuffer) -> String {
-        guard status != 401, status != 403 else { return "authentication refused; check MEALS_VISION_API_KEY" }
         let text = String(buffer: body)
         let masked = settings.apiKey.map { text.replacingOccurrences(of: $0, with: "***") } ?? text
         return String(masked.prefix(300))

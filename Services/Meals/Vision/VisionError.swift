@@ -9,6 +9,8 @@ enum VisionError: Error, Equatable {
     case failed(String)
     /// The model answered, but with something that is not JSON of the asked shape or not a plausible meal.
     case malformedAnswer(String)
+    /// The provider refused the API key (401 or 403).
+    case credentialsRefused
 
     /// The answer for the client: 503 `vision_unavailable` with `Retry-After` when the provider is down or the
     /// circuit is open, 502 `analysis_failed` when the model's answer was unusable (another photo may work).
@@ -23,6 +25,10 @@ enum VisionError: Error, Equatable {
             return APIError(
                 .serviceUnavailable, code: "vision_unavailable", message: "Photo analysis failed; try again shortly.",
                 headers: [.retryAfter: "5"])
+        case .credentialsRefused:
+            return APIError(
+                .badGateway, code: "vision_key_refused",
+                message: "The vision provider refused the API key; if you set your own, check it (PUT /api/users/vision-key).")
         case .malformedAnswer:
             return APIError(
                 .badGateway, code: "analysis_failed",

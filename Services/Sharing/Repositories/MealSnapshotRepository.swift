@@ -11,7 +11,8 @@ struct MealSnapshotRepository: Sendable {
     static let encoder = JSONEncoder()
     static let decoder = JSONDecoder()
 
-    /// Stores a full-state copy unless a newer one or a tombstone is already there.
+    /// Stores a full-state copy unless a newer one or a tombstone is already there; a copy without a photo drops the
+    /// photo copied for links.
     func apply(_ meal: MealSnapshot, on connection: PostgresConnection, logger: Logger) async throws {
         let snapshot = String(decoding: try Self.encoder.encode(meal), as: UTF8.self)
         try await connection.query(
@@ -20,6 +21,15 @@ struct MealSnapshotRepository: Sendable {
             ON CONFLICT (meal_id) DO UPDATE SET version = EXCLUDED.version, snapshot = EXCLUDED.snapshot
             WHERE meals.user_id = EXCLUDED.user_id AND NOT meals.deleted AND meals.version < EXCLUDED.version
             """, logger: logger)
+        if !meal.hasPhoto {
+            // The owner removed the photo (or the clean-up did): shared links stop showing it, unless a newer copy
+            // of the meal has arrived already.
+            try await connection.query(
+                """
+                DELETE FROM meal_photos WHERE meal_id = \(meal.mealId) AND user_id = \(meal.userId)
+                AND NOT EXISTS (SELECT 1 FROM meals WHERE meal_id = \(meal.mealId) AND version > \(meal.version))
+                """, logger: logger)
+        }
     }
 
     /// Turns the meal into a tombstone and drops its photo copy; its links then answer 410.
