@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ServiceDefaults
+import Synchronization
 import Testing
 
 @testable import AuthService
@@ -98,35 +99,51 @@ struct UserRoutesTests {
         #expect(store.storedProfile(of: userId)?.version == 1)
     }
 
-    @Test("historyRetentionDays: absent keeps it, a number sets it (and is published), null clears it, out of range is 422 naming it")
-    func historyRetention() async throws {
-        /// The retention as the profile answers it.
-        struct RetentionAnswer: Decodable { var historyRetentionDays: Int?; var version: Int }
+    @Test(
+        "day-count settings: absent keeps it, a number sets it (and is published), null clears it, out of range is 422 naming it",
+        arguments: [("historyRetentionDays", 36_500), ("deletePhotosAfterDays", 3_650)])
+    func dayCountSetting(field: String, maximum: Int) async throws {
+        /// The setting as the profile answers it.
+        @Sendable func setting(_ response: TestResponse) throws -> Int? {
+            let object = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+            return object?[field] as? Int
+        }
+        @Sendable func published() -> Int? {
+            let event = store.storedProfile(of: userId)?.event
+            return field == "historyRetentionDays" ? event?.historyRetentionDays : event?.deletePhotosAfterDays
+        }
         try await withRoutes { client in
+            // Each write a second later than the one before, so last-write-wins orders them as sent.
+            let written = Mutex(0)
             func put(_ json: String) async throws -> TestResponse {
-                try await client.execute(uri: "/api/users/profile", method: .put, headers: callerHeaders, body: ByteBuffer(string: json))
+                let second = written.withLock { count in
+                    count += 1
+                    return count
+                }
+                let stamped = json.dropLast() + #","modifiedAt":"2026-05-10T12:00:0\#(second)Z"}"#
+                return try await client.execute(
+                    uri: "/api/users/profile", method: .put, headers: callerHeaders, body: ByteBuffer(string: String(stamped)))
             }
             let initial = try await client.execute(uri: "/api/users/profile", method: .get, headers: callerHeaders)
-            #expect(try decode(RetentionAnswer.self, initial).historyRetentionDays == nil, "keeps everything by default")
+            #expect(try setting(initial) == nil, "unset by default")
 
-            let set = try await put(#"{"historyRetentionDays":90}"#)
+            let set = try await put(#"{"\#(field)":90}"#)
             #expect(set.status == .ok)
-            #expect(try decode(RetentionAnswer.self, set).historyRetentionDays == 90)
-            #expect(store.storedProfile(of: userId)?.event.historyRetentionDays == 90, "the event carries it")
+            #expect(try setting(set) == 90)
+            #expect(published() == 90, "the event carries it")
 
             let kept = try await put(#"{"dailyCalorieGoal":2000}"#)
-            #expect(try decode(RetentionAnswer.self, kept).historyRetentionDays == 90, "absent keeps it")
+            #expect(try setting(kept) == 90, "absent keeps it")
 
-            for bad in ["0", "36501", "-3"] {
-                let refused = try await put(#"{"historyRetentionDays":\#(bad)}"#)
+            for bad in ["0", String(maximum + 1), "-3"] {
+                let refused = try await put(#"{"\#(field)":\#(bad)}"#)
                 #expect(refused.status == .unprocessableContent)
-                #expect(Set(try decode(ErrorBody.self, refused).error.details.keys) == ["historyRetentionDays"])
+                #expect(Set(try decode(ErrorBody.self, refused).error.details.keys) == [field])
             }
 
-            let cleared = try await put(#"{"historyRetentionDays":null}"#)
+            let cleared = try await put(#"{"\#(field)":null}"#)
             #expect(cleared.status == .ok)
-            let answer = try decode(RetentionAnswer.self, cleared)
-            #expect(answer.historyRetentionDays == nil && answer.version == 4)
+            #expect(try setting(cleared) == nil && published() == nil)
         }
         #expect(store.published.map(\.version) == [2, 3, 4])
     }

@@ -34,8 +34,10 @@ struct MealsStack: Sendable {
             { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
             { "prefix": "/api/auth", "upstream": "auth", "public": false },
             { "prefix": "/api/users", "upstream": "auth", "public": false },
+            { "prefix": "/api/users/vision-key", "upstream": "meals", "public": false },
             { "prefix": "/api/analyze", "upstream": "meals", "public": false, "maxBodyBytes": 14745600 },
-            { "prefix": "/api/meals", "upstream": "meals", "public": false },
+            { "prefix": "/api/meals", "upstream": "meals", "public": false, "maxBodyBytes": 14745600 },
+            { "prefix": "/media/photos", "upstream": "meals", "public": true },
             { "prefix": "/api/foods", "upstream": "meals", "public": false },
             { "prefix": "/api/custom-meals", "upstream": "meals", "public": false },
             { "prefix": "/api/sync/meals", "upstream": "meals", "public": false }
@@ -132,4 +134,5 @@ struct MealAnswer: Decodable {
     var dietScore: Diet
     var unrecognised: [String]
     var photoUrl: String?
+    var photoUrlExpiresAt: Date?
 }
