@@ -38,8 +38,8 @@ struct CircuitBreakerTests {
             _ = try await vision.recognise(photo, hint: nil)
             #expect(state.values == [0, 0, 0, 2, 1, 0])
         }
-        let unavailable = try metrics.expectTimer("vision_request_duration_seconds", [("outcome", "unavailable")])
-        let answered = try metrics.expectTimer("vision_request_duration_seconds", [("outcome", "ok")])
+        let unavailable = try metrics.expectTimer("vision_request_duration_seconds", [("outcome", "unavailable"), ("key", "server")])
+        let answered = try metrics.expectTimer("vision_request_duration_seconds", [("outcome", "ok"), ("key", "server")])
         #expect(unavailable.values.count == 3)
         #expect(answered.values.count == 1)
         #expect(unavailable.displayUnit == .seconds)

@@ -23,4 +23,11 @@ struct VisionErrorTests {
         #expect(malformed.code == "analysis_failed")
         #expect(!malformed.message.contains("rice"))
     }
+
+    @Test("a refused key is a 502 without Retry-After (waiting does not fix it) that says where the user's own key is set")
+    func credentialsRefused() {
+        let answer = VisionError.credentialsRefused.apiError
+        #expect(answer.status == .badGateway && answer.code == "vision_key_refused")
+        #expect(answer.headers[.retryAfter] == nil && answer.message.contains("/api/users/vision-key"))
+    }
 }

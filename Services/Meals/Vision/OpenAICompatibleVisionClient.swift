@@ -26,18 +26,24 @@ final class OpenAICompatibleVisionClient: VisionProvider {
     private let breaker: CircuitBreaker
     private let endpoint: String
     private let metrics: any MetricsFactory
+    private let keyOwner: String
 
     /// A client for `settings`; `now` is the breaker's clock and `metrics` where its figures go, injectable for tests.
+    /// `keyOwner` names whose key it uses (`server`, or `user` for a user's own key) in `vision_request_duration_seconds`;
+    /// only the server's breaker is the `vision_breaker_state` gauge (users' breakers are their own, not exported one
+    /// by one).
     init(
-        settings: VisionSettings, httpClient: HTTPClient, logger: Logger,
+        settings: VisionSettings, httpClient: HTTPClient, logger: Logger, keyOwner: String = "server",
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, metrics: any MetricsFactory = MetricsSystem.factory
     ) {
         self.settings = settings
         self.httpClient = httpClient
         self.logger = logger
         self.metrics = metrics
+        self.keyOwner = keyOwner
         breaker = CircuitBreaker(
-            failureThreshold: settings.failureThreshold, openDuration: settings.openDuration, now: now, metrics: metrics)
+            failureThreshold: settings.failureThreshold, openDuration: settings.openDuration, now: now,
+            metrics: keyOwner == "server" ? metrics : NOOPMetricsHandler.instance)
         endpoint = settings.baseURL.absoluteString + "/chat/completions"
     }
 
@@ -152,8 +158,11 @@ final class OpenAICompatibleVisionClient: VisionProvider {
 
     /// One attempt's time to its answer (or to giving up on it), by what came of it.
     private func recordDuration(since started: ContinuousClock.Instant, outcome: String) {
-        Metrics.Timer(label: "vision_request_duration_seconds", dimensions: [("outcome", outcome)], preferredDisplayUnit: .seconds, factory: metrics)
-            .record(duration: started.duration(to: .now))
+        Metrics.Timer(
+            label: "vision_request_duration_seconds", dimensions: [("outcome", outcome), ("key", keyOwner)], preferredDisplayUnit: .seconds,
+            factory: metrics
+        )
+        .record(duration: started.duration(to: .now))
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Int {

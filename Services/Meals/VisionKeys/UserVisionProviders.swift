@@ -33,7 +33,7 @@ actor UserVisionProviders {
         settings.baseURL = key.baseURL
         settings.apiKey = key.apiKey
         settings.model = key.model
-        let client = OpenAICompatibleVisionClient(settings: settings, httpClient: httpClient, logger: logger)
+        let client = OpenAICompatibleVisionClient(settings: settings, httpClient: httpClient, logger: logger, keyOwner: "user")
         clients[fingerprint] = client
         while recency.count > capacity { clients[recency.removeFirst()] = nil }
         return client
