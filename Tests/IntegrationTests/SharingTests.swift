@@ -171,7 +171,7 @@ struct SharingTests {
             }
             #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Bob&#39;s"))
             #expect(html.contains("&lt;b onmouseover=alert(1)&gt;Eve&lt;/b&gt;"), "the allowed display name, escaped")
-            #expect(html.contains(#"<meta property="og:image" content="\#(link.cardUrl)">"#))
+            #expect(html.contains(#"<meta property="og:image" content="\#(link.url)/card.png">"#), "previews get the PNG card")
             #expect(html.contains(#"<meta property="og:url" content="\#(link.url)">"#))
             #expect(html.contains(#"<meta name="twitter:card" content="summary_large_image">"#))
             #expect(html.contains("Nutrition<span>AI</span>") && html.contains("noindex"))
