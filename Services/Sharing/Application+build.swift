@@ -52,7 +52,9 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         .addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure,
-        services: [inbox, mealsClient, rasteriser, infrastructure.syncPurge(try SyncSettings(config: config), tombstones: false, idempotencyKeys: true)],
+        services: [
+            inbox, mealsClient, rasteriser, infrastructure.syncPurge(try SyncSettings(config: config), tombstones: false, idempotencyKeys: true),
+        ],
         router: router,
         http: try HTTPServerSettings(config: config, defaultPort: 8085), logger: logger)
 }

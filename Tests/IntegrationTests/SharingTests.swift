@@ -250,7 +250,7 @@ struct SharingTests {
         }
     }
 
-    @Test("account deletion purges every link, meal copy, photo and name of the user")
+    @Test("account deletion purges every link, meal copy, photo, card render and name of the user")
     func purge() async throws {
         try await SharingStack.run { stack in
             let (token, userId) = try await stack.signUp("Leaving")
@@ -258,12 +258,14 @@ struct SharingTests {
             let link = try await stack.shareLink(try await stack.logMeal(token: token), json: #"{"showDisplayName":true}"#, token: token)
             let kept = try await stack.shareLink(try await stack.logMeal(token: other), token: other)
             _ = try await stack.eventuallyView(link.token) { (try? $0.decoded(SharedMealAnswer.self).sharedBy) == "Leaving" }
+            #expect(try await stack.open("/shared/\(link.token)/card.png").status == .ok)
+            #expect(try await userRows(in: "card_renders", of: userId, client: stack.sharingDatabase) == 1)
 
             let deleted = try await stack.gateway.call(.delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: token)
             #expect(deleted.status == .noContent)
             let purged = try await stack.eventuallyView(link.token) { $0.status == .notFound }
             #expect(purged.status == .notFound)
-            for table in ["links", "meals", "display_names", "meal_photos"] {
+            for table in ["links", "meals", "display_names", "meal_photos", "card_renders"] {
                 #expect(try await userRows(in: table, of: userId, client: stack.sharingDatabase) == 0, "\(table)")
             }
             #expect(try await userRows(in: "links", of: otherId, client: stack.sharingDatabase) == 1)

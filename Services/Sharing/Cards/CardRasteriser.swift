@@ -35,6 +35,9 @@ final class CardRasteriser: Service {
         self.executable = Self.locate(settings.executable)
         self.limiter = Self.locate("prlimit")
         self.pool = NIOThreadPool(numberOfThreads: settings.concurrency)
+        // Started here, not in `run()`: a request may arrive before the service group has run this service, and a
+        // pool that is not started refuses work. `run()` still owns its shutdown.
+        pool.start()
         if executable == nil {
             logger.warning(
                 "share card rasteriser not found; GET /shared/:token/card.png answers 503 until it is installed (deploy/setup.sh)",
@@ -46,7 +49,6 @@ final class CardRasteriser: Service {
     }
 
     func run() async throws {
-        pool.start()
         try? await gracefulShutdown()
         try await pool.shutdownGracefully()
     }

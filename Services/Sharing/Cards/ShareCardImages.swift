@@ -42,7 +42,10 @@ struct ShareCardImages: Sendable {
                 logger: logger)
             logger.info(
                 "share card rendered",
-                metadata: ["meal_id": .string(meal.mealId.uuidString), "meal_version": .stringConvertible(meal.version), "bytes": .stringConvertible(png.readableBytes)])
+                metadata: [
+                    "meal_id": .string(meal.mealId.uuidString), "meal_version": .stringConvertible(meal.version),
+                    "bytes": .stringConvertible(png.readableBytes),
+                ])
             return png
         }
     }
