@@ -112,6 +112,26 @@ struct CardRasteriserTests {
         }
     }
 
+    @Test("beyond the queue limit a render is refused at once with busy, while the admitted one goes on")
+    func busy() async throws {
+        let metrics = TestMetrics()
+        let svg = try Self.card(title: "Soup")
+        let hung = CardRasteriserSettings(executable: try Self.script("exec sleep 60"), timeout: .seconds(2), concurrency: 1, queueLimit: 1)
+        try await Self.withRasteriser(hung, metrics: metrics) { rasteriser in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    await #expect(throws: CardRenderFailure.timedOut) { try await rasteriser.png(svg) }
+                }
+                while rasteriser.admittedRenders == 0 { try await Task.sleep(for: .milliseconds(10)) }
+                await #expect(throws: CardRenderFailure.busy) { try await rasteriser.png(svg) }
+                try await group.waitForAll()
+            }
+            #expect(rasteriser.admittedRenders == 0)
+        }
+        #expect(try metrics.expectCounter("sharing_card_renders_total", [("outcome", "busy")]).totalValue == 1)
+        #expect(try metrics.expectCounter("sharing_card_renders_total", [("outcome", "timed_out")]).totalValue == 1)
+    }
+
     @Test("an SVG naming a file, a URL or an entity is refused before any process runs")
     func externalReferences() async throws {
         let svg = try Self.card(title: "Soup")

@@ -53,6 +53,9 @@ final class CardRasteriser: Service {
         try await pool.shutdownGracefully()
     }
 
+    /// Renders running or waiting for a thread now.
+    var admittedRenders: Int { admitted.load(ordering: .relaxed) }
+
     /// The PNG of `svg`, or a `CardRenderFailure`.
     func png(_ svg: String) async throws -> ByteBuffer {
         guard let executable else { throw counted(.rasteriserMissing) }
