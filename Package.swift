@@ -165,6 +165,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: ["Templates"]),
         .executableTarget(
@@ -294,7 +295,7 @@ let package = Package(
         .testTarget(
             name: "SharingTests",
             dependencies: [
-                "SharingService", "ServiceDefaults", "EventContracts", hummingbird, httpTypes,
+                "SharingService", "ServiceDefaults", "EventContracts", hummingbird, httpTypes, metricsTestKit, lifecycle, logging,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -174,6 +174,14 @@ step_food_data() {
   ok "$count foods written to $out (the meals service imports them at start)"
 }
 
+step_card_renderer() {
+  step "share card rasteriser (rsvg-convert from librsvg, DejaVu fonts)"
+  # The sharing service turns its SVG share card into the PNG that link previews need by running rsvg-convert;
+  # without it GET /shared/:token/card.png answers 503 and everything else works.
+  apt_install librsvg2-bin fonts-dejavu-core fontconfig
+  ok "$(rsvg-convert --version 2>/dev/null | head -n1)"
+}
+
 step_swift() {
   step "Swift toolchain"
   command -v swift >/dev/null || fail "swift is not on PATH; install Swift 6 (this machine kind ships it in /opt/swift)"
@@ -187,6 +195,7 @@ main() {
   step_broker
   step_test_mail_server
   step_food_data
+  step_card_renderer
   step_swift
   say "setup complete"
 }

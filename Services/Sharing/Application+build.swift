@@ -5,6 +5,7 @@ import EventContracts
 import Foundation
 import Kafka
 import Logging
+import Metrics
 import PostgresSupport
 import ServiceDefaults
 
@@ -21,6 +22,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
     let client = infrastructure.postgres
     let renderer = try SharedPageRenderer.bundled()
+    let rasteriser = CardRasteriser(settings: try CardRasteriserSettings(config: config), logger: logger)
 
     let meals = MealSnapshotRepository()
     let links = ShareLinkRepository(client: client)
@@ -43,10 +45,16 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
             client: mealsClient.client, mealsURL: settings.mealsURL, timeout: settings.photoTimeout, maxBytes: settings.maxPhotoBytes),
         opener: opener, addresses: addresses, snapshotWait: settings.snapshotWait, now: now
     ).addRoutes(to: router)
-    SharedPageController(opener: opener, photos: photos, renderer: renderer, addresses: addresses, now: now).addRoutes(to: router)
+    let cardImages = ShareCardImages(
+        renders: CardRenderRepository(client: client), photos: photos, renderer: renderer, rasteriser: rasteriser, flights: RenderFlights(),
+        metrics: MetricsSystem.factory)
+    SharedPageController(opener: opener, photos: photos, renderer: renderer, cardImages: cardImages, addresses: addresses, now: now)
+        .addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure,
-        services: [inbox, mealsClient, infrastructure.syncPurge(try SyncSettings(config: config), tombstones: false, idempotencyKeys: true)],
+        services: [
+            inbox, mealsClient, rasteriser, infrastructure.syncPurge(try SyncSettings(config: config), tombstones: false, idempotencyKeys: true),
+        ],
         router: router,
         http: try HTTPServerSettings(config: config, defaultPort: 8085), logger: logger)
 }

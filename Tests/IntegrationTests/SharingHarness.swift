@@ -43,8 +43,9 @@ struct SharingStack: Sendable {
         }
         """
 
-    /// Starts everything on emptied schemas and runs `body` against the gateway.
-    static func run(_ body: @Sendable (SharingStack) async throws -> Void) async throws {
+    /// Starts everything on emptied schemas and runs `body` against the gateway; `sharingSettings` are added to the
+    /// sharing service's configuration.
+    static func run(sharingSettings: [String: String] = [:], _ body: @Sendable (SharingStack) async throws -> Void) async throws {
         let clock = TestClock()
         let now: @Sendable () -> Date = { clock.now() }
         let auth = try await TestServices.auth(clock: clock)
@@ -59,6 +60,7 @@ struct SharingStack: Sendable {
                     values["sharing.meals.url"] = "http://127.0.0.1:\(clients["meals"]!.port!)"
                     values["sharing.public.base.url"] = baseURL
                     values["sharing.snapshot.wait.seconds"] = "1"
+                    values.merge(sharingSettings) { _, setting in setting }
                     let sharing = try SharingService.buildApplication(
                         config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: now)
                     try await withRunning(sharing.infrastructure.services + sharing.services) {

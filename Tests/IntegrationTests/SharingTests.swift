@@ -171,7 +171,7 @@ struct SharingTests {
             }
             #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Bob&#39;s"))
             #expect(html.contains("&lt;b onmouseover=alert(1)&gt;Eve&lt;/b&gt;"), "the allowed display name, escaped")
-            #expect(html.contains(#"<meta property="og:image" content="\#(link.cardUrl)">"#))
+            #expect(html.contains(#"<meta property="og:image" content="\#(link.url)/card.png">"#), "previews get the PNG card")
             #expect(html.contains(#"<meta property="og:url" content="\#(link.url)">"#))
             #expect(html.contains(#"<meta name="twitter:card" content="summary_large_image">"#))
             #expect(html.contains("Nutrition<span>AI</span>") && html.contains("noindex"))
@@ -250,7 +250,7 @@ struct SharingTests {
         }
     }
 
-    @Test("account deletion purges every link, meal copy, photo and name of the user")
+    @Test("account deletion purges every link, meal copy, photo, card render and name of the user")
     func purge() async throws {
         try await SharingStack.run { stack in
             let (token, userId) = try await stack.signUp("Leaving")
@@ -258,12 +258,14 @@ struct SharingTests {
             let link = try await stack.shareLink(try await stack.logMeal(token: token), json: #"{"showDisplayName":true}"#, token: token)
             let kept = try await stack.shareLink(try await stack.logMeal(token: other), token: other)
             _ = try await stack.eventuallyView(link.token) { (try? $0.decoded(SharedMealAnswer.self).sharedBy) == "Leaving" }
+            #expect(try await stack.open("/shared/\(link.token)/card.png").status == .ok)
+            #expect(try await userRows(in: "card_renders", of: userId, client: stack.sharingDatabase) == 1)
 
             let deleted = try await stack.gateway.call(.delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: token)
             #expect(deleted.status == .noContent)
             let purged = try await stack.eventuallyView(link.token) { $0.status == .notFound }
             #expect(purged.status == .notFound)
-            for table in ["links", "meals", "display_names", "meal_photos"] {
+            for table in ["links", "meals", "display_names", "meal_photos", "card_renders"] {
                 #expect(try await userRows(in: table, of: userId, client: stack.sharingDatabase) == 0, "\(table)")
             }
             #expect(try await userRows(in: "links", of: otherId, client: stack.sharingDatabase) == 1)

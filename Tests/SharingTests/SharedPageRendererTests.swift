@@ -38,7 +38,9 @@ struct SharedPageRendererTests {
         }
         #expect(html.contains("&lt;/title&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39;"))
         #expect(html.contains("&lt;i&gt;Mallory&lt;/i&gt;"))
-        #expect(html.contains(#"<meta property="og:image" content="https://share.example/shared/\#(String(repeating: "t", count: 43))/card.svg">"#))
+        #expect(html.contains(#"<meta property="og:image" content="https://share.example/shared/\#(String(repeating: "t", count: 43))/card.png">"#))
+        #expect(html.contains(#"<meta property="og:image:type" content="image/png">"#))
+        #expect(html.contains(#"<meta name="twitter:image" content="https://share.example/shared/\#(String(repeating: "t", count: 43))/card.png">"#))
         #expect(html.contains(#"<meta name="twitter:card" content="summary_large_image">"#))
         #expect(html.contains("512 kcal") && html.contains("Protein 31.3 g") && html.contains("Low-carb diet score"))
         #expect(html.contains("Nov 21, 2025"), "the meal's time in its own zone")

@@ -4,11 +4,12 @@ import Hummingbird
 import NIOCore
 import ServiceDefaults
 
-/// The public web side of a link: the HTML page (counts a view), the SVG share card and the photo.
+/// The public web side of a link: the HTML page (counts a view), the share card (SVG and PNG) and the photo.
 struct SharedPageController: Sendable {
     let opener: LinkOpener
     let photos: MealPhotoRepository
     let renderer: SharedPageRenderer
+    let cardImages: ShareCardImages
     let addresses: PublicAddresses
     let now: @Sendable () -> Date
 
@@ -22,6 +23,7 @@ struct SharedPageController: Sendable {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/shared/:token", use: page)
         router.get("/shared/:token/card.svg", use: card)
+        router.get("/shared/:token/card.png", use: cardImage)
         router.get("/shared/:token/photo", use: photo)
     }
 
@@ -49,6 +51,26 @@ struct SharedPageController: Sendable {
         return PublicResponse.make(
             ByteBuffer(string: svg), contentType: "image/svg+xml; charset=utf-8", expiresAt: shared.expiresAt,
             lifetime: PublicResponse.assetLifetime, now: current, request: request, headers: Self.cardPolicy)
+    }
+
+    /// `GET /shared/:token/card.png`: the same card as a 1200x630 PNG (with the photo when the link includes it),
+    /// rendered once per card and kept. A render that cannot be made answers 503 `card_unavailable`, never the
+    /// rasteriser's own words.
+    @Sendable func cardImage(request: Request, context: AppRequestContext) async throws -> Response {
+        let current = now()
+        let shared = try await opener.open(context.parameters.get("token") ?? "", now: current, countingView: false, logger: context.logger)
+        let png: ByteBuffer
+        do {
+            png = try await cardImages.png(for: shared, view: SharedMealView(shared, addresses: addresses), now: current, logger: context.logger)
+        } catch let failure as CardRenderFailure {
+            context.logger.warning("share card not rendered", metadata: ["reason": .string("\(failure)")])
+            throw APIError(
+                .serviceUnavailable, code: "card_unavailable", message: "The share image cannot be made right now; try again shortly.",
+                headers: [.retryAfter: failure == .busy ? "1" : "30"])
+        }
+        return PublicResponse.make(
+            png, contentType: "image/png", expiresAt: shared.expiresAt, lifetime: PublicResponse.assetLifetime, now: current,
+            request: request)
     }
 
     /// `GET /shared/:token/photo`: the meal's photo, only when the owner shared it; 404 otherwise.

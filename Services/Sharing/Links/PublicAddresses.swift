@@ -5,5 +5,7 @@ struct PublicAddresses: Sendable {
 
     func page(_ token: String) -> String { "\(baseURL)/shared/\(token)" }
     func card(_ token: String) -> String { "\(baseURL)/shared/\(token)/card.svg" }
+    /// The PNG rendering of the card, the image link previews show.
+    func cardImage(_ token: String) -> String { "\(baseURL)/shared/\(token)/card.png" }
     func photo(_ token: String) -> String { "\(baseURL)/shared/\(token)/photo" }
 }

@@ -48,7 +48,11 @@ struct SharedMealView: Sendable {
     var health: Score?
     var pageUrl: String
     var cardUrl: String
+    /// The PNG card (`og:image`, `twitter:image`).
+    var cardImageUrl: String
     var photoUrl: String?
+    /// The photo inlined as a `data:` URI, set only for the PNG render of a link that includes the photo.
+    var cardPhoto: String?
     var description: String
     var expires: String
     /// The host people see in the card's footer.
@@ -86,6 +90,7 @@ struct SharedMealView: Sendable {
         }
         pageUrl = addresses.page(shared.token)
         cardUrl = addresses.card(shared.token)
+        cardImageUrl = addresses.cardImage(shared.token)
         photoUrl = shared.photoDigest == nil ? nil : addresses.photo(shared.token)
         var summary = "\(calories) kcal · protein \(protein) · carbs \(carbs) · fat \(fat) · \(diet.name) diet score \(diet.value)/100"
         if let health { summary += " · health score \(health.value)/100 (\(health.name))" }

@@ -30,9 +30,10 @@ struct MealSnapshotRepository: Sendable {
                 AND NOT EXISTS (SELECT 1 FROM meals WHERE meal_id = \(meal.mealId) AND version > \(meal.version))
                 """, logger: logger)
         }
+        try await CardRenderRepository.deleteOlder(mealId: meal.mealId, than: meal.version, on: connection, logger: logger)
     }
 
-    /// Turns the meal into a tombstone and drops its photo copy; its links then answer 410.
+    /// Turns the meal into a tombstone and drops its photo copy and card renders; its links then answer 410.
     func delete(mealId: UUID, userId: UUID, version: Int, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
@@ -41,6 +42,7 @@ struct MealSnapshotRepository: Sendable {
             WHERE meals.user_id = EXCLUDED.user_id
             """, logger: logger)
         try await connection.query("DELETE FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
+        try await CardRenderRepository.deleteAll(mealId: mealId, on: connection, logger: logger)
     }
 
     /// The meal as last seen and its owner; nil when no event of it has arrived yet.
@@ -55,6 +57,7 @@ struct MealSnapshotRepository: Sendable {
     func deleteAll(userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM meals WHERE user_id = \(userId)", logger: logger)
         try await connection.query("DELETE FROM meal_photos WHERE user_id = \(userId)", logger: logger)
+        try await CardRenderRepository.deleteAll(userId: userId, on: connection, logger: logger)
     }
 
     static func decode(_ text: String) throws -> MealSnapshot {

@@ -71,11 +71,19 @@ struct ShareLinkRepository: Sendable {
             """, logger: logger)
     }
 
-    /// Revokes the owner's link (again is fine); false when the caller owns no such link.
+    /// Revokes the owner's link (again is fine); false when the caller owns no such link. When no other link of the
+    /// meal still opens, the meal's card renders go too.
     func revoke(token: String, userId: UUID, now: Date, logger: Logger) async throws -> Bool {
         let rows = try await client.query(
             """
-            UPDATE links SET revoked_at = COALESCE(revoked_at, \(now)) WHERE token = \(token) AND user_id = \(userId) RETURNING 1
+            WITH revoked AS (
+                UPDATE links SET revoked_at = COALESCE(revoked_at, \(now)) WHERE token = \(token) AND user_id = \(userId) RETURNING meal_id
+            ), unused AS (
+                DELETE FROM card_renders WHERE meal_id IN (SELECT meal_id FROM revoked) AND NOT EXISTS (
+                    SELECT 1 FROM links WHERE links.meal_id = card_renders.meal_id AND links.token <> \(token)
+                        AND links.revoked_at IS NULL AND links.expires_at > \(now))
+            )
+            SELECT 1 FROM revoked
             """, logger: logger)
         for try await _ in rows { return true }
         return false
