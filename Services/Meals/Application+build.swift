@@ -73,6 +73,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     ).addRoutes(to: router)
     MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods).addRoutes(to: router)
     MealsImportController(client: client, store: store, profiles: profiles, maker: maker).addRoutes(to: router)
+    ExportController(part: MealsExportTables.part, pool: client).addRoutes(to: router)
 
     return BackendApplication(
         infrastructure: infrastructure, services: services, router: router, http: try HTTPServerSettings(config: config, defaultPort: 8082),

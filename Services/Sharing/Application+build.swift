@@ -44,6 +44,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         opener: opener, addresses: addresses, snapshotWait: settings.snapshotWait, now: now
     ).addRoutes(to: router)
     SharedPageController(opener: opener, photos: photos, renderer: renderer, addresses: addresses, now: now).addRoutes(to: router)
+    ExportController(part: SharingExportTables.part, pool: client).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure,
         services: [inbox, mealsClient, infrastructure.syncPurge(try SyncSettings(config: config), tombstones: false, idempotencyKeys: true)],
