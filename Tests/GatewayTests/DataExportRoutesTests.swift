@@ -17,9 +17,12 @@ import Testing
 @Suite("Gateway data export against fake parts")
 struct DataExportRoutesTests {
     let tokens = TokenFactory()
-    static let exportedAt = Date(timeIntervalSince1970: 1_795_000_000)
 
-    func withGateway(_ parts: FakeExportParts, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void) async throws {
+    /// A gateway whose five part upstreams are `parts`, on a clock stopped at `exportedAt` (after the tokens were made,
+    /// so they are valid).
+    func withGateway(
+        _ parts: FakeExportParts, exportedAt: Date = Date(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+    ) async throws {
         try await parts.application().test(.live) { upstream in
             let base = URL(string: "http://127.0.0.1:\(upstream.port!)")!
             let names = ["auth", "meals", "metrics", "trends", "sharing"]
@@ -38,7 +41,7 @@ struct DataExportRoutesTests {
             do {
                 let verifier = AccessTokenVerifier(policy: tokens.policy)
                 try await verifier.replaceKeys(jwksJSON: tokens.jwks)
-                let clock = GatewayClock(date: { Self.exportedAt }, instant: { ContinuousClock.now })
+                let clock = GatewayClock(date: { exportedAt }, instant: { ContinuousClock.now })
                 let router = makeRouter(settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(), clock: clock)
                 try await Application(router: router).test(.router) { gateway in try await body(gateway) }
             } catch {
@@ -58,14 +61,17 @@ struct DataExportRoutesTests {
         let parts = FakeExportParts()
         let headers = try await authorized()
         let userId = tokens.userId.uuidString.lowercased()
-        try await withGateway(parts) { gateway in
+        let exportedAt = Date()
+        let day = exportedAt.formatted(Date.ISO8601FormatStyle().year().month().day())
+        let time = exportedAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        try await withGateway(parts, exportedAt: exportedAt) { gateway in
             try await gateway.execute(uri: "/api/export", method: .get, headers: headers) { response in
                 #expect(response.status == .ok)
-                #expect(response.headers[.contentDisposition] == "attachment; filename=\"nutritionai-export-2026-11-18.json\"")
+                #expect(response.headers[.contentDisposition] == "attachment; filename=\"nutritionai-export-\(day).json\"")
                 #expect(response.headers[.cacheControl] == "no-store")
                 let text = String(buffer: response.body)
                 #expect(
-                    text == #"{"exportedAt":"2026-11-18T11:06:40.000Z","format":1,"account":{"accountRows":[{"n":1},{"n":2}]},"#
+                    text == #"{"exportedAt":"\#(time)","format":1,"account":{"accountRows":[{"n":1},{"n":2}]},"#
                         + #""meals":{"mealsRows":[{"n":1},{"n":2}]},"metrics":{"metricsRows":[{"n":1},{"n":2}]},"#
                         + #""trends":{"trendsRows":[{"n":1},{"n":2}]},"sharing":{"sharingRows":[{"n":1},{"n":2}]}}"#)
             }
@@ -76,8 +82,9 @@ struct DataExportRoutesTests {
 
     @Test("CSV: a zip of each part's files, named after their tables, that Python's zipfile reads")
     func csvZip() async throws {
+        let headers = try await authorized()
         try await withGateway(FakeExportParts()) { gateway in
-            try await gateway.execute(uri: "/api/export?format=csv", method: .get, headers: try await authorized()) { response in
+            try await gateway.execute(uri: "/api/export?format=csv", method: .get, headers: headers) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/zip")
                 let reading = try ZipWriterTests.readWithPython(Array(response.body.readableBytesView))

@@ -7,7 +7,7 @@ import Synchronization
 
 /// Every service's export part as one fake upstream: `GET /api/export/<part>` answers the JSON `{"<part>Rows": [..]}`,
 /// the CSV file list `["<part>_rows"]` and a two-line CSV file, as the services do. Parts in `failing` answer 500;
-/// parts in `cutting` send their first chunk and then fail, as a service whose database goes away mid-stream.
+/// parts in `cutting` send the first chunk of their rows and then fail, as a service whose database goes away mid-stream.
 final class FakeExportParts: Sendable {
     struct PartBroken: Error {}
 
@@ -43,7 +43,8 @@ final class FakeExportParts: Sendable {
                 answer = (#"{"\#(part)Rows":[{"n":1},{"n":2}]}"#, "application/json")
             }
             let (body, contentType) = answer
-            let cut = self.cutting.contains(part)
+            // The file list is answered whole: a part that breaks mid-stream breaks while sending rows.
+            let cut = self.cutting.contains(part) && !(parameters.get("format") == "csv" && parameters.get("table") == nil)
             return Response(
                 status: .ok, headers: [.contentType: contentType],
                 body: ResponseBody { writer in
