@@ -88,7 +88,9 @@ struct DataExportTests {
             #expect(meals.contains { ($0["tags"] as? [String]) == ["breakfast", "home"] && ($0["title"] as? String) == "=2+3 porridge, \"oats\"" })
             #expect(Self.section(document, "meals", "customMeals").map { $0["name"] as? String } == ["Usual lunch"])
             let conflicts = Self.section(document, "meals", "syncConflicts")
-            #expect(conflicts.map { $0["resolution"] as? String } == ["stale_write_ignored"] && (conflicts.first?["entityId"] as? String)?.lowercased() == recorded.mealIds[1])
+            #expect(
+                conflicts.map { $0["resolution"] as? String } == ["stale_write_ignored"]
+                    && (conflicts.first?["entityId"] as? String)?.lowercased() == recorded.mealIds[1])
             #expect(Self.section(document, "metrics", "bodyMetrics").map { $0["weightKg"] as? Double } == [72.5, 72.1])
             #expect(Self.section(document, "trends", "goalHistory").contains { $0["dailyCalorieGoal"] as? Int == 1800 })
             #expect(Self.section(document, "sharing", "shareLinks").map { $0["token"] as? String } == [recorded.shareToken])

@@ -61,7 +61,8 @@ struct DataExportController: Sendable {
             try await writer.write(ByteBuffer(string: "}"))
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: Self.headers(contentType: "application/json; charset=utf-8", name: Self.fileName(exportedAt, "json")), body: body)
+        return Response(
+            status: .ok, headers: Self.headers(contentType: "application/json; charset=utf-8", name: Self.fileName(exportedAt, "json")), body: body)
     }
 
     /// Asks every part for its CSV files and opens the first before answering, then streams each file into the zip.

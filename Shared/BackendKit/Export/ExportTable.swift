@@ -65,6 +65,7 @@ public struct ExportTable: Sendable {
 
     private func rowsQuery(select: String, userId: UUID) -> PostgresQuery {
         let condition = filter.map { " AND (\($0))" } ?? ""
-        return "SELECT \(unescaped: select) FROM \(unescaped: source) WHERE \(unescaped: owner) = \(userId)\(unescaped: condition) ORDER BY \(unescaped: order)"
+        return
+            "SELECT \(unescaped: select) FROM \(unescaped: source) WHERE \(unescaped: owner) = \(userId)\(unescaped: condition) ORDER BY \(unescaped: order)"
     }
 }
