@@ -116,7 +116,7 @@ struct DataExportController: Sendable {
         } catch {
             logger.error(
                 "data export cut off: a part failed after the download started",
-                metadata: ["part": .string(section.rawValue), "file": .string(file ?? "json"), "error": "\(String(reflecting: error))"])
+                metadata: ["part": .string(section.rawValue), "file": .string(file ?? "json"), "error": "\(error)"])
             throw error
         }
     }

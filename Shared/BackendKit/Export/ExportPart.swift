@@ -49,7 +49,7 @@ public struct ExportPart: Sendable {
             } catch {
                 logger.error(
                     "export part failed while streaming; the download is cut off",
-                    metadata: ["part": .string(name), "table": .string(csvTable?.file ?? "json"), "error": "\(String(reflecting: error))"])
+                    metadata: ["part": .string(name), "table": .string(csvTable?.file ?? "json"), "error": .string(LogSafeError.describe(error))])
                 throw error
             }
             try await writer.finish(nil)
