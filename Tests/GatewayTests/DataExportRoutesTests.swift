@@ -123,6 +123,12 @@ struct DataExportRoutesTests {
                 }
             }
         }
+        // A later file that cannot be opened once the zip has started: the zip is cut off too.
+        try await withGateway(FakeExportParts(failingFiles: ["trends"])) { gateway in
+            await #expect(throws: (any Error).self, "the zip ended as if complete") {
+                try await gateway.execute(uri: "/api/export?format=csv", method: .get, headers: headers) { _ in }
+            }
+        }
     }
 
     @Test("without a token the export is 401 and no part is asked")

@@ -7,17 +7,20 @@ import Synchronization
 
 /// Every service's export part as one fake upstream: `GET /api/export/<part>` answers the JSON `{"<part>Rows": [..]}`,
 /// the CSV file list `["<part>_rows"]` and a two-line CSV file, as the services do. Parts in `failing` answer 500;
-/// parts in `cutting` send the first chunk of their rows and then fail, as a service whose database goes away mid-stream.
+/// parts in `cutting` send the first chunk of their rows and then fail, as a service whose database goes away mid-stream;
+/// parts in `failingFiles` list their CSV files but answer 500 for each file.
 final class FakeExportParts: Sendable {
     struct PartBroken: Error {}
 
     let failing: Set<String>
     let cutting: Set<String>
+    let failingFiles: Set<String>
     private let received = Mutex<[(path: String, userId: String?)]>([])
 
-    init(failing: Set<String> = [], cutting: Set<String> = []) {
+    init(failing: Set<String> = [], cutting: Set<String> = [], failingFiles: Set<String> = []) {
         self.failing = failing
         self.cutting = cutting
+        self.failingFiles = failingFiles
     }
 
     /// The path and query and the `X-User-Id` of every request received so far.
@@ -33,6 +36,9 @@ final class FakeExportParts: Sendable {
                 return ErrorBody(code: "internal_error", message: "broken", requestId: "x").response(status: .internalServerError)
             }
             let parameters = request.uri.queryParameters
+            if self.failingFiles.contains(part), parameters.get("table") != nil {
+                return ErrorBody(code: "internal_error", message: "broken", requestId: "x").response(status: .internalServerError)
+            }
             let answer: (body: String, contentType: String)
             switch (parameters.get("format"), parameters.get("table")) {
             case ("csv", nil):

@@ -49,14 +49,12 @@ struct DataExportController: Sendable {
             for (section, response) in parts {
                 try await writer.write(ByteBuffer(string: ",\"\(section.rawValue)\":"))
                 var bytes = 0
-                try await Self.cuttingOff(section: section, file: nil, logger: logger) {
-                    for try await chunk in response.body {
-                        bytes += chunk.readableBytes
-                        try await writer.write(chunk)
-                    }
-                    // An empty part would leave the document without a value here.
-                    if bytes == 0 { throw ExportPartEmpty() }
+                try await Self.relay(response, section: section, file: nil, logger: logger) { chunk in
+                    bytes += chunk.readableBytes
+                    try await writer.write(chunk)
                 }
+                // An empty part would leave the document without a value here.
+                if bytes == 0 { throw Self.cutOff(ExportPartEmpty(), section: section, file: nil, logger: logger) }
             }
             try await writer.write(ByteBuffer(string: "}"))
             try await writer.finish(nil)
@@ -84,17 +82,21 @@ struct DataExportController: Sendable {
         let body = ResponseBody { writer in
             var zip = ZipWriter(modifiedAt: exportedAt)
             for (index, file) in chosen.enumerated() {
-                try await Self.cuttingOff(section: file.section, file: file.entry, logger: logger) {
-                    let response: HTTPClientResponse
-                    if index == 0, let first {
-                        response = first
-                    } else {
+                let response: HTTPClientResponse
+                if index == 0, let first {
+                    response = first
+                } else {
+                    do {
                         response = try await openFile(file.section, file.table, request: request, context: context)
+                    } catch {
+                        throw Self.cutOff(error, section: file.section, file: file.entry, logger: logger)
                     }
-                    try await writer.write(try zip.startEntry(file.entry))
-                    for try await chunk in response.body { try await writer.write(try zip.data(chunk)) }
-                    try await writer.write(try zip.finishEntry())
                 }
+                try await writer.write(try zip.startEntry(file.entry))
+                try await Self.relay(response, section: file.section, file: file.entry, logger: logger) { chunk in
+                    try await writer.write(try zip.data(chunk))
+                }
+                try await writer.write(try zip.finishEntry())
             }
             try await writer.write(try zip.finish())
             try await writer.finish(nil)
@@ -109,16 +111,31 @@ struct DataExportController: Sendable {
         return try await caller.open(section, query: "format=csv&table=\(name)", request: request, context: context)
     }
 
-    /// Runs `body`, logging a failure as a cut-off download before rethrowing it (which closes the connection).
-    private static func cuttingOff(section: ExportSection, file: String?, logger: Logger, _ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch {
-            logger.error(
-                "data export cut off: a part failed after the download started",
-                metadata: ["part": .string(section.rawValue), "file": .string(file ?? "json"), "error": "\(error)"])
-            throw error
+    /// Passes each chunk of a part's answer to `write`. A part failing mid-answer is logged as a cut-off download and
+    /// rethrown, which closes the client's connection unfinished; a failure to write to the client (it went away) is
+    /// rethrown as it is.
+    private static func relay(
+        _ response: HTTPClientResponse, section: ExportSection, file: String?, logger: Logger, _ write: (ByteBuffer) async throws -> Void
+    ) async throws {
+        var chunks = response.body.makeAsyncIterator()
+        while true {
+            let chunk: ByteBuffer?
+            do {
+                chunk = try await chunks.next()
+            } catch {
+                throw cutOff(error, section: section, file: file, logger: logger)
+            }
+            guard let chunk else { return }
+            try await write(chunk)
         }
+    }
+
+    /// Logs that a part failed after the download started, and returns the error to throw.
+    private static func cutOff(_ error: any Error, section: ExportSection, file: String?, logger: Logger) -> any Error {
+        logger.error(
+            "data export cut off: a part failed after the download started",
+            metadata: ["part": .string(section.rawValue), "file": .string(file ?? "json"), "error": "\(error)"])
+        return error
     }
 
     /// `nutritionai-export-2026-11-25.json`: the export's day in UTC.
