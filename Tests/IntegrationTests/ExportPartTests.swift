@@ -90,4 +90,35 @@ struct ExportPartTests {
             }
         }
     }
+
+    @Test("a part of thousands of rows, written in many chunks, arrives whole in both formats")
+    func largePart() async throws {
+        let config = try await TestServices.config(service: "metrics")
+        let metrics = try MetricsService.buildApplication(config: ConfigReaderFactory.make(config), logger: TestEnvironment.logger)
+        try await withRunning(metrics.infrastructure.services + metrics.services) {
+            try await TestServices.live([("metrics", metrics)]) { clients in
+                let userId = UUID()
+                // 3,000 days (about 300 KB of CSV, ten times the chunk size), written straight into the schema.
+                try await metrics.infrastructure.postgres.query(
+                    """
+                    INSERT INTO daily_metrics (user_id, day, weight_kg, notes, version, updated_at, change_seq, modified_at)
+                    SELECT \(userId), date '2010-01-01' + g, 60 + g % 40, 'day ' || g || ', as noted', 1, now(), g, now()
+                    FROM generate_series(1, 3000) AS g
+                    """, logger: TestEnvironment.logger)
+                let service = clients["metrics"]!
+                let csv = try await service.execute(
+                    uri: "/api/export/metrics?format=csv&table=body_metrics", method: .get, headers: Self.caller(userId))
+                let lines = String(buffer: csv.body).components(separatedBy: "\r\n")
+                #expect(lines.count == 3002 && lines.last == "", "a header, 3,000 days and the final CRLF; got \(lines.count) lines")
+                #expect(lines[1].hasPrefix("2010-01-02,61,,\"day 1, as noted\",") && lines[3000].hasPrefix("2018-03-20,60,,\"day 3000, as noted\","))
+                let document = try await service.execute(uri: "/api/export/metrics?format=json", method: .get, headers: Self.caller(userId))
+                struct Days: Decodable {
+                    struct Day: Decodable { var day: String }
+                    var bodyMetrics: [Day]
+                }
+                let days = try JSONDecoder().decode(Days.self, from: Data(buffer: document.body)).bodyMetrics
+                #expect(days.count == 3000 && Set(days.map(\.day)).count == 3000)
+            }
+        }
+    }
 }
