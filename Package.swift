@@ -302,6 +302,11 @@ let package = Package(
             path: "Tests/SharingTests"
         ),
         .testTarget(
+            name: "BackendKitTests",
+            dependencies: ["BackendKit"],
+            path: "Tests/BackendKitTests"
+        ),
+        .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "ServiceDefaults", "AccessTokens", "SyncContracts", hummingbird, httpTypes, configuration, logging, metrics,

@@ -54,6 +54,10 @@ func makeRouter(
         caller: SyncAreaCaller(routes: settings.routes, upstreamClient: UpstreamClient(client: client, timeout: settings.upstreamTimeout)),
         maxImportBytes: settings.routes.route(for: "/api/sync/import")?.maxBodyBytes ?? settings.http.maxBodyBytes
     ).addRoutes(to: router)
+    DataExportController(
+        caller: ExportPartCaller(routes: settings.routes, upstreamClient: UpstreamClient(client: client, timeout: settings.upstreamTimeout)),
+        now: clock.date
+    ).addRoutes(to: router)
     GatewayHealthController(upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier)
         .addRoutes(to: router)
     apiDocument.addRoutes(to: router)

@@ -58,6 +58,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     UserController(store: accountStore, hasher: hasher, now: now)
         .addRoutes(to: router)
     ProfileSyncController(store: accountStore, now: now).addRoutes(to: router)
+    ExportController(part: AccountExportTables.part, pool: client).addRoutes(to: router)
 
     return BackendApplication(
         infrastructure: infrastructure, services: [hasher, mailRelay, infrastructure.syncPurge(syncSettings, idempotencyKeys: false)], router: router,

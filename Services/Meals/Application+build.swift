@@ -99,6 +99,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods, photos: photos).addRoutes(to: router)
     VisionKeyController(vault: vault, policy: baseURLPolicy).addRoutes(to: router)
     MealsImportController(client: client, store: store, profiles: profiles, maker: maker).addRoutes(to: router)
+    ExportController(part: MealsExportTables.part, pool: client).addRoutes(to: router)
 
     return BackendApplication(
         infrastructure: infrastructure, services: services, router: router, http: try HTTPServerSettings(config: config, defaultPort: 8082),

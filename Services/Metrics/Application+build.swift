@@ -39,6 +39,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     MetricsController(store: store, now: now).addRoutes(to: router)
     MetricsSyncController(store: store, now: now).addRoutes(to: router)
     MetricsImportController(store: store, now: now).addRoutes(to: router)
+    ExportController(part: MetricsExportTables.part, pool: client).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob],
         router: router,

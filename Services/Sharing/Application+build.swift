@@ -50,6 +50,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         metrics: MetricsSystem.factory)
     SharedPageController(opener: opener, photos: photos, renderer: renderer, cardImages: cardImages, addresses: addresses, now: now)
         .addRoutes(to: router)
+    ExportController(part: SharingExportTables.part, pool: client).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure,
         services: [

@@ -33,6 +33,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     TrendsController(profiles: profiles, summaries: summaries, meals: meals, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
     ExpenditureController(profiles: profiles, summaries: summaries, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
     DashboardController(profiles: profiles, summaries: summaries, meals: meals, now: now).addRoutes(to: router)
+    ExportController(part: TrendsExportTables.part, pool: client).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [inbox], router: router, http: try HTTPServerSettings(config: config, defaultPort: 8084),
         logger: logger)

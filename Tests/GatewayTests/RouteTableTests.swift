@@ -45,6 +45,8 @@ struct RouteTableTests {
             ("/api/sync/changes", RouteTable.gatewayUpstream, false), ("/api/sync/conflicts", RouteTable.gatewayUpstream, false),
             ("/api/sync/import", RouteTable.gatewayUpstream, false), ("/api/sync/profile/changes", "auth", false),
             ("/api/sync/meals/import", "meals", false), ("/api/sync/metrics/changes", "metrics", false),
+            ("/api/export", RouteTable.gatewayUpstream, false), ("/api/export/account", "auth", false), ("/api/export/meals", "meals", false),
+            ("/api/export/metrics", "metrics", false), ("/api/export/trends", "trends", false), ("/api/export/sharing", "sharing", false),
         ]
         for (path, upstream, isPublic) in expectations {
             let route = try #require(shipped.route(for: Substring(path)), "no route for \(path)")
@@ -54,6 +56,11 @@ struct RouteTableTests {
         for path in ["/api/sync/changes", "/api/sync/conflicts", "/api/sync/import"] {
             let route = try #require(shipped.route(for: Substring(path)))
             #expect(shipped.rateLimitPolicy(for: route)?.name == "sync", "\(path)")
+        }
+        // The export and its parts share one small budget: each download reads everything the user has.
+        for path in ["/api/export", "/api/export/account", "/api/export/meals", "/api/export/sharing"] {
+            let route = try #require(shipped.route(for: Substring(path)))
+            #expect(shipped.rateLimitPolicy(for: route) == RateLimitPolicy(name: "export", limit: 10, windowSeconds: 3600, per: .user), "\(path)")
         }
     }
 

@@ -33,19 +33,21 @@ struct FullStack: Sendable {
 
     static let shareBaseURL = "https://nutrition.test"
 
-    /// The shipped route table (deploy/gateway-routes.json), with every rate limit raised out of the journeys' way.
-    static func routesJSON() throws -> String {
+    /// The shipped route table (deploy/gateway-routes.json), with every rate limit raised out of the journeys' way but
+    /// those named in `limits`, which get the limit given.
+    static func routesJSON(limits overrides: [String: Int] = [:]) throws -> String {
         let data = try Data(contentsOf: ContractDocuments.gatewayRoutes)
         guard var table = try JSONSerialization.jsonObject(with: data) as? [String: Any],
             var limits = table["rateLimits"] as? [String: [String: Any]]
         else { throw JourneyError("deploy/gateway-routes.json has no rateLimits") }
-        for name in limits.keys { limits[name]?["limit"] = 1_000_000 }
+        for name in limits.keys { limits[name]?["limit"] = overrides[name] ?? 1_000_000 }
         table["rateLimits"] = limits
         return String(decoding: try JSONSerialization.data(withJSONObject: table), as: UTF8.self)
     }
 
-    /// Starts everything on emptied schemas with the clock at `start`, and runs `body` against the gateway.
-    static func run(start: Date, _ body: @Sendable (FullStack) async throws -> Void) async throws {
+    /// Starts everything on emptied schemas with the clock at `start`, and runs `body` against the gateway; `rateLimits`
+    /// keeps those policies at the limit given (the others are raised out of the way).
+    static func run(start: Date, rateLimits: [String: Int] = [:], _ body: @Sendable (FullStack) async throws -> Void) async throws {
         let clock = TestClock(start)
         let now: @Sendable () -> Date = { clock.now() }
         let mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
@@ -53,7 +55,7 @@ struct FullStack: Sendable {
         var emptied: [String: [String: String]] = [:]
         for name in ["metrics", "trends", "sharing"] { emptied[name] = try await TestServices.config(service: name) }
         let configs = emptied
-        let routes = try routesJSON()
+        let routes = try routesJSON(limits: rateLimits)
         try await ScriptedVisionProvider.runIfNeeded(true) { vision in
             let vision = try #require(vision)
             let meals = try await TestServices.meals(clock: clock, visionPort: vision.port)

@@ -1,0 +1,19 @@
+import BackendKit
+
+/// Metrics' part of the data export (`GET /api/export/metrics`): the body metrics of every day the user recorded
+/// (weight in kg and ketones; emptied days are deletions and left out) and their sync conflicts.
+enum MetricsExportTables {
+    static let part = ExportPart(
+        name: "metrics",
+        tables: [
+            ExportTable(
+                file: "body_metrics", key: "bodyMetrics", source: "daily_metrics", order: "day",
+                filter: "weight_kg IS NOT NULL OR ketones IS NOT NULL",
+                columns: [
+                    ExportColumn("day", "day"), ExportColumn("weightKg", "weight_kg"), ExportColumn("ketones", "ketones"),
+                    ExportColumn("notes", "notes", .text), ExportColumn("version", "version"), ExportColumn("updatedAt", "updated_at", .timestamp),
+                    ExportColumn("modifiedAt", "modified_at", .timestamp),
+                ]),
+            .syncConflicts(file: "body_metrics_sync_conflicts"),
+        ])
+}

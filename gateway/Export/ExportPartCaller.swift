@@ -1,0 +1,101 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import ServiceDefaults
+
+/// Calls the services' export parts for `GET /api/export` with the caller's identity as the proxy passes it
+/// (`UpstreamClient.setGatewayHeaders`) and the client's trace context, and hands back their answers unread, so the
+/// gateway streams them through without holding them.
+struct ExportPartCaller: Sendable {
+    /// Where each part is served: its upstream's name and address, as the routes file routes `/api/export/<part>`.
+    let parts: [ExportSection: (upstream: String, base: URL)]
+    let upstreamClient: UpstreamClient
+    /// Largest table list read (a part lists a handful of names).
+    static let maximumTableListBytes = 64 * 1024
+
+    /// Finds each part's upstream in `routes`; a part without a route is answered 503 when asked.
+    init(routes: RouteTable, upstreamClient: UpstreamClient) {
+        var parts: [ExportSection: (upstream: String, base: URL)] = [:]
+        for section in ExportSection.allCases {
+            if let route = routes.route(for: Substring(section.path)), let base = routes.upstreams[route.upstream] {
+                parts[section] = (route.upstream, base)
+            }
+        }
+        self.parts = parts
+        self.upstreamClient = upstreamClient
+    }
+
+    /// Sends `GET /api/export/<section>?<query>` for the client request `request` and returns the answer with its body
+    /// still to be read. Anything but a 200 is the error the client gets: 503 `upstream_unavailable` for a part that
+    /// failed or could not be reached (504 when it timed out), 502 `bad_gateway` for a part that refused the call.
+    func open(_ section: ExportSection, query: String, request: Request, context: GatewayRequestContext) async throws -> HTTPClientResponse {
+        guard let (upstream, base) = parts[section] else {
+            context.logger.error("no route for the export part", metadata: ["part": .string(section.rawValue)])
+            throw UpstreamClient.unavailable(section.rawValue)
+        }
+        var upstreamRequest = HTTPClientRequest(url: base.absoluteString + section.path + "?" + query)
+        upstreamRequest.method = .GET
+        for name in ["traceparent", "tracestate"] {
+            if let fieldName = HTTPField.Name(name), let value = request.headers[fieldName] {
+                upstreamRequest.headers.add(name: name, value: value)
+            }
+        }
+        UpstreamClient.setGatewayHeaders(on: &upstreamRequest.headers, for: request, context: context)
+        let response = try await upstreamClient.send(upstreamRequest, upstream: upstream, context: context)
+        guard response.status == .ok else {
+            context.logger.warning(
+                "export part failed before its first byte",
+                metadata: ["part": .string(section.rawValue), "status": .stringConvertible(response.status.code)])
+            switch response.status.code {
+            case 504: throw APIError(.gatewayTimeout, code: "upstream_timeout", message: "The \(upstream) service did not answer in time.")
+            case 500..<600: throw UpstreamClient.unavailable(upstream)
+            default: throw APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
+            }
+        }
+        return response
+    }
+
+    /// The CSV files of `section` (`GET /api/export/<section>?format=csv`), in zip order.
+    func csvFiles(of section: ExportSection, request: Request, context: GatewayRequestContext) async throws -> [String] {
+        struct TableList: Decodable { var tables: [String] }
+        let response = try await open(section, query: "format=csv", request: request, context: context)
+        let upstream = parts[section]?.upstream ?? section.rawValue
+        do {
+            let body = try await response.body.collect(upTo: Self.maximumTableListBytes)
+            return try JSONDecoder().decode(TableList.self, from: Data(buffer: body)).tables
+        } catch {
+            context.logger.warning("export part answered a table list that does not read", metadata: ["part": .string(section.rawValue)])
+            if error is DecodingError {
+                throw APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
+            }
+            throw UpstreamClient.gatewayError(for: error, upstream: upstream, context: context)
+        }
+    }
+
+    /// Runs `call` for every section at once and returns the results in section order; the first failure (in section
+    /// order) is thrown once all have ended, so no part is left running.
+    func each<Value: Sendable>(
+        _ call: @escaping @Sendable (ExportSection) async throws -> Value
+    ) async throws -> [(ExportSection, Value)] {
+        let results = await withTaskGroup(of: (ExportSection, Result<Value, any Error>).self) { group in
+            for section in ExportSection.allCases {
+                group.addTask {
+                    // Awaited before the tuple is made (see SyncAreaCaller.callEach: a release-build miscompile).
+                    let result: Result<Value, any Error>
+                    do { result = .success(try await call(section)) } catch { result = .failure(error) }
+                    return (section, result)
+                }
+            }
+            var results: [ExportSection: Result<Value, any Error>] = [:]
+            for await (section, result) in group { results[section] = result }
+            return results
+        }
+        return try ExportSection.allCases.map { section in
+            guard let result = results[section] else { throw UpstreamClient.unavailable(section.rawValue) }
+            return (section, try result.get())
+        }
+    }
+}
