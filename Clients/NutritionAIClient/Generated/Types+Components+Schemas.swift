@@ -381,6 +381,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Profile/conflict`.
             public var conflict: Components.Schemas.Profile.conflictPayload?
+            /// How many days meal photos are kept (MacroLog's photo clean-up: the meals service removes older photos on a schedule, as `DELETE /api/meals/{id}/photo` would; the meals stay); absent: photos are kept.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/deletePhotosAfterDays`.
+            public var deletePhotosAfterDays: Swift.Int?
             /// Creates a new `Profile`.
             ///
             /// - Parameters:
@@ -403,6 +407,7 @@ extension Components {
             ///   - updatedAt:
             ///   - historyRetentionDays: How many days of meals and body metrics are kept (older ones are purged by meals and metrics, as a deletion); absent: everything is kept.
             ///   - conflict: Only on the answer to `PUT /api/users/profile` whose write was older (by `modifiedAt`) than the stored one: the write was not applied, this is the stored profile, and the conflict is listed at `GET /api/sync/conflicts`.
+            ///   - deletePhotosAfterDays: How many days meal photos are kept (MacroLog's photo clean-up: the meals service removes older photos on a schedule, as `DELETE /api/meals/{id}/photo` would; the meals stay); absent: photos are kept.
             public init(
                 displayName: Swift.String,
                 dietPreference: Components.Schemas.DietPreference,
@@ -422,7 +427,8 @@ extension Components {
                 version: Swift.Int,
                 updatedAt: Foundation.Date,
                 historyRetentionDays: Swift.Int? = nil,
-                conflict: Components.Schemas.Profile.conflictPayload? = nil
+                conflict: Components.Schemas.Profile.conflictPayload? = nil,
+                deletePhotosAfterDays: Swift.Int? = nil
             ) {
                 self.displayName = displayName
                 self.dietPreference = dietPreference
@@ -443,6 +449,7 @@ extension Components {
                 self.updatedAt = updatedAt
                 self.historyRetentionDays = historyRetentionDays
                 self.conflict = conflict
+                self.deletePhotosAfterDays = deletePhotosAfterDays
             }
             public enum CodingKeys: String, CodingKey {
                 case displayName
@@ -464,6 +471,7 @@ extension Components {
                 case updatedAt
                 case historyRetentionDays
                 case conflict
+                case deletePhotosAfterDays
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -543,6 +551,10 @@ extension Components {
                     Components.Schemas.Profile.conflictPayload.self,
                     forKey: .conflict
                 )
+                self.deletePhotosAfterDays = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .deletePhotosAfterDays
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "displayName",
                     "dietPreference",
@@ -562,7 +574,8 @@ extension Components {
                     "version",
                     "updatedAt",
                     "historyRetentionDays",
-                    "conflict"
+                    "conflict",
+                    "deletePhotosAfterDays"
                 ])
             }
         }
@@ -1261,6 +1274,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProfileUpdate/modifiedAt`.
             public var modifiedAt: Foundation.Date?
+            /// Days a meal photo is kept (1 to 3650; 422 naming the field otherwise); `null` keeps photos; absent keeps the current setting.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileUpdate/deletePhotosAfterDays`.
+            public var deletePhotosAfterDays: Swift.Int?
             /// Creates a new `ProfileUpdate`.
             ///
             /// - Parameters:
@@ -1280,6 +1297,7 @@ extension Components {
             ///   - activityLevel:
             ///   - historyRetentionDays: Days of history to keep (1 to 36500; 422 naming the field otherwise); `null` keeps everything; absent keeps the current setting.
             ///   - modifiedAt: When the client made the change (ISO 8601), for last-write-wins: an older write than the stored one is not applied (200 with the stored profile and `conflict: stale_write_ignored`). Absent: the server's time. A time more than 5 minutes ahead of the server counts as the server's time. 422 naming it when not a timestamp.
+            ///   - deletePhotosAfterDays: Days a meal photo is kept (1 to 3650; 422 naming the field otherwise); `null` keeps photos; absent keeps the current setting.
             public init(
                 displayName: Swift.String? = nil,
                 dietPreference: Components.Schemas.DietPreference? = nil,
@@ -1296,7 +1314,8 @@ extension Components {
                 sex: Components.Schemas.ProfileUpdate.sexPayload? = nil,
                 activityLevel: Components.Schemas.ProfileUpdate.activityLevelPayload? = nil,
                 historyRetentionDays: Swift.Int? = nil,
-                modifiedAt: Foundation.Date? = nil
+                modifiedAt: Foundation.Date? = nil,
+                deletePhotosAfterDays: Swift.Int? = nil
             ) {
                 self.displayName = displayName
                 self.dietPreference = dietPreference
@@ -1314,6 +1333,7 @@ extension Components {
                 self.activityLevel = activityLevel
                 self.historyRetentionDays = historyRetentionDays
                 self.modifiedAt = modifiedAt
+                self.deletePhotosAfterDays = deletePhotosAfterDays
             }
             public enum CodingKeys: String, CodingKey {
                 case displayName
@@ -1332,6 +1352,7 @@ extension Components {
                 case activityLevel
                 case historyRetentionDays
                 case modifiedAt
+                case deletePhotosAfterDays
             }
         }
         /// Energy and nutrients of an amount of food (per 100 g in the food table).
@@ -1970,7 +1991,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Meal/tags`.
             public var tags: Components.Schemas.Meal.tagsPayload
-            /// `/api/meals/{id}/photo` (lower-case id) when the meal has a photo.
+            /// The photo's signed URL (`GET /media/photos/{photoId}`), which works without a token until `photoUrlExpiresAt`; absent without a photo. Relative to the API's base URL.
             ///
             /// - Remark: Generated from `#/components/schemas/Meal/photoUrl`.
             public var photoUrl: Swift.String?
@@ -1992,6 +2013,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Meal/conflict`.
             public var conflict: Components.Schemas.Meal.conflictPayload?
+            /// When `photoUrl` stops working; read the meal again for a fresh URL.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Meal/photoUrlExpiresAt`.
+            public var photoUrlExpiresAt: Foundation.Date?
             /// Creates a new `Meal`.
             ///
             /// - Parameters:
@@ -2014,11 +2039,12 @@ extension Components {
             ///   - dietScore:
             ///   - unrecognised: Phrases of the description that matched no food; not counted.
             ///   - tags: The meal's tags, in lower case; `[]` without any.
-            ///   - photoUrl: `/api/meals/{id}/photo` (lower-case id) when the meal has a photo.
+            ///   - photoUrl: The photo's signed URL (`GET /media/photos/{photoId}`), which works without a token until `photoUrlExpiresAt`; absent without a photo. Relative to the API's base URL.
             ///   - createdAt:
             ///   - updatedAt:
             ///   - modifiedAt: When it was last written, as the writing client said (`modifiedAt`) or the server's time; last-write-wins compares it.
             ///   - conflict: Only on the answer to a write without `If-Match` that was not applied because the stored state is newer (the stored state is answered).
+            ///   - photoUrlExpiresAt: When `photoUrl` stops working; read the meal again for a fresh URL.
             public init(
                 id: Swift.String,
                 title: Swift.String,
@@ -2043,7 +2069,8 @@ extension Components {
                 createdAt: Foundation.Date,
                 updatedAt: Foundation.Date,
                 modifiedAt: Foundation.Date? = nil,
-                conflict: Components.Schemas.Meal.conflictPayload? = nil
+                conflict: Components.Schemas.Meal.conflictPayload? = nil,
+                photoUrlExpiresAt: Foundation.Date? = nil
             ) {
                 self.id = id
                 self.title = title
@@ -2069,6 +2096,7 @@ extension Components {
                 self.updatedAt = updatedAt
                 self.modifiedAt = modifiedAt
                 self.conflict = conflict
+                self.photoUrlExpiresAt = photoUrlExpiresAt
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2095,6 +2123,7 @@ extension Components {
                 case updatedAt
                 case modifiedAt
                 case conflict
+                case photoUrlExpiresAt
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2194,6 +2223,10 @@ extension Components {
                     Components.Schemas.Meal.conflictPayload.self,
                     forKey: .conflict
                 )
+                self.photoUrlExpiresAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .photoUrlExpiresAt
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "title",
@@ -2218,7 +2251,8 @@ extension Components {
                     "createdAt",
                     "updatedAt",
                     "modifiedAt",
-                    "conflict"
+                    "conflict",
+                    "photoUrlExpiresAt"
                 ])
             }
         }
@@ -9920,6 +9954,1023 @@ extension Components {
                     "user",
                     "profile"
                 ])
+            }
+        }
+        /// What may be shown of the user's own vision key; never the key.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VisionKeyStatus`.
+        public struct VisionKeyStatus: Codable, Hashable, Sendable {
+            /// Whether the user set a key; without one the server's provider analyses their photos.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionKeyStatus/configured`.
+            public var configured: Swift.Bool
+            /// The OpenAI-compatible API root the key is used with.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionKeyStatus/baseUrl`.
+            public var baseUrl: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/VisionKeyStatus/model`.
+            public var model: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/VisionKeyStatus/updatedAt`.
+            public var updatedAt: Foundation.Date?
+            /// Creates a new `VisionKeyStatus`.
+            ///
+            /// - Parameters:
+            ///   - configured: Whether the user set a key; without one the server's provider analyses their photos.
+            ///   - baseUrl: The OpenAI-compatible API root the key is used with.
+            ///   - model:
+            ///   - updatedAt:
+            public init(
+                configured: Swift.Bool,
+                baseUrl: Swift.String? = nil,
+                model: Swift.String? = nil,
+                updatedAt: Foundation.Date? = nil
+            ) {
+                self.configured = configured
+                self.baseUrl = baseUrl
+                self.model = model
+                self.updatedAt = updatedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case configured
+                case baseUrl
+                case model
+                case updatedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.configured = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .configured
+                )
+                self.baseUrl = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .baseUrl
+                )
+                self.model = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .model
+                )
+                self.updatedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .updatedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "configured",
+                    "baseUrl",
+                    "model",
+                    "updatedAt"
+                ])
+            }
+        }
+        /// A user's own OpenAI-compatible key (MacroLog's "bring your own AI key").
+        ///
+        /// - Remark: Generated from `#/components/schemas/VisionKeyUpdate`.
+        public struct VisionKeyUpdate: Codable, Hashable, Sendable {
+            /// The provider's API key: 8 to 512 printable characters without spaces. Stored sealed (AES-256-GCM under `MEALS_VISION_KEY_ENCRYPTION_KEY`, bound to the user); never answered, logged or put in events.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionKeyUpdate/apiKey`.
+            public var apiKey: Swift.String
+            /// The API root (default `https://api.openai.com/v1`); `/chat/completions` is appended. Must be `https` and name a public host: no credentials, query or fragment, no local names, and no loopback, private, link-local, shared or reserved address once resolved (checked when stored and before every use); hosts in `MEALS_VISION_USER_ALLOWED_HOSTS` are exempt.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionKeyUpdate/baseUrl`.
+            public var baseUrl: Swift.String?
+            /// A vision-capable model (default `gpt-4o-mini`); letters, digits and `- . _ : / @`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionKeyUpdate/model`.
+            public var model: Swift.String?
+            /// Creates a new `VisionKeyUpdate`.
+            ///
+            /// - Parameters:
+            ///   - apiKey: The provider's API key: 8 to 512 printable characters without spaces. Stored sealed (AES-256-GCM under `MEALS_VISION_KEY_ENCRYPTION_KEY`, bound to the user); never answered, logged or put in events.
+            ///   - baseUrl: The API root (default `https://api.openai.com/v1`); `/chat/completions` is appended. Must be `https` and name a public host: no credentials, query or fragment, no local names, and no loopback, private, link-local, shared or reserved address once resolved (checked when stored and before every use); hosts in `MEALS_VISION_USER_ALLOWED_HOSTS` are exempt.
+            ///   - model: A vision-capable model (default `gpt-4o-mini`); letters, digits and `- . _ : / @`.
+            public init(
+                apiKey: Swift.String,
+                baseUrl: Swift.String? = nil,
+                model: Swift.String? = nil
+            ) {
+                self.apiKey = apiKey
+                self.baseUrl = baseUrl
+                self.model = model
+            }
+            public enum CodingKeys: String, CodingKey {
+                case apiKey
+                case baseUrl
+                case model
+            }
+        }
+        /// A conflict last-write-wins resolved, as `GET /api/sync/conflicts` lists it (both sides as stored).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportSyncConflict`.
+        public struct ExportSyncConflict: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportSyncConflict/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportSyncConflict/entityType`.
+            public var entityType: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportSyncConflict/entityId`.
+            public var entityId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportSyncConflict/resolution`.
+            public var resolution: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportSyncConflict/winner`.
+            public var winner: Swift.String
+            /// The side on the server.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportSyncConflict/stored`.
+            public var stored: OpenAPIRuntime.OpenAPIValueContainer
+            /// The write.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportSyncConflict/incoming`.
+            public var incoming: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/ExportSyncConflict/resolvedAt`.
+            public var resolvedAt: Foundation.Date
+            /// Creates a new `ExportSyncConflict`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - entityType:
+            ///   - entityId:
+            ///   - resolution:
+            ///   - winner:
+            ///   - stored: The side on the server.
+            ///   - incoming: The write.
+            ///   - resolvedAt:
+            public init(
+                id: Swift.String,
+                entityType: Swift.String,
+                entityId: Swift.String,
+                resolution: Swift.String,
+                winner: Swift.String,
+                stored: OpenAPIRuntime.OpenAPIValueContainer,
+                incoming: OpenAPIRuntime.OpenAPIValueContainer,
+                resolvedAt: Foundation.Date
+            ) {
+                self.id = id
+                self.entityType = entityType
+                self.entityId = entityId
+                self.resolution = resolution
+                self.winner = winner
+                self.stored = stored
+                self.incoming = incoming
+                self.resolvedAt = resolvedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case entityType
+                case entityId
+                case resolution
+                case winner
+                case stored
+                case incoming
+                case resolvedAt
+            }
+        }
+        /// The account without its password hash.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportAccount`.
+        public struct ExportAccount: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportAccount/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportAccount/email`.
+            public var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportAccount/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportAccount/passwordChangedAt`.
+            public var passwordChangedAt: Foundation.Date
+            /// Creates a new `ExportAccount`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - email:
+            ///   - createdAt:
+            ///   - passwordChangedAt:
+            public init(
+                id: Swift.String,
+                email: Swift.String,
+                createdAt: Foundation.Date,
+                passwordChangedAt: Foundation.Date
+            ) {
+                self.id = id
+                self.email = email
+                self.createdAt = createdAt
+                self.passwordChangedAt = passwordChangedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case email
+                case createdAt
+                case passwordChangedAt
+            }
+        }
+        /// The profile and goals as stored: every column, `null` where unset; `targetWeightKg` in kg.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportProfile`.
+        public struct ExportProfile: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/displayName`.
+            public var displayName: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/dietPreference`.
+            public var dietPreference: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/customProteinPct`.
+            public var customProteinPct: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/customCarbsPct`.
+            public var customCarbsPct: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/customFatPct`.
+            public var customFatPct: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/dailyCalorieGoal`.
+            public var dailyCalorieGoal: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/proteinGoalGrams`.
+            public var proteinGoalGrams: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/carbsGoalGrams`.
+            public var carbsGoalGrams: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/fatGoalGrams`.
+            public var fatGoalGrams: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/calorieBalanceGoal`.
+            public var calorieBalanceGoal: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/goalsEffectiveFrom`.
+            public var goalsEffectiveFrom: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/targetWeightKg`.
+            public var targetWeightKg: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/weightUnit`.
+            public var weightUnit: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/timeZone`.
+            public var timeZone: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/heightCm`.
+            public var heightCm: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/birthDate`.
+            public var birthDate: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/sex`.
+            public var sex: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/activityLevel`.
+            public var activityLevel: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/historyRetentionDays`.
+            public var historyRetentionDays: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// Creates a new `ExportProfile`.
+            ///
+            /// - Parameters:
+            ///   - displayName:
+            ///   - dietPreference:
+            ///   - customProteinPct:
+            ///   - customCarbsPct:
+            ///   - customFatPct:
+            ///   - dailyCalorieGoal:
+            ///   - proteinGoalGrams:
+            ///   - carbsGoalGrams:
+            ///   - fatGoalGrams:
+            ///   - calorieBalanceGoal:
+            ///   - goalsEffectiveFrom:
+            ///   - targetWeightKg:
+            ///   - weightUnit:
+            ///   - timeZone:
+            ///   - heightCm:
+            ///   - birthDate:
+            ///   - sex:
+            ///   - activityLevel:
+            ///   - historyRetentionDays:
+            ///   - version:
+            ///   - updatedAt:
+            ///   - modifiedAt:
+            public init(
+                displayName: Swift.String,
+                dietPreference: Swift.String,
+                customProteinPct: Swift.Double? = nil,
+                customCarbsPct: Swift.Double? = nil,
+                customFatPct: Swift.Double? = nil,
+                dailyCalorieGoal: Swift.Int? = nil,
+                proteinGoalGrams: Swift.Int? = nil,
+                carbsGoalGrams: Swift.Int? = nil,
+                fatGoalGrams: Swift.Int? = nil,
+                calorieBalanceGoal: Swift.Int? = nil,
+                goalsEffectiveFrom: Swift.String,
+                targetWeightKg: Swift.Double? = nil,
+                weightUnit: Swift.String,
+                timeZone: Swift.String,
+                heightCm: Swift.Double? = nil,
+                birthDate: Swift.String? = nil,
+                sex: Swift.String? = nil,
+                activityLevel: Swift.String? = nil,
+                historyRetentionDays: Swift.Int? = nil,
+                version: Swift.Int,
+                updatedAt: Foundation.Date,
+                modifiedAt: Foundation.Date? = nil
+            ) {
+                self.displayName = displayName
+                self.dietPreference = dietPreference
+                self.customProteinPct = customProteinPct
+                self.customCarbsPct = customCarbsPct
+                self.customFatPct = customFatPct
+                self.dailyCalorieGoal = dailyCalorieGoal
+                self.proteinGoalGrams = proteinGoalGrams
+                self.carbsGoalGrams = carbsGoalGrams
+                self.fatGoalGrams = fatGoalGrams
+                self.calorieBalanceGoal = calorieBalanceGoal
+                self.goalsEffectiveFrom = goalsEffectiveFrom
+                self.targetWeightKg = targetWeightKg
+                self.weightUnit = weightUnit
+                self.timeZone = timeZone
+                self.heightCm = heightCm
+                self.birthDate = birthDate
+                self.sex = sex
+                self.activityLevel = activityLevel
+                self.historyRetentionDays = historyRetentionDays
+                self.version = version
+                self.updatedAt = updatedAt
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case displayName
+                case dietPreference
+                case customProteinPct
+                case customCarbsPct
+                case customFatPct
+                case dailyCalorieGoal
+                case proteinGoalGrams
+                case carbsGoalGrams
+                case fatGoalGrams
+                case calorieBalanceGoal
+                case goalsEffectiveFrom
+                case targetWeightKg
+                case weightUnit
+                case timeZone
+                case heightCm
+                case birthDate
+                case sex
+                case activityLevel
+                case historyRetentionDays
+                case version
+                case updatedAt
+                case modifiedAt
+            }
+        }
+        /// A session's metadata; never its tokens.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportSession`.
+        public struct ExportSession: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportSession/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportSession/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportSession/lastUsedAt`.
+            public var lastUsedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportSession/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportSession/endedAt`.
+            public var endedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ExportSession/endedReason`.
+            public var endedReason: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportSession/userAgent`.
+            public var userAgent: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportSession/clientAddress`.
+            public var clientAddress: Swift.String?
+            /// Creates a new `ExportSession`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - createdAt:
+            ///   - lastUsedAt:
+            ///   - expiresAt:
+            ///   - endedAt:
+            ///   - endedReason:
+            ///   - userAgent:
+            ///   - clientAddress:
+            public init(
+                id: Swift.String,
+                createdAt: Foundation.Date,
+                lastUsedAt: Foundation.Date,
+                expiresAt: Foundation.Date,
+                endedAt: Foundation.Date? = nil,
+                endedReason: Swift.String? = nil,
+                userAgent: Swift.String? = nil,
+                clientAddress: Swift.String? = nil
+            ) {
+                self.id = id
+                self.createdAt = createdAt
+                self.lastUsedAt = lastUsedAt
+                self.expiresAt = expiresAt
+                self.endedAt = endedAt
+                self.endedReason = endedReason
+                self.userAgent = userAgent
+                self.clientAddress = clientAddress
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case createdAt
+                case lastUsedAt
+                case expiresAt
+                case endedAt
+                case endedReason
+                case userAgent
+                case clientAddress
+            }
+        }
+        /// A meal as stored, with its items (`MealItem`), totals, scores and tags.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportMeal`.
+        public struct ExportMeal: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/origin`.
+            public var origin: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/title`.
+            public var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/description`.
+            public var description: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/mealType`.
+            public var mealType: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/captureKind`.
+            public var captureKind: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/eatenAt`.
+            public var eatenAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/localDate`.
+            public var localDate: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/timeZone`.
+            public var timeZone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/isConsumed`.
+            public var isConsumed: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/consumedAt`.
+            public var consumedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/notes`.
+            public var notes: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/tags`.
+            public var tags: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/edited`.
+            public var edited: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/totals`.
+            public var totals: OpenAPIRuntime.OpenAPIObjectContainer
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/health`.
+            public var health: OpenAPIRuntime.OpenAPIObjectContainer?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/diet`.
+            public var diet: OpenAPIRuntime.OpenAPIObjectContainer?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/unrecognised`.
+            public var unrecognised: OpenAPIRuntime.OpenAPIArrayContainer?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/hasPhoto`.
+            public var hasPhoto: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ExportMeal/items`.
+            public var items: [OpenAPIRuntime.OpenAPIObjectContainer]
+            /// Creates a new `ExportMeal`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - origin:
+            ///   - title:
+            ///   - description:
+            ///   - mealType:
+            ///   - captureKind:
+            ///   - eatenAt:
+            ///   - localDate:
+            ///   - timeZone:
+            ///   - isConsumed:
+            ///   - consumedAt:
+            ///   - notes:
+            ///   - tags:
+            ///   - edited:
+            ///   - totals:
+            ///   - health:
+            ///   - diet:
+            ///   - unrecognised:
+            ///   - hasPhoto:
+            ///   - version:
+            ///   - createdAt:
+            ///   - updatedAt:
+            ///   - modifiedAt:
+            ///   - items:
+            public init(
+                id: Swift.String,
+                origin: Swift.String,
+                title: Swift.String,
+                description: Swift.String? = nil,
+                mealType: Swift.String? = nil,
+                captureKind: Swift.String? = nil,
+                eatenAt: Foundation.Date,
+                localDate: Swift.String,
+                timeZone: Swift.String? = nil,
+                isConsumed: Swift.Bool,
+                consumedAt: Foundation.Date? = nil,
+                notes: Swift.String? = nil,
+                tags: [Swift.String],
+                edited: Swift.Bool? = nil,
+                totals: OpenAPIRuntime.OpenAPIObjectContainer,
+                health: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                diet: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                unrecognised: OpenAPIRuntime.OpenAPIArrayContainer? = nil,
+                hasPhoto: Swift.Bool? = nil,
+                version: Swift.Int,
+                createdAt: Foundation.Date,
+                updatedAt: Foundation.Date,
+                modifiedAt: Foundation.Date? = nil,
+                items: [OpenAPIRuntime.OpenAPIObjectContainer]
+            ) {
+                self.id = id
+                self.origin = origin
+                self.title = title
+                self.description = description
+                self.mealType = mealType
+                self.captureKind = captureKind
+                self.eatenAt = eatenAt
+                self.localDate = localDate
+                self.timeZone = timeZone
+                self.isConsumed = isConsumed
+                self.consumedAt = consumedAt
+                self.notes = notes
+                self.tags = tags
+                self.edited = edited
+                self.totals = totals
+                self.health = health
+                self.diet = diet
+                self.unrecognised = unrecognised
+                self.hasPhoto = hasPhoto
+                self.version = version
+                self.createdAt = createdAt
+                self.updatedAt = updatedAt
+                self.modifiedAt = modifiedAt
+                self.items = items
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case origin
+                case title
+                case description
+                case mealType
+                case captureKind
+                case eatenAt
+                case localDate
+                case timeZone
+                case isConsumed
+                case consumedAt
+                case notes
+                case tags
+                case edited
+                case totals
+                case health
+                case diet
+                case unrecognised
+                case hasPhoto
+                case version
+                case createdAt
+                case updatedAt
+                case modifiedAt
+                case items
+            }
+        }
+        /// A custom meal with its saved item requests.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportCustomMeal`.
+        public struct ExportCustomMeal: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportCustomMeal/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportCustomMeal/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportCustomMeal/mealType`.
+            public var mealType: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportCustomMeal/tags`.
+            public var tags: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/ExportCustomMeal/items`.
+            public var items: [OpenAPIRuntime.OpenAPIObjectContainer]
+            /// - Remark: Generated from `#/components/schemas/ExportCustomMeal/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportCustomMeal/createdAt`.
+            public var createdAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ExportCustomMeal/updatedAt`.
+            public var updatedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ExportCustomMeal/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// Creates a new `ExportCustomMeal`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - mealType:
+            ///   - tags:
+            ///   - items:
+            ///   - version:
+            ///   - createdAt:
+            ///   - updatedAt:
+            ///   - modifiedAt:
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                mealType: Swift.String? = nil,
+                tags: [Swift.String],
+                items: [OpenAPIRuntime.OpenAPIObjectContainer],
+                version: Swift.Int,
+                createdAt: Foundation.Date? = nil,
+                updatedAt: Foundation.Date? = nil,
+                modifiedAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.mealType = mealType
+                self.tags = tags
+                self.items = items
+                self.version = version
+                self.createdAt = createdAt
+                self.updatedAt = updatedAt
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case mealType
+                case tags
+                case items
+                case version
+                case createdAt
+                case updatedAt
+                case modifiedAt
+            }
+        }
+        /// One day's body metrics; weight always in kg.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportBodyMetricsDay`.
+        public struct ExportBodyMetricsDay: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportBodyMetricsDay/day`.
+            public var day: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportBodyMetricsDay/weightKg`.
+            public var weightKg: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ExportBodyMetricsDay/ketones`.
+            public var ketones: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ExportBodyMetricsDay/notes`.
+            public var notes: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportBodyMetricsDay/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportBodyMetricsDay/updatedAt`.
+            public var updatedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ExportBodyMetricsDay/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// Creates a new `ExportBodyMetricsDay`.
+            ///
+            /// - Parameters:
+            ///   - day:
+            ///   - weightKg:
+            ///   - ketones:
+            ///   - notes:
+            ///   - version:
+            ///   - updatedAt:
+            ///   - modifiedAt:
+            public init(
+                day: Swift.String,
+                weightKg: Swift.Double? = nil,
+                ketones: Swift.Double? = nil,
+                notes: Swift.String? = nil,
+                version: Swift.Int,
+                updatedAt: Foundation.Date? = nil,
+                modifiedAt: Foundation.Date? = nil
+            ) {
+                self.day = day
+                self.weightKg = weightKg
+                self.ketones = ketones
+                self.notes = notes
+                self.version = version
+                self.updatedAt = updatedAt
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case day
+                case weightKg
+                case ketones
+                case notes
+                case version
+                case updatedAt
+                case modifiedAt
+            }
+        }
+        /// A set of goals and the day (in the user's zone) from which they were in force.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportGoals`.
+        public struct ExportGoals: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportGoals/effectiveFrom`.
+            public var effectiveFrom: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportGoals/dailyCalorieGoal`.
+            public var dailyCalorieGoal: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportGoals/proteinGoalGrams`.
+            public var proteinGoalGrams: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportGoals/carbsGoalGrams`.
+            public var carbsGoalGrams: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportGoals/fatGoalGrams`.
+            public var fatGoalGrams: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportGoals/calorieBalanceGoal`.
+            public var calorieBalanceGoal: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportGoals/version`.
+            public var version: Swift.Int
+            /// Creates a new `ExportGoals`.
+            ///
+            /// - Parameters:
+            ///   - effectiveFrom:
+            ///   - dailyCalorieGoal:
+            ///   - proteinGoalGrams:
+            ///   - carbsGoalGrams:
+            ///   - fatGoalGrams:
+            ///   - calorieBalanceGoal:
+            ///   - version:
+            public init(
+                effectiveFrom: Swift.String,
+                dailyCalorieGoal: Swift.Int? = nil,
+                proteinGoalGrams: Swift.Int? = nil,
+                carbsGoalGrams: Swift.Int? = nil,
+                fatGoalGrams: Swift.Int? = nil,
+                calorieBalanceGoal: Swift.Int? = nil,
+                version: Swift.Int
+            ) {
+                self.effectiveFrom = effectiveFrom
+                self.dailyCalorieGoal = dailyCalorieGoal
+                self.proteinGoalGrams = proteinGoalGrams
+                self.carbsGoalGrams = carbsGoalGrams
+                self.fatGoalGrams = fatGoalGrams
+                self.calorieBalanceGoal = calorieBalanceGoal
+                self.version = version
+            }
+            public enum CodingKeys: String, CodingKey {
+                case effectiveFrom
+                case dailyCalorieGoal
+                case proteinGoalGrams
+                case carbsGoalGrams
+                case fatGoalGrams
+                case calorieBalanceGoal
+                case version
+            }
+        }
+        /// A share link as its owner's list shows it (the token is the one in the link's public URL).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportShareLink`.
+        public struct ExportShareLink: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/linkId`.
+            public var linkId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/token`.
+            public var token: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/mealId`.
+            public var mealId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/expiresAt`.
+            public var expiresAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/revokedAt`.
+            public var revokedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/includePhoto`.
+            public var includePhoto: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/showDisplayName`.
+            public var showDisplayName: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/viewCount`.
+            public var viewCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportShareLink/lastViewedAt`.
+            public var lastViewedAt: Foundation.Date?
+            /// Creates a new `ExportShareLink`.
+            ///
+            /// - Parameters:
+            ///   - linkId:
+            ///   - token:
+            ///   - mealId:
+            ///   - createdAt:
+            ///   - expiresAt:
+            ///   - revokedAt:
+            ///   - includePhoto:
+            ///   - showDisplayName:
+            ///   - viewCount:
+            ///   - lastViewedAt:
+            public init(
+                linkId: Swift.String,
+                token: Swift.String,
+                mealId: Swift.String,
+                createdAt: Foundation.Date,
+                expiresAt: Foundation.Date,
+                revokedAt: Foundation.Date? = nil,
+                includePhoto: Swift.Bool,
+                showDisplayName: Swift.Bool,
+                viewCount: Swift.Int,
+                lastViewedAt: Foundation.Date? = nil
+            ) {
+                self.linkId = linkId
+                self.token = token
+                self.mealId = mealId
+                self.createdAt = createdAt
+                self.expiresAt = expiresAt
+                self.revokedAt = revokedAt
+                self.includePhoto = includePhoto
+                self.showDisplayName = showDisplayName
+                self.viewCount = viewCount
+                self.lastViewedAt = lastViewedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case linkId
+                case token
+                case mealId
+                case createdAt
+                case expiresAt
+                case revokedAt
+                case includePhoto
+                case showDisplayName
+                case viewCount
+                case lastViewedAt
+            }
+        }
+        /// Auth's part: the account (no password hash), profile, sessions (no tokens) and the profile's sync conflicts.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportAccountPart`.
+        public struct ExportAccountPart: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportAccountPart/sessions`.
+            public var sessions: [Components.Schemas.ExportSession]
+            /// - Remark: Generated from `#/components/schemas/ExportAccountPart/syncConflicts`.
+            public var syncConflicts: [Components.Schemas.ExportSyncConflict]
+            /// Creates a new `ExportAccountPart`.
+            ///
+            /// - Parameters:
+            ///   - sessions:
+            ///   - syncConflicts:
+            public init(
+                sessions: [Components.Schemas.ExportSession],
+                syncConflicts: [Components.Schemas.ExportSyncConflict]
+            ) {
+                self.sessions = sessions
+                self.syncConflicts = syncConflicts
+            }
+            public enum CodingKeys: String, CodingKey {
+                case sessions
+                case syncConflicts
+            }
+        }
+        /// Meals' part: meals with their items, custom meals and their sync conflicts.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportMealsPart`.
+        public struct ExportMealsPart: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportMealsPart/meals`.
+            public var meals: [Components.Schemas.ExportMeal]
+            /// - Remark: Generated from `#/components/schemas/ExportMealsPart/customMeals`.
+            public var customMeals: [Components.Schemas.ExportCustomMeal]
+            /// - Remark: Generated from `#/components/schemas/ExportMealsPart/syncConflicts`.
+            public var syncConflicts: [Components.Schemas.ExportSyncConflict]
+            /// Creates a new `ExportMealsPart`.
+            ///
+            /// - Parameters:
+            ///   - meals:
+            ///   - customMeals:
+            ///   - syncConflicts:
+            public init(
+                meals: [Components.Schemas.ExportMeal],
+                customMeals: [Components.Schemas.ExportCustomMeal],
+                syncConflicts: [Components.Schemas.ExportSyncConflict]
+            ) {
+                self.meals = meals
+                self.customMeals = customMeals
+                self.syncConflicts = syncConflicts
+            }
+            public enum CodingKeys: String, CodingKey {
+                case meals
+                case customMeals
+                case syncConflicts
+            }
+        }
+        /// Metrics' part: the recorded days and their sync conflicts.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportMetricsPart`.
+        public struct ExportMetricsPart: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportMetricsPart/bodyMetrics`.
+            public var bodyMetrics: [Components.Schemas.ExportBodyMetricsDay]
+            /// - Remark: Generated from `#/components/schemas/ExportMetricsPart/syncConflicts`.
+            public var syncConflicts: [Components.Schemas.ExportSyncConflict]
+            /// Creates a new `ExportMetricsPart`.
+            ///
+            /// - Parameters:
+            ///   - bodyMetrics:
+            ///   - syncConflicts:
+            public init(
+                bodyMetrics: [Components.Schemas.ExportBodyMetricsDay],
+                syncConflicts: [Components.Schemas.ExportSyncConflict]
+            ) {
+                self.bodyMetrics = bodyMetrics
+                self.syncConflicts = syncConflicts
+            }
+            public enum CodingKeys: String, CodingKey {
+                case bodyMetrics
+                case syncConflicts
+            }
+        }
+        /// Trends' part: the goal history.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportTrendsPart`.
+        public struct ExportTrendsPart: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportTrendsPart/goalHistory`.
+            public var goalHistory: [Components.Schemas.ExportGoals]
+            /// Creates a new `ExportTrendsPart`.
+            ///
+            /// - Parameters:
+            ///   - goalHistory:
+            public init(goalHistory: [Components.Schemas.ExportGoals]) {
+                self.goalHistory = goalHistory
+            }
+            public enum CodingKeys: String, CodingKey {
+                case goalHistory
+            }
+        }
+        /// Sharing's part: the share links.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportSharingPart`.
+        public struct ExportSharingPart: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportSharingPart/shareLinks`.
+            public var shareLinks: [Components.Schemas.ExportShareLink]
+            /// Creates a new `ExportSharingPart`.
+            ///
+            /// - Parameters:
+            ///   - shareLinks:
+            public init(shareLinks: [Components.Schemas.ExportShareLink]) {
+                self.shareLinks = shareLinks
+            }
+            public enum CodingKeys: String, CodingKey {
+                case shareLinks
+            }
+        }
+        /// A part's CSV files (`format=csv` without `table`), in zip order.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportTableList`.
+        public struct ExportTableList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportTableList/part`.
+            public var part: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportTableList/tables`.
+            public var tables: [Swift.String]
+            /// Creates a new `ExportTableList`.
+            ///
+            /// - Parameters:
+            ///   - part:
+            ///   - tables:
+            public init(
+                part: Swift.String,
+                tables: [Swift.String]
+            ) {
+                self.part = part
+                self.tables = tables
+            }
+            public enum CodingKeys: String, CodingKey {
+                case part
+                case tables
+            }
+        }
+        /// Every record of the caller, one key per service's part.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DataExport`.
+        public struct DataExport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DataExport/exportedAt`.
+            public var exportedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/DataExport/format`.
+            @frozen public enum formatPayload: Int, Codable, Hashable, Sendable, CaseIterable {
+                case _1 = 1
+            }
+            /// - Remark: Generated from `#/components/schemas/DataExport/format`.
+            public var format: Components.Schemas.DataExport.formatPayload
+            /// - Remark: Generated from `#/components/schemas/DataExport/account`.
+            public var account: Components.Schemas.ExportAccountPart
+            /// - Remark: Generated from `#/components/schemas/DataExport/meals`.
+            public var meals: Components.Schemas.ExportMealsPart
+            /// - Remark: Generated from `#/components/schemas/DataExport/metrics`.
+            public var metrics: Components.Schemas.ExportMetricsPart
+            /// - Remark: Generated from `#/components/schemas/DataExport/trends`.
+            public var trends: Components.Schemas.ExportTrendsPart
+            /// - Remark: Generated from `#/components/schemas/DataExport/sharing`.
+            public var sharing: Components.Schemas.ExportSharingPart
+            /// Creates a new `DataExport`.
+            ///
+            /// - Parameters:
+            ///   - exportedAt:
+            ///   - format:
+            ///   - account:
+            ///   - meals:
+            ///   - metrics:
+            ///   - trends:
+            ///   - sharing:
+            public init(
+                exportedAt: Foundation.Date,
+                format: Components.Schemas.DataExport.formatPayload,
+                account: Components.Schemas.ExportAccountPart,
+                meals: Components.Schemas.ExportMealsPart,
+                metrics: Components.Schemas.ExportMetricsPart,
+                trends: Components.Schemas.ExportTrendsPart,
+                sharing: Components.Schemas.ExportSharingPart
+            ) {
+                self.exportedAt = exportedAt
+                self.format = format
+                self.account = account
+                self.meals = meals
+                self.metrics = metrics
+                self.trends = trends
+                self.sharing = sharing
+            }
+            public enum CodingKeys: String, CodingKey {
+                case exportedAt
+                case format
+                case account
+                case meals
+                case metrics
+                case trends
+                case sharing
             }
         }
     }

@@ -5305,7 +5305,7 @@ public enum Operations {
     }
     /// Public keys that verify access tokens
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /.well-known/jwks.json`.
     /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(getJwks)`.
@@ -5582,7 +5582,7 @@ public enum Operations {
     }
     /// Analyse a photo or a description into a meal
     ///
-    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB.
+    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
     ///
     /// Rate limit: `analyze (60 per 3600 s per user)`.
     ///
@@ -5923,7 +5923,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed` (neither or both of image and text; bad mealType, captureKind, eatenAt, text or hint length); `no_food_recognised`: no food in the text matched (details.text lists the phrases).
+            /// `validation_failed` (neither or both of image and text; bad mealType, captureKind, eatenAt, text or hint length); `no_food_recognised`: no food in the text matched (details.text lists the phrases). `vision_base_url_refused`: the base URL of the user's own key now names a host that is not allowed.
             ///
             /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/422`.
             ///
@@ -5992,7 +5992,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `analysis_failed`: the model's answer was unusable (another photo may work); or the gateway's `bad_gateway`.
+            /// `analysis_failed`: the model's answer was unusable (another photo may work); or the gateway's `bad_gateway`. `vision_key_refused`: the provider refused the API key (the user's own, or the server's).
             ///
             /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/502`.
             ///
@@ -6089,7 +6089,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `idempotency_request_in_flight`: the first request with this Idempotency-Key is still running.
+            /// `idempotency_request_in_flight`: the first request with this Idempotency-Key is still running. `vision_key_unreadable`: the user's stored vision key can no longer be opened (its encryption key was retired); set it again.
             ///
             /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/409`.
             ///
@@ -9430,6 +9430,8 @@ public enum Operations {
     }
     /// The meal's photo as uploaded (owner only)
     ///
+    /// The photo for its owner with a bearer token (the sharing service copies photos this way). Apps should load `photoUrl` instead, which needs no token.
+    ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
     /// - Remark: HTTP `GET /api/meals/{id}/photo`.
@@ -9857,6 +9859,1050 @@ public enum Operations {
                     .png,
                     .image_webp,
                     .image_heic,
+                    .json
+                ]
+            }
+        }
+    }
+    /// Attach or replace the meal's photo
+    ///
+    /// The photo of any meal (analysed, entered by hand or logged from a custom meal). Send the image itself as the body (`image/*` or `application/octet-stream`), a `multipart/form-data` `image` part, or JSON with a base64 `image`; JPEG, PNG, WebP or HEIC, recognised by its bytes (never by the declared type), up to `MEALS_UPLOAD_MAX_BYTES` (10 MiB), as for analysis. A photo write is a meal write: `If-Match` or last-write-wins on `?modifiedAt=`, a new `version`, the changes feed and `meal.analyzed`/`meal.consumed` with `hasPhoto`. A replaced photo gets a new id, so URLs of the old one answer 404.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/meals/{id}/photo`.
+    /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)`.
+    public enum putMealPhoto {
+        public static let id: Swift.String = "putMealPhoto"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// The meal's id (any case); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/path/id`.
+                public var id: Components.Parameters.MealId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The meal's id (any case); anything else is 404.
+                public init(id: Components.Parameters.MealId) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.putMealPhoto.Input.Path
+            /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/query`.
+            public struct Query: Sendable, Hashable {
+                /// When the client made the change (ISO 8601), for last-write-wins with other devices' writes; the server's time without one.
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/query/modifiedAt`.
+                public var modifiedAt: Foundation.Date?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - modifiedAt: When the client made the change (ISO 8601), for last-write-wins with other devices' writes; the server's time without one.
+                public init(modifiedAt: Foundation.Date? = nil) {
+                    self.modifiedAt = modifiedAt
+                }
+            }
+            public var query: Operations.putMealPhoto.Input.Query
+            /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/header/If-Match`.
+                public var If_hyphen_Match: Components.Parameters.IfMatch?
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putMealPhoto.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - If_hyphen_Match: The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    If_hyphen_Match: Components.Parameters.IfMatch? = nil,
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putMealPhoto.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.If_hyphen_Match = If_hyphen_Match
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.putMealPhoto.Input.Headers
+            /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/content/image\/jpeg`.
+                case jpeg(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/content/image\/png`.
+                case png(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/content/image\/webp`.
+                case image_webp(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/content/image\/heic`.
+                case image_heic(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/content/application\/octet-stream`.
+                case binary(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/multipartForm`.
+                @frozen public enum multipartFormPayload: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/multipartForm/image`.
+                    public struct imagePayload: Sendable, Hashable {
+                        public var body: OpenAPIRuntime.HTTPBody
+                        /// Creates a new `imagePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - body:
+                        public init(body: OpenAPIRuntime.HTTPBody) {
+                            self.body = body
+                        }
+                    }
+                    case image(OpenAPIRuntime.MultipartPart<Operations.putMealPhoto.Input.Body.multipartFormPayload.imagePayload>)
+                    case undocumented(OpenAPIRuntime.MultipartRawPart)
+                }
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/content/multipart\/form-data`.
+                case multipartForm(OpenAPIRuntime.MultipartBody<Operations.putMealPhoto.Input.Body.multipartFormPayload>)
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/json`.
+                public struct jsonPayload: Codable, Hashable, Sendable {
+                    /// Base64, or a base64 `data:` URL.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/json/image`.
+                    public var image: Swift.String
+                    /// Creates a new `jsonPayload`.
+                    ///
+                    /// - Parameters:
+                    ///   - image: Base64, or a base64 `data:` URL.
+                    public init(image: Swift.String) {
+                        self.image = image
+                    }
+                    public enum CodingKeys: String, CodingKey {
+                        case image
+                    }
+                }
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/content/application\/json`.
+                case json(Operations.putMealPhoto.Input.Body.jsonPayload)
+            }
+            public var body: Operations.putMealPhoto.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.putMealPhoto.Input.Path,
+                query: Operations.putMealPhoto.Input.Query = .init(),
+                headers: Operations.putMealPhoto.Input.Headers = .init(),
+                body: Operations.putMealPhoto.Input.Body
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// The meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/headers/ETag`.
+                    public var ETag: Components.Headers.MealETag?
+                    /// `/api/meals/{id}` (lower-case id).
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/headers/Location`.
+                    public var Location: Components.Headers.MealLocation?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///   - Location: `/api/meals/{id}` (lower-case id).
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Components.Headers.MealETag? = nil,
+                        Location: Components.Headers.MealLocation? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Location = Location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.putMealPhoto.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Meal)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Meal {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.putMealPhoto.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.putMealPhoto.Output.Ok.Headers = .init(),
+                    body: Operations.putMealPhoto.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The meal with its new `photoUrl` (or, for a last-write-wins write older than the stored meal, the stored meal with `conflict`).
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.putMealPhoto.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.putMealPhoto.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_if_match`, `malformed_body`, `invalid_image_encoding`.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`: no such meal of the caller.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `version_conflict`.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the gateway's limit (`HTTP_MAX_BODY_BYTES`, 1 MiB by default; the route's `maxBodyBytes` where set).
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unsupported_image_type`: not JPEG, PNG, WebP or HEIC; `unsupported_media_type` for another body type.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` (`image`): no photo was sent; `modifiedAt` unreadable.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Delete the meal's photo (the meal stays)
+    ///
+    /// A meal write like `PUT`: a new version and events with `hasPhoto: false`; shared links of the meal stop showing the photo. Deleting a photo the meal does not have changes nothing (same version).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/meals/{id}/photo`.
+    /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)`.
+    public enum deleteMealPhoto {
+        public static let id: Swift.String = "deleteMealPhoto"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The meal's id (any case); anything else is 404.
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/path/id`.
+                public var id: Components.Parameters.MealId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The meal's id (any case); anything else is 404.
+                public init(id: Components.Parameters.MealId) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.deleteMealPhoto.Input.Path
+            /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/query`.
+            public struct Query: Sendable, Hashable {
+                /// When the client made the change (ISO 8601), for last-write-wins with other devices' writes; the server's time without one.
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/query/modifiedAt`.
+                public var modifiedAt: Foundation.Date?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - modifiedAt: When the client made the change (ISO 8601), for last-write-wins with other devices' writes; the server's time without one.
+                public init(modifiedAt: Foundation.Date? = nil) {
+                    self.modifiedAt = modifiedAt
+                }
+            }
+            public var query: Operations.deleteMealPhoto.Input.Query
+            /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/header/If-Match`.
+                public var If_hyphen_Match: Components.Parameters.IfMatch?
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteMealPhoto.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - If_hyphen_Match: The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    If_hyphen_Match: Components.Parameters.IfMatch? = nil,
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteMealPhoto.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.If_hyphen_Match = If_hyphen_Match
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.deleteMealPhoto.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.deleteMealPhoto.Input.Path,
+                query: Operations.deleteMealPhoto.Input.Query = .init(),
+                headers: Operations.deleteMealPhoto.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// The meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/headers/ETag`.
+                    public var ETag: Components.Headers.MealETag?
+                    /// `/api/meals/{id}` (lower-case id).
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/headers/Location`.
+                    public var Location: Components.Headers.MealLocation?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///   - Location: `/api/meals/{id}` (lower-case id).
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Components.Headers.MealETag? = nil,
+                        Location: Components.Headers.MealLocation? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Location = Location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.deleteMealPhoto.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Meal)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Meal {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.deleteMealPhoto.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.deleteMealPhoto.Output.Ok.Headers = .init(),
+                    body: Operations.deleteMealPhoto.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The meal without a photo.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.deleteMealPhoto.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.deleteMealPhoto.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_if_match`.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`: no such meal of the caller.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `version_conflict`.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed`: `modifiedAt` unreadable.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
                     .json
                 ]
             }
@@ -18946,7 +19992,7 @@ public enum Operations {
     ///
     /// Under the public `/api/share` prefix, so the gateway lets the request through; the sharing service itself requires the caller's token.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /api/share`.
     /// - Remark: Generated from `#/paths//api/share/get(listShareLinks)`.
@@ -19310,7 +20356,7 @@ public enum Operations {
     ///
     /// Counts a view (also when answered 304; a view served from a cache is not counted). Shows the meal as it is now.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /api/share/{token}`.
     /// - Remark: Generated from `#/paths//api/share/{token}/get(viewSharedMeal)`.
@@ -19717,7 +20763,7 @@ public enum Operations {
     ///
     /// 204 also when already revoked or expired.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `DELETE /api/share/{token}`.
     /// - Remark: Generated from `#/paths//api/share/{token}/delete(revokeShareLink)`.
@@ -20080,7 +21126,7 @@ public enum Operations {
     ///
     /// Counts a view. OpenGraph and Twitter card tags (`og:image` is the card); no scripts (Content-Security-Policy `default-src 'none'`). A dead link answers 404/410 as an HTML page when the `Accept` header contains `text/html` (browsers), else in the JSON error shape.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /shared/{token}`.
     /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedPage)`.
@@ -20664,7 +21710,7 @@ public enum Operations {
     ///
     /// Not a view. Errors are always in the JSON error shape.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /shared/{token}/card.svg`.
     /// - Remark: Generated from `#/paths//shared/{token}/card.svg/get(getShareCard)`.
@@ -21080,11 +22126,424 @@ public enum Operations {
             }
         }
     }
+    /// The 1200x630 share image (PNG), for link previews
+    ///
+    /// The SVG card rasterised by librsvg (`rsvg-convert`), with the meal's photo when the link includes it; `og:image` and `twitter:image` of the shared page point here. Rendered once per card (a new meal version, another display name or the photo's inclusion make a new one) and kept, so later requests are served without rendering. Not a view. Errors are always in the JSON error shape.
+    ///
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
+    ///
+    /// - Remark: HTTP `GET /shared/{token}/card.png`.
+    /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)`.
+    public enum getShareCardImage {
+        public static let id: Swift.String = "getShareCardImage"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The link's token; anything not shaped like one is 404 `share_not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/path/token`.
+                public var token: Components.Parameters.ShareToken
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - token: The link's token; anything not shaped like one is 404 `share_not_found`.
+                public init(token: Components.Parameters.ShareToken) {
+                    self.token = token
+                }
+            }
+            public var path: Operations.getShareCardImage.Input.Path
+            /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// ETags the client holds (or `*`); a match answers 304.
+                ///
+                /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/header/If-None-Match`.
+                public var If_hyphen_None_hyphen_Match: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getShareCardImage.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - If_hyphen_None_hyphen_Match: ETags the client holds (or `*`); a match answers 304.
+                ///   - accept:
+                public init(
+                    If_hyphen_None_hyphen_Match: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getShareCardImage.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.If_hyphen_None_hyphen_Match = If_hyphen_None_hyphen_Match
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.getShareCardImage.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.getShareCardImage.Input.Path,
+                headers: Operations.getShareCardImage.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// A digest of the body (quoted); send it in `If-None-Match` to get 304.
+                    ///
+                    /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/headers/ETag`.
+                    public var ETag: Components.Headers.PublicETag?
+                    /// `public, max-age=N, must-revalidate`: N at most 60 for views, 3600 for the card and photo, never past the link's expiry.
+                    ///
+                    /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/headers/Cache-Control`.
+                    public var Cache_hyphen_Control: Components.Headers.PublicCacheControl?
+                    /// - Remark: Generated from `#/components/headers/XContentTypeOptions`.
+                    @frozen public enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/headers/X-Content-Type-Options`.
+                    public var X_hyphen_Content_hyphen_Type_hyphen_Options: Components.Headers.XContentTypeOptions?
+                    /// - Remark: Generated from `#/components/headers/ReferrerPolicy`.
+                    @frozen public enum ReferrerPolicy: String, Codable, Hashable, Sendable, CaseIterable {
+                        case no_hyphen_referrer = "no-referrer"
+                    }
+                    /// `no-referrer`: the token never leaks to other sites.
+                    ///
+                    /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/headers/Referrer-Policy`.
+                    public var Referrer_hyphen_Policy: Components.Headers.ReferrerPolicy?
+                    /// `noindex, nofollow`.
+                    ///
+                    /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/headers/X-Robots-Tag`.
+                    public var X_hyphen_Robots_hyphen_Tag: Components.Headers.XRobotsTag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: A digest of the body (quoted); send it in `If-None-Match` to get 304.
+                    ///   - Cache_hyphen_Control: `public, max-age=N, must-revalidate`: N at most 60 for views, 3600 for the card and photo, never past the link's expiry.
+                    ///   - X_hyphen_Content_hyphen_Type_hyphen_Options: `nosniff`.
+                    ///   - Referrer_hyphen_Policy: `no-referrer`: the token never leaks to other sites.
+                    ///   - X_hyphen_Robots_hyphen_Tag: `noindex, nofollow`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Components.Headers.PublicETag? = nil,
+                        Cache_hyphen_Control: Components.Headers.PublicCacheControl? = nil,
+                        X_hyphen_Content_hyphen_Type_hyphen_Options: Components.Headers.XContentTypeOptions? = nil,
+                        Referrer_hyphen_Policy: Components.Headers.ReferrerPolicy? = nil,
+                        X_hyphen_Robots_hyphen_Tag: Components.Headers.XRobotsTag? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Cache_hyphen_Control = Cache_hyphen_Control
+                        self.X_hyphen_Content_hyphen_Type_hyphen_Options = X_hyphen_Content_hyphen_Type_hyphen_Options
+                        self.Referrer_hyphen_Policy = Referrer_hyphen_Policy
+                        self.X_hyphen_Robots_hyphen_Tag = X_hyphen_Robots_hyphen_Tag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.getShareCardImage.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/shared/{token}/card.png/GET/responses/200/content/image\/png`.
+                    case png(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.png`.
+                    ///
+                    /// - Throws: An error if `self` is not `.png`.
+                    /// - SeeAlso: `.png`.
+                    public var png: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .png(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.getShareCardImage.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.getShareCardImage.Output.Ok.Headers = .init(),
+                    body: Operations.getShareCardImage.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The card as a PNG.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.getShareCardImage.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.getShareCardImage.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The client's copy (`If-None-Match`) is current; no body.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `share_not_found`: no such link (or not shaped like a token).
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The link no longer opens: `share_expired`, `share_revoked` or `shared_meal_deleted`.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.Gone)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            public var gone: Components.Responses.Gone {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `card_unavailable`: the image cannot be rendered now (rasteriser missing or failed, or too many renders at once; Retry-After: 1 when busy, else 30); or the gateway's `upstream_unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case png
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/png":
+                    self = .png
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .png:
+                    return "image/png"
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .png,
+                    .json
+                ]
+            }
+        }
+    }
     /// The shared meal's photo
     ///
     /// Only for a link created with `includePhoto` on a meal with a photo. Not a view. Errors are always in the JSON error shape.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /shared/{token}/photo`.
     /// - Remark: Generated from `#/paths//shared/{token}/photo/get(getSharedPhoto)`.
@@ -26563,6 +28022,3892 @@ public enum Operations {
             public static var allCases: [Self] {
                 [
                     .json
+                ]
+            }
+        }
+    }
+    /// A meal photo by its signed, short-lived URL (no token)
+    ///
+    /// The `photoUrl` of a meal: `/media/photos/{photoId}?expires=&kid=&sig=`, an HMAC-SHA256 over the method, the path and the expiry under the service's current key (`MEALS_PHOTO_URL_KEY`; previous keys in `MEALS_PHOTO_URL_PREVIOUS_KEYS` still verify, so keys rotate as the token keys do). It works without a bearer token until `expires` (15 minutes by default, `MEALS_PHOTO_URL_LIFETIME_SECONDS`, rounded up to the minute so URLs of one minute are the same and caches can keep them), so an image view can load it; read the meal again for a fresh one. Errors are in the JSON error shape.
+    ///
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
+    ///
+    /// - Remark: HTTP `GET /media/photos/{photoId}`.
+    /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)`.
+    public enum getSignedMealPhoto {
+        public static let id: Swift.String = "getSignedMealPhoto"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The photo's id (it changes when the photo is replaced).
+                ///
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/path/photoId`.
+                public var photoId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - photoId: The photo's id (it changes when the photo is replaced).
+                public init(photoId: Swift.String) {
+                    self.photoId = photoId
+                }
+            }
+            public var path: Operations.getSignedMealPhoto.Input.Path
+            /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Unix seconds after which the URL stops working.
+                ///
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/query/expires`.
+                public var expires: Swift.String?
+                /// The id of the key that signed it.
+                ///
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/query/kid`.
+                public var kid: Swift.String?
+                /// Base64url HMAC-SHA256.
+                ///
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/query/sig`.
+                public var sig: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - expires: Unix seconds after which the URL stops working.
+                ///   - kid: The id of the key that signed it.
+                ///   - sig: Base64url HMAC-SHA256.
+                public init(
+                    expires: Swift.String? = nil,
+                    kid: Swift.String? = nil,
+                    sig: Swift.String? = nil
+                ) {
+                    self.expires = expires
+                    self.kid = kid
+                    self.sig = sig
+                }
+            }
+            public var query: Operations.getSignedMealPhoto.Input.Query
+            /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getSignedMealPhoto.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getSignedMealPhoto.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.getSignedMealPhoto.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.getSignedMealPhoto.Input.Path,
+                query: Operations.getSignedMealPhoto.Input.Query = .init(),
+                headers: Operations.getSignedMealPhoto.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Caching directive.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/headers/Cache-Control`.
+                    public var Cache_hyphen_Control: Components.Headers.CacheControl?
+                    /// - Remark: Generated from `#/components/headers/XContentTypeOptions`.
+                    @frozen public enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/headers/X-Content-Type-Options`.
+                    public var X_hyphen_Content_hyphen_Type_hyphen_Options: Components.Headers.XContentTypeOptions?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Cache_hyphen_Control: Caching directive.
+                    ///   - X_hyphen_Content_hyphen_Type_hyphen_Options: `nosniff`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Cache_hyphen_Control: Components.Headers.CacheControl? = nil,
+                        X_hyphen_Content_hyphen_Type_hyphen_Options: Components.Headers.XContentTypeOptions? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.Cache_hyphen_Control = Cache_hyphen_Control
+                        self.X_hyphen_Content_hyphen_Type_hyphen_Options = X_hyphen_Content_hyphen_Type_hyphen_Options
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.getSignedMealPhoto.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/content/image\/jpeg`.
+                    case jpeg(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.jpeg`.
+                    ///
+                    /// - Throws: An error if `self` is not `.jpeg`.
+                    /// - SeeAlso: `.jpeg`.
+                    public var jpeg: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .jpeg(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/jpeg",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/content/image\/png`.
+                    case png(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.png`.
+                    ///
+                    /// - Throws: An error if `self` is not `.png`.
+                    /// - SeeAlso: `.png`.
+                    public var png: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .png(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/png",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/content/image\/webp`.
+                    case image_webp(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.image_webp`.
+                    ///
+                    /// - Throws: An error if `self` is not `.image_webp`.
+                    /// - SeeAlso: `.image_webp`.
+                    public var image_webp: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .image_webp(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/webp",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/GET/responses/200/content/image\/heic`.
+                    case image_heic(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.image_heic`.
+                    ///
+                    /// - Throws: An error if `self` is not `.image_heic`.
+                    /// - SeeAlso: `.image_heic`.
+                    public var image_heic: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .image_heic(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "image/heic",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.getSignedMealPhoto.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.getSignedMealPhoto.Output.Ok.Headers = .init(),
+                    body: Operations.getSignedMealPhoto.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The photo, in the format it was uploaded in; `Cache-Control: private, max-age` up to the expiry.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.getSignedMealPhoto.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.getSignedMealPhoto.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `photo_url_unsigned` (a query value is missing), `photo_url_invalid` (the signature does not match the path and expiry, or names an unknown key), `photo_url_expired`.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`: no such photo (it was replaced or deleted, or the meal is gone).
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case jpeg
+            case png
+            case image_webp
+            case image_heic
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/jpeg":
+                    self = .jpeg
+                case "image/png":
+                    self = .png
+                case "image/webp":
+                    self = .image_webp
+                case "image/heic":
+                    self = .image_heic
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .jpeg:
+                    return "image/jpeg"
+                case .png:
+                    return "image/png"
+                case .image_webp:
+                    return "image/webp"
+                case .image_heic:
+                    return "image/heic"
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .jpeg,
+                    .png,
+                    .image_webp,
+                    .image_heic,
+                    .json
+                ]
+            }
+        }
+    }
+    /// Whether the user set their own vision key (never the key)
+    ///
+    /// Served by the meals service, which owns the key (the gateway routes `/api/users/vision-key` there ahead of the rest of `/api/users`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/users/vision-key`.
+    /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)`.
+    public enum getVisionKey {
+        public static let id: Swift.String = "getVisionKey"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/users/vision-key/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getVisionKey.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getVisionKey.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.getVisionKey.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.getVisionKey.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/users/vision-key/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.getVisionKey.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/users/vision-key/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.VisionKeyStatus)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.VisionKeyStatus {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.getVisionKey.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.getVisionKey.Output.Ok.Headers = .init(),
+                    body: Operations.getVisionKey.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The key's status.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.getVisionKey.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.getVisionKey.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Set or replace the user's own vision key
+    ///
+    /// That user's photo analyses then go to their provider with their key and model, with the server's retries and time limits and a circuit breaker of their own; other users are not affected. The provider refusing the key answers analyses with 502 `vision_key_refused`.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/users/vision-key`.
+    /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)`.
+    public enum putVisionKey {
+        public static let id: Swift.String = "putVisionKey"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putVisionKey.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putVisionKey.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.putVisionKey.Input.Headers
+            /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.VisionKeyUpdate)
+            }
+            public var body: Operations.putVisionKey.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.putVisionKey.Input.Headers = .init(),
+                body: Operations.putVisionKey.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.putVisionKey.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.VisionKeyStatus)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.VisionKeyStatus {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.putVisionKey.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.putVisionKey.Output.Ok.Headers = .init(),
+                    body: Operations.putVisionKey.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The key's status (never the key).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.putVisionKey.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.putVisionKey.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `malformed_body`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the gateway's limit (`HTTP_MAX_BODY_BYTES`, 1 MiB by default; the route's `maxBodyBytes` where set).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `apiKey`, `baseUrl` or `model`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `vision_keys_not_configured`: the server has no encryption key for users' keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Delete the user's own vision key
+    ///
+    /// The server's provider analyses the user's photos again. 204 also when none was set.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/users/vision-key`.
+    /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)`.
+    public enum deleteVisionKey {
+        public static let id: Swift.String = "deleteVisionKey"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteVisionKey.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteVisionKey.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.deleteVisionKey.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.deleteVisionKey.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/responses/204/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/responses/204/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/responses/204/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.deleteVisionKey.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.deleteVisionKey.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Deleted.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.deleteVisionKey.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.deleteVisionKey.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Every record of the caller, as one download
+    ///
+    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export`.
+    /// - Remark: Generated from `#/paths//api/export/get(exportUserData)`.
+    public enum exportUserData {
+        public static let id: Swift.String = "exportUserData"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/export/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/GET/query/format`.
+                @frozen public enum formatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                    case csv = "csv"
+                }
+                /// `json` (the default) or `csv`; 422 otherwise.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/GET/query/format`.
+                public var format: Operations.exportUserData.Input.Query.formatPayload?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - format: `json` (the default) or `csv`; 422 otherwise.
+                public init(format: Operations.exportUserData.Input.Query.formatPayload? = nil) {
+                    self.format = format
+                }
+            }
+            public var query: Operations.exportUserData.Input.Query
+            /// - Remark: Generated from `#/paths/api/export/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportUserData.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportUserData.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.exportUserData.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.exportUserData.Input.Query = .init(),
+                headers: Operations.exportUserData.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// `attachment; filename="nutritionai-export-YYYY-MM-DD.json"` (`.zip` for CSV).
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/GET/responses/200/headers/Content-Disposition`.
+                    public var Content_hyphen_Disposition: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Content_hyphen_Disposition: `attachment; filename="nutritionai-export-YYYY-MM-DD.json"` (`.zip` for CSV).
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Content_hyphen_Disposition: Swift.String? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.Content_hyphen_Disposition = Content_hyphen_Disposition
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.exportUserData.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/export/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/export/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.DataExport)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.DataExport {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/GET/responses/200/content/application\/zip`.
+                    case application_zip(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.application_zip`.
+                    ///
+                    /// - Throws: An error if `self` is not `.application_zip`.
+                    /// - SeeAlso: `.application_zip`.
+                    public var application_zip: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .application_zip(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/zip",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.exportUserData.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.exportUserData.Output.Ok.Headers = .init(),
+                    body: Operations.exportUserData.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The export, streamed (chunked).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/get(exportUserData)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.exportUserData.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.exportUserData.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/get(exportUserData)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `format`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/get(exportUserData)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/get(exportUserData)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/get(exportUserData)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: a part answered something unusable.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/get(exportUserData)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable` with `Retry-After`: a service (or its database) is down; nothing partial is answered.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/get(exportUserData)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/get(exportUserData)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case application_zip
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/zip":
+                    self = .application_zip
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .application_zip:
+                    return "application/zip"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .application_zip
+                ]
+            }
+        }
+    }
+    /// The caller's export part from the auth service
+    ///
+    /// Auth's part: the account without its password hash, the profile and goals, sessions as metadata (no tokens), the profile's sync conflicts. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: account, profile, sessions, profile_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/account`.
+    /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)`.
+    public enum exportAccountPart {
+        public static let id: Swift.String = "exportAccountPart"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/export/account/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/account/GET/query/format`.
+                @frozen public enum formatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                    case csv = "csv"
+                }
+                /// `json` (the default) or `csv`; 422 otherwise.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/account/GET/query/format`.
+                public var format: Operations.exportAccountPart.Input.Query.formatPayload?
+                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/account/GET/query/table`.
+                public var table: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - format: `json` (the default) or `csv`; 422 otherwise.
+                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                public init(
+                    format: Operations.exportAccountPart.Input.Query.formatPayload? = nil,
+                    table: Swift.String? = nil
+                ) {
+                    self.format = format
+                    self.table = table
+                }
+            }
+            public var query: Operations.exportAccountPart.Input.Query
+            /// - Remark: Generated from `#/paths/api/export/account/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportAccountPart.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportAccountPart.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.exportAccountPart.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.exportAccountPart.Input.Query = .init(),
+                headers: Operations.exportAccountPart.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.exportAccountPart.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/content/json/case1`.
+                        case ExportAccountPart(Components.Schemas.ExportAccountPart)
+                        /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/content/json/case2`.
+                        case ExportTableList(Components.Schemas.ExportTableList)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .ExportAccountPart(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .ExportTableList(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .ExportAccountPart(value):
+                                try value.encode(to: encoder)
+                            case let .ExportTableList(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/content/application\/json`.
+                    case json(Operations.exportAccountPart.Output.Ok.Body.jsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.exportAccountPart.Output.Ok.Body.jsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/account/GET/responses/200/content/text\/csv`.
+                    case csv(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.csv`.
+                    ///
+                    /// - Throws: An error if `self` is not `.csv`.
+                    /// - SeeAlso: `.csv`.
+                    public var csv: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .csv(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/csv",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.exportAccountPart.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.exportAccountPart.Output.Ok.Headers = .init(),
+                    body: Operations.exportAccountPart.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The part's JSON document, its list of CSV files, or one CSV file (`header=present`).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.exportAccountPart.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.exportAccountPart.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `format` or `table`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The service or its database is down.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case csv
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "text/csv":
+                    self = .csv
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .csv:
+                    return "text/csv"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .csv
+                ]
+            }
+        }
+    }
+    /// The caller's export part from the meals service
+    ///
+    /// Meals' part: meals with their items (inside each meal in JSON, `meal_items` in CSV), custom meals, the meals' sync conflicts. Photos are not exported (`hasPhoto` says which meal has one). Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: meals, meal_items, custom_meals, meal_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/meals`.
+    /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)`.
+    public enum exportMealsPart {
+        public static let id: Swift.String = "exportMealsPart"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/export/meals/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/meals/GET/query/format`.
+                @frozen public enum formatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                    case csv = "csv"
+                }
+                /// `json` (the default) or `csv`; 422 otherwise.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/meals/GET/query/format`.
+                public var format: Operations.exportMealsPart.Input.Query.formatPayload?
+                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/meals/GET/query/table`.
+                public var table: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - format: `json` (the default) or `csv`; 422 otherwise.
+                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                public init(
+                    format: Operations.exportMealsPart.Input.Query.formatPayload? = nil,
+                    table: Swift.String? = nil
+                ) {
+                    self.format = format
+                    self.table = table
+                }
+            }
+            public var query: Operations.exportMealsPart.Input.Query
+            /// - Remark: Generated from `#/paths/api/export/meals/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportMealsPart.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportMealsPart.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.exportMealsPart.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.exportMealsPart.Input.Query = .init(),
+                headers: Operations.exportMealsPart.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.exportMealsPart.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/content/json/case1`.
+                        case ExportMealsPart(Components.Schemas.ExportMealsPart)
+                        /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/content/json/case2`.
+                        case ExportTableList(Components.Schemas.ExportTableList)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .ExportMealsPart(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .ExportTableList(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .ExportMealsPart(value):
+                                try value.encode(to: encoder)
+                            case let .ExportTableList(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/content/application\/json`.
+                    case json(Operations.exportMealsPart.Output.Ok.Body.jsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.exportMealsPart.Output.Ok.Body.jsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/meals/GET/responses/200/content/text\/csv`.
+                    case csv(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.csv`.
+                    ///
+                    /// - Throws: An error if `self` is not `.csv`.
+                    /// - SeeAlso: `.csv`.
+                    public var csv: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .csv(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/csv",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.exportMealsPart.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.exportMealsPart.Output.Ok.Headers = .init(),
+                    body: Operations.exportMealsPart.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The part's JSON document, its list of CSV files, or one CSV file (`header=present`).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.exportMealsPart.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.exportMealsPart.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `format` or `table`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The service or its database is down.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case csv
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "text/csv":
+                    self = .csv
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .csv:
+                    return "text/csv"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .csv
+                ]
+            }
+        }
+    }
+    /// The caller's export part from the metrics service
+    ///
+    /// Metrics' part: every day with a weight or ketone reading (weight in kg), and the days' sync conflicts. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: body_metrics, body_metrics_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/metrics`.
+    /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)`.
+    public enum exportMetricsPart {
+        public static let id: Swift.String = "exportMetricsPart"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/export/metrics/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/metrics/GET/query/format`.
+                @frozen public enum formatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                    case csv = "csv"
+                }
+                /// `json` (the default) or `csv`; 422 otherwise.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/metrics/GET/query/format`.
+                public var format: Operations.exportMetricsPart.Input.Query.formatPayload?
+                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/metrics/GET/query/table`.
+                public var table: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - format: `json` (the default) or `csv`; 422 otherwise.
+                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                public init(
+                    format: Operations.exportMetricsPart.Input.Query.formatPayload? = nil,
+                    table: Swift.String? = nil
+                ) {
+                    self.format = format
+                    self.table = table
+                }
+            }
+            public var query: Operations.exportMetricsPart.Input.Query
+            /// - Remark: Generated from `#/paths/api/export/metrics/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportMetricsPart.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportMetricsPart.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.exportMetricsPart.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.exportMetricsPart.Input.Query = .init(),
+                headers: Operations.exportMetricsPart.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.exportMetricsPart.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/content/json/case1`.
+                        case ExportMetricsPart(Components.Schemas.ExportMetricsPart)
+                        /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/content/json/case2`.
+                        case ExportTableList(Components.Schemas.ExportTableList)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .ExportMetricsPart(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .ExportTableList(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .ExportMetricsPart(value):
+                                try value.encode(to: encoder)
+                            case let .ExportTableList(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/content/application\/json`.
+                    case json(Operations.exportMetricsPart.Output.Ok.Body.jsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.exportMetricsPart.Output.Ok.Body.jsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/metrics/GET/responses/200/content/text\/csv`.
+                    case csv(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.csv`.
+                    ///
+                    /// - Throws: An error if `self` is not `.csv`.
+                    /// - SeeAlso: `.csv`.
+                    public var csv: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .csv(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/csv",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.exportMetricsPart.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.exportMetricsPart.Output.Ok.Headers = .init(),
+                    body: Operations.exportMetricsPart.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The part's JSON document, its list of CSV files, or one CSV file (`header=present`).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.exportMetricsPart.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.exportMetricsPart.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `format` or `table`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The service or its database is down.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case csv
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "text/csv":
+                    self = .csv
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .csv:
+                    return "text/csv"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .csv
+                ]
+            }
+        }
+    }
+    /// The caller's export part from the trends service
+    ///
+    /// Trends' part: the goal history. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: goal_history); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/trends`.
+    /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)`.
+    public enum exportTrendsPart {
+        public static let id: Swift.String = "exportTrendsPart"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/export/trends/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/trends/GET/query/format`.
+                @frozen public enum formatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                    case csv = "csv"
+                }
+                /// `json` (the default) or `csv`; 422 otherwise.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/trends/GET/query/format`.
+                public var format: Operations.exportTrendsPart.Input.Query.formatPayload?
+                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/trends/GET/query/table`.
+                public var table: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - format: `json` (the default) or `csv`; 422 otherwise.
+                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                public init(
+                    format: Operations.exportTrendsPart.Input.Query.formatPayload? = nil,
+                    table: Swift.String? = nil
+                ) {
+                    self.format = format
+                    self.table = table
+                }
+            }
+            public var query: Operations.exportTrendsPart.Input.Query
+            /// - Remark: Generated from `#/paths/api/export/trends/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportTrendsPart.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportTrendsPart.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.exportTrendsPart.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.exportTrendsPart.Input.Query = .init(),
+                headers: Operations.exportTrendsPart.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.exportTrendsPart.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/content/json/case1`.
+                        case ExportTrendsPart(Components.Schemas.ExportTrendsPart)
+                        /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/content/json/case2`.
+                        case ExportTableList(Components.Schemas.ExportTableList)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .ExportTrendsPart(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .ExportTableList(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .ExportTrendsPart(value):
+                                try value.encode(to: encoder)
+                            case let .ExportTableList(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/content/application\/json`.
+                    case json(Operations.exportTrendsPart.Output.Ok.Body.jsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.exportTrendsPart.Output.Ok.Body.jsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/trends/GET/responses/200/content/text\/csv`.
+                    case csv(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.csv`.
+                    ///
+                    /// - Throws: An error if `self` is not `.csv`.
+                    /// - SeeAlso: `.csv`.
+                    public var csv: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .csv(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/csv",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.exportTrendsPart.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.exportTrendsPart.Output.Ok.Headers = .init(),
+                    body: Operations.exportTrendsPart.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The part's JSON document, its list of CSV files, or one CSV file (`header=present`).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.exportTrendsPart.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.exportTrendsPart.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `format` or `table`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The service or its database is down.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case csv
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "text/csv":
+                    self = .csv
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .csv:
+                    return "text/csv"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .csv
+                ]
+            }
+        }
+    }
+    /// The caller's export part from the sharing service
+    ///
+    /// Sharing' part: the share links with their view counts. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: share_links); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/sharing`.
+    /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)`.
+    public enum exportSharingPart {
+        public static let id: Swift.String = "exportSharingPart"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/export/sharing/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/sharing/GET/query/format`.
+                @frozen public enum formatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                    case csv = "csv"
+                }
+                /// `json` (the default) or `csv`; 422 otherwise.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/sharing/GET/query/format`.
+                public var format: Operations.exportSharingPart.Input.Query.formatPayload?
+                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/sharing/GET/query/table`.
+                public var table: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - format: `json` (the default) or `csv`; 422 otherwise.
+                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                public init(
+                    format: Operations.exportSharingPart.Input.Query.formatPayload? = nil,
+                    table: Swift.String? = nil
+                ) {
+                    self.format = format
+                    self.table = table
+                }
+            }
+            public var query: Operations.exportSharingPart.Input.Query
+            /// - Remark: Generated from `#/paths/api/export/sharing/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportSharingPart.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportSharingPart.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.exportSharingPart.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.exportSharingPart.Input.Query = .init(),
+                headers: Operations.exportSharingPart.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.exportSharingPart.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/content/json/case1`.
+                        case ExportSharingPart(Components.Schemas.ExportSharingPart)
+                        /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/content/json/case2`.
+                        case ExportTableList(Components.Schemas.ExportTableList)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .ExportSharingPart(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .ExportTableList(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .ExportSharingPart(value):
+                                try value.encode(to: encoder)
+                            case let .ExportTableList(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/content/application\/json`.
+                    case json(Operations.exportSharingPart.Output.Ok.Body.jsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.exportSharingPart.Output.Ok.Body.jsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/sharing/GET/responses/200/content/text\/csv`.
+                    case csv(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.csv`.
+                    ///
+                    /// - Throws: An error if `self` is not `.csv`.
+                    /// - SeeAlso: `.csv`.
+                    public var csv: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .csv(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/csv",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.exportSharingPart.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.exportSharingPart.Output.Ok.Headers = .init(),
+                    body: Operations.exportSharingPart.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The part's JSON document, its list of CSV files, or one CSV file (`header=present`).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.exportSharingPart.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.exportSharingPart.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `format` or `table`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The service or its database is down.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case csv
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "text/csv":
+                    self = .csv
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .csv:
+                    return "text/csv"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .csv
                 ]
             }
         }

@@ -137,14 +137,14 @@ public protocol APIProtocol: Sendable {
     func deleteAccount(_ input: Operations.deleteAccount.Input) async throws -> Operations.deleteAccount.Output
     /// Public keys that verify access tokens
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /.well-known/jwks.json`.
     /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(getJwks)`.
     func getJwks(_ input: Operations.getJwks.Input) async throws -> Operations.getJwks.Output
     /// Analyse a photo or a description into a meal
     ///
-    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB.
+    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
     ///
     /// Rate limit: `analyze (60 per 3600 s per user)`.
     ///
@@ -212,11 +212,31 @@ public protocol APIProtocol: Sendable {
     func unconsumeMeal(_ input: Operations.unconsumeMeal.Input) async throws -> Operations.unconsumeMeal.Output
     /// The meal's photo as uploaded (owner only)
     ///
+    /// The photo for its owner with a bearer token (the sharing service copies photos this way). Apps should load `photoUrl` instead, which needs no token.
+    ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
     /// - Remark: HTTP `GET /api/meals/{id}/photo`.
     /// - Remark: Generated from `#/paths//api/meals/{id}/photo/get(getMealPhoto)`.
     func getMealPhoto(_ input: Operations.getMealPhoto.Input) async throws -> Operations.getMealPhoto.Output
+    /// Attach or replace the meal's photo
+    ///
+    /// The photo of any meal (analysed, entered by hand or logged from a custom meal). Send the image itself as the body (`image/*` or `application/octet-stream`), a `multipart/form-data` `image` part, or JSON with a base64 `image`; JPEG, PNG, WebP or HEIC, recognised by its bytes (never by the declared type), up to `MEALS_UPLOAD_MAX_BYTES` (10 MiB), as for analysis. A photo write is a meal write: `If-Match` or last-write-wins on `?modifiedAt=`, a new `version`, the changes feed and `meal.analyzed`/`meal.consumed` with `hasPhoto`. A replaced photo gets a new id, so URLs of the old one answer 404.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/meals/{id}/photo`.
+    /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)`.
+    func putMealPhoto(_ input: Operations.putMealPhoto.Input) async throws -> Operations.putMealPhoto.Output
+    /// Delete the meal's photo (the meal stays)
+    ///
+    /// A meal write like `PUT`: a new version and events with `hasPhoto: false`; shared links of the meal stop showing the photo. Deleting a photo the meal does not have changes nothing (same version).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/meals/{id}/photo`.
+    /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)`.
+    func deleteMealPhoto(_ input: Operations.deleteMealPhoto.Input) async throws -> Operations.deleteMealPhoto.Output
     /// Search the food table
     ///
     /// Ranked, tolerant of plurals, prefixes and typos; not paged.
@@ -396,7 +416,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// Under the public `/api/share` prefix, so the gateway lets the request through; the sharing service itself requires the caller's token.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /api/share`.
     /// - Remark: Generated from `#/paths//api/share/get(listShareLinks)`.
@@ -405,7 +425,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// Counts a view (also when answered 304; a view served from a cache is not counted). Shows the meal as it is now.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /api/share/{token}`.
     /// - Remark: Generated from `#/paths//api/share/{token}/get(viewSharedMeal)`.
@@ -414,7 +434,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// 204 also when already revoked or expired.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `DELETE /api/share/{token}`.
     /// - Remark: Generated from `#/paths//api/share/{token}/delete(revokeShareLink)`.
@@ -423,7 +443,7 @@ public protocol APIProtocol: Sendable {
     ///
     /// Counts a view. OpenGraph and Twitter card tags (`og:image` is the card); no scripts (Content-Security-Policy `default-src 'none'`). A dead link answers 404/410 as an HTML page when the `Accept` header contains `text/html` (browsers), else in the JSON error shape.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /shared/{token}`.
     /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedPage)`.
@@ -432,16 +452,25 @@ public protocol APIProtocol: Sendable {
     ///
     /// Not a view. Errors are always in the JSON error shape.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /shared/{token}/card.svg`.
     /// - Remark: Generated from `#/paths//shared/{token}/card.svg/get(getShareCard)`.
     func getShareCard(_ input: Operations.getShareCard.Input) async throws -> Operations.getShareCard.Output
+    /// The 1200x630 share image (PNG), for link previews
+    ///
+    /// The SVG card rasterised by librsvg (`rsvg-convert`), with the meal's photo when the link includes it; `og:image` and `twitter:image` of the shared page point here. Rendered once per card (a new meal version, another display name or the photo's inclusion make a new one) and kept, so later requests are served without rendering. Not a view. Errors are always in the JSON error shape.
+    ///
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
+    ///
+    /// - Remark: HTTP `GET /shared/{token}/card.png`.
+    /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)`.
+    func getShareCardImage(_ input: Operations.getShareCardImage.Input) async throws -> Operations.getShareCardImage.Output
     /// The shared meal's photo
     ///
     /// Only for a link created with `includePhoto` on a meal with a photo. Not a view. Errors are always in the JSON error shape.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /shared/{token}/photo`.
     /// - Remark: Generated from `#/paths//shared/{token}/photo/get(getSharedPhoto)`.
@@ -569,6 +598,96 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/sync/meals/import`.
     /// - Remark: Generated from `#/paths//api/sync/meals/import/post(importMeals)`.
     func importMeals(_ input: Operations.importMeals.Input) async throws -> Operations.importMeals.Output
+    /// A meal photo by its signed, short-lived URL (no token)
+    ///
+    /// The `photoUrl` of a meal: `/media/photos/{photoId}?expires=&kid=&sig=`, an HMAC-SHA256 over the method, the path and the expiry under the service's current key (`MEALS_PHOTO_URL_KEY`; previous keys in `MEALS_PHOTO_URL_PREVIOUS_KEYS` still verify, so keys rotate as the token keys do). It works without a bearer token until `expires` (15 minutes by default, `MEALS_PHOTO_URL_LIFETIME_SECONDS`, rounded up to the minute so URLs of one minute are the same and caches can keep them), so an image view can load it; read the meal again for a fresh one. Errors are in the JSON error shape.
+    ///
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
+    ///
+    /// - Remark: HTTP `GET /media/photos/{photoId}`.
+    /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)`.
+    func getSignedMealPhoto(_ input: Operations.getSignedMealPhoto.Input) async throws -> Operations.getSignedMealPhoto.Output
+    /// Whether the user set their own vision key (never the key)
+    ///
+    /// Served by the meals service, which owns the key (the gateway routes `/api/users/vision-key` there ahead of the rest of `/api/users`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/users/vision-key`.
+    /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)`.
+    func getVisionKey(_ input: Operations.getVisionKey.Input) async throws -> Operations.getVisionKey.Output
+    /// Set or replace the user's own vision key
+    ///
+    /// That user's photo analyses then go to their provider with their key and model, with the server's retries and time limits and a circuit breaker of their own; other users are not affected. The provider refusing the key answers analyses with 502 `vision_key_refused`.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/users/vision-key`.
+    /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)`.
+    func putVisionKey(_ input: Operations.putVisionKey.Input) async throws -> Operations.putVisionKey.Output
+    /// Delete the user's own vision key
+    ///
+    /// The server's provider analyses the user's photos again. 204 also when none was set.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/users/vision-key`.
+    /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)`.
+    func deleteVisionKey(_ input: Operations.deleteVisionKey.Input) async throws -> Operations.deleteVisionKey.Output
+    /// Every record of the caller, as one download
+    ///
+    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export`.
+    /// - Remark: Generated from `#/paths//api/export/get(exportUserData)`.
+    func exportUserData(_ input: Operations.exportUserData.Input) async throws -> Operations.exportUserData.Output
+    /// The caller's export part from the auth service
+    ///
+    /// Auth's part: the account without its password hash, the profile and goals, sessions as metadata (no tokens), the profile's sync conflicts. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: account, profile, sessions, profile_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/account`.
+    /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)`.
+    func exportAccountPart(_ input: Operations.exportAccountPart.Input) async throws -> Operations.exportAccountPart.Output
+    /// The caller's export part from the meals service
+    ///
+    /// Meals' part: meals with their items (inside each meal in JSON, `meal_items` in CSV), custom meals, the meals' sync conflicts. Photos are not exported (`hasPhoto` says which meal has one). Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: meals, meal_items, custom_meals, meal_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/meals`.
+    /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)`.
+    func exportMealsPart(_ input: Operations.exportMealsPart.Input) async throws -> Operations.exportMealsPart.Output
+    /// The caller's export part from the metrics service
+    ///
+    /// Metrics' part: every day with a weight or ketone reading (weight in kg), and the days' sync conflicts. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: body_metrics, body_metrics_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/metrics`.
+    /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)`.
+    func exportMetricsPart(_ input: Operations.exportMetricsPart.Input) async throws -> Operations.exportMetricsPart.Output
+    /// The caller's export part from the trends service
+    ///
+    /// Trends' part: the goal history. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: goal_history); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/trends`.
+    /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)`.
+    func exportTrendsPart(_ input: Operations.exportTrendsPart.Input) async throws -> Operations.exportTrendsPart.Output
+    /// The caller's export part from the sharing service
+    ///
+    /// Sharing' part: the share links with their view counts. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: share_links); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/sharing`.
+    /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)`.
+    func exportSharingPart(_ input: Operations.exportSharingPart.Input) async throws -> Operations.exportSharingPart.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -775,7 +894,7 @@ extension APIProtocol {
     }
     /// Public keys that verify access tokens
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /.well-known/jwks.json`.
     /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(getJwks)`.
@@ -784,7 +903,7 @@ extension APIProtocol {
     }
     /// Analyse a photo or a description into a meal
     ///
-    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB.
+    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
     ///
     /// Rate limit: `analyze (60 per 3600 s per user)`.
     ///
@@ -924,6 +1043,8 @@ extension APIProtocol {
     }
     /// The meal's photo as uploaded (owner only)
     ///
+    /// The photo for its owner with a bearer token (the sharing service copies photos this way). Apps should load `photoUrl` instead, which needs no token.
+    ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
     /// - Remark: HTTP `GET /api/meals/{id}/photo`.
@@ -934,6 +1055,46 @@ extension APIProtocol {
     ) async throws -> Operations.getMealPhoto.Output {
         try await getMealPhoto(Operations.getMealPhoto.Input(
             path: path,
+            headers: headers
+        ))
+    }
+    /// Attach or replace the meal's photo
+    ///
+    /// The photo of any meal (analysed, entered by hand or logged from a custom meal). Send the image itself as the body (`image/*` or `application/octet-stream`), a `multipart/form-data` `image` part, or JSON with a base64 `image`; JPEG, PNG, WebP or HEIC, recognised by its bytes (never by the declared type), up to `MEALS_UPLOAD_MAX_BYTES` (10 MiB), as for analysis. A photo write is a meal write: `If-Match` or last-write-wins on `?modifiedAt=`, a new `version`, the changes feed and `meal.analyzed`/`meal.consumed` with `hasPhoto`. A replaced photo gets a new id, so URLs of the old one answer 404.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/meals/{id}/photo`.
+    /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)`.
+    public func putMealPhoto(
+        path: Operations.putMealPhoto.Input.Path,
+        query: Operations.putMealPhoto.Input.Query = .init(),
+        headers: Operations.putMealPhoto.Input.Headers = .init(),
+        body: Operations.putMealPhoto.Input.Body
+    ) async throws -> Operations.putMealPhoto.Output {
+        try await putMealPhoto(Operations.putMealPhoto.Input(
+            path: path,
+            query: query,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Delete the meal's photo (the meal stays)
+    ///
+    /// A meal write like `PUT`: a new version and events with `hasPhoto: false`; shared links of the meal stop showing the photo. Deleting a photo the meal does not have changes nothing (same version).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/meals/{id}/photo`.
+    /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)`.
+    public func deleteMealPhoto(
+        path: Operations.deleteMealPhoto.Input.Path,
+        query: Operations.deleteMealPhoto.Input.Query = .init(),
+        headers: Operations.deleteMealPhoto.Input.Headers = .init()
+    ) async throws -> Operations.deleteMealPhoto.Output {
+        try await deleteMealPhoto(Operations.deleteMealPhoto.Input(
+            path: path,
+            query: query,
             headers: headers
         ))
     }
@@ -1292,7 +1453,7 @@ extension APIProtocol {
     ///
     /// Under the public `/api/share` prefix, so the gateway lets the request through; the sharing service itself requires the caller's token.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /api/share`.
     /// - Remark: Generated from `#/paths//api/share/get(listShareLinks)`.
@@ -1309,7 +1470,7 @@ extension APIProtocol {
     ///
     /// Counts a view (also when answered 304; a view served from a cache is not counted). Shows the meal as it is now.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /api/share/{token}`.
     /// - Remark: Generated from `#/paths//api/share/{token}/get(viewSharedMeal)`.
@@ -1326,7 +1487,7 @@ extension APIProtocol {
     ///
     /// 204 also when already revoked or expired.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `DELETE /api/share/{token}`.
     /// - Remark: Generated from `#/paths//api/share/{token}/delete(revokeShareLink)`.
@@ -1343,7 +1504,7 @@ extension APIProtocol {
     ///
     /// Counts a view. OpenGraph and Twitter card tags (`og:image` is the card); no scripts (Content-Security-Policy `default-src 'none'`). A dead link answers 404/410 as an HTML page when the `Accept` header contains `text/html` (browsers), else in the JSON error shape.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /shared/{token}`.
     /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedPage)`.
@@ -1360,7 +1521,7 @@ extension APIProtocol {
     ///
     /// Not a view. Errors are always in the JSON error shape.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /shared/{token}/card.svg`.
     /// - Remark: Generated from `#/paths//shared/{token}/card.svg/get(getShareCard)`.
@@ -1373,11 +1534,28 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// The 1200x630 share image (PNG), for link previews
+    ///
+    /// The SVG card rasterised by librsvg (`rsvg-convert`), with the meal's photo when the link includes it; `og:image` and `twitter:image` of the shared page point here. Rendered once per card (a new meal version, another display name or the photo's inclusion make a new one) and kept, so later requests are served without rendering. Not a view. Errors are always in the JSON error shape.
+    ///
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
+    ///
+    /// - Remark: HTTP `GET /shared/{token}/card.png`.
+    /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)`.
+    public func getShareCardImage(
+        path: Operations.getShareCardImage.Input.Path,
+        headers: Operations.getShareCardImage.Input.Headers = .init()
+    ) async throws -> Operations.getShareCardImage.Output {
+        try await getShareCardImage(Operations.getShareCardImage.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// The shared meal's photo
     ///
     /// Only for a link created with `includePhoto` on a meal with a photo. Not a view. Errors are always in the JSON error shape.
     ///
-    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route and the JWKS)`.
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /shared/{token}/photo`.
     /// - Remark: Generated from `#/paths//shared/{token}/photo/get(getSharedPhoto)`.
@@ -1607,6 +1785,166 @@ extension APIProtocol {
         try await importMeals(Operations.importMeals.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// A meal photo by its signed, short-lived URL (no token)
+    ///
+    /// The `photoUrl` of a meal: `/media/photos/{photoId}?expires=&kid=&sig=`, an HMAC-SHA256 over the method, the path and the expiry under the service's current key (`MEALS_PHOTO_URL_KEY`; previous keys in `MEALS_PHOTO_URL_PREVIOUS_KEYS` still verify, so keys rotate as the token keys do). It works without a bearer token until `expires` (15 minutes by default, `MEALS_PHOTO_URL_LIFETIME_SECONDS`, rounded up to the minute so URLs of one minute are the same and caches can keep them), so an image view can load it; read the meal again for a fresh one. Errors are in the JSON error shape.
+    ///
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
+    ///
+    /// - Remark: HTTP `GET /media/photos/{photoId}`.
+    /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)`.
+    public func getSignedMealPhoto(
+        path: Operations.getSignedMealPhoto.Input.Path,
+        query: Operations.getSignedMealPhoto.Input.Query = .init(),
+        headers: Operations.getSignedMealPhoto.Input.Headers = .init()
+    ) async throws -> Operations.getSignedMealPhoto.Output {
+        try await getSignedMealPhoto(Operations.getSignedMealPhoto.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Whether the user set their own vision key (never the key)
+    ///
+    /// Served by the meals service, which owns the key (the gateway routes `/api/users/vision-key` there ahead of the rest of `/api/users`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/users/vision-key`.
+    /// - Remark: Generated from `#/paths//api/users/vision-key/get(getVisionKey)`.
+    public func getVisionKey(headers: Operations.getVisionKey.Input.Headers = .init()) async throws -> Operations.getVisionKey.Output {
+        try await getVisionKey(Operations.getVisionKey.Input(headers: headers))
+    }
+    /// Set or replace the user's own vision key
+    ///
+    /// That user's photo analyses then go to their provider with their key and model, with the server's retries and time limits and a circuit breaker of their own; other users are not affected. The provider refusing the key answers analyses with 502 `vision_key_refused`.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/users/vision-key`.
+    /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)`.
+    public func putVisionKey(
+        headers: Operations.putVisionKey.Input.Headers = .init(),
+        body: Operations.putVisionKey.Input.Body
+    ) async throws -> Operations.putVisionKey.Output {
+        try await putVisionKey(Operations.putVisionKey.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Delete the user's own vision key
+    ///
+    /// The server's provider analyses the user's photos again. 204 also when none was set.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/users/vision-key`.
+    /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)`.
+    public func deleteVisionKey(headers: Operations.deleteVisionKey.Input.Headers = .init()) async throws -> Operations.deleteVisionKey.Output {
+        try await deleteVisionKey(Operations.deleteVisionKey.Input(headers: headers))
+    }
+    /// Every record of the caller, as one download
+    ///
+    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export`.
+    /// - Remark: Generated from `#/paths//api/export/get(exportUserData)`.
+    public func exportUserData(
+        query: Operations.exportUserData.Input.Query = .init(),
+        headers: Operations.exportUserData.Input.Headers = .init()
+    ) async throws -> Operations.exportUserData.Output {
+        try await exportUserData(Operations.exportUserData.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The caller's export part from the auth service
+    ///
+    /// Auth's part: the account without its password hash, the profile and goals, sessions as metadata (no tokens), the profile's sync conflicts. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: account, profile, sessions, profile_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/account`.
+    /// - Remark: Generated from `#/paths//api/export/account/get(exportAccountPart)`.
+    public func exportAccountPart(
+        query: Operations.exportAccountPart.Input.Query = .init(),
+        headers: Operations.exportAccountPart.Input.Headers = .init()
+    ) async throws -> Operations.exportAccountPart.Output {
+        try await exportAccountPart(Operations.exportAccountPart.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The caller's export part from the meals service
+    ///
+    /// Meals' part: meals with their items (inside each meal in JSON, `meal_items` in CSV), custom meals, the meals' sync conflicts. Photos are not exported (`hasPhoto` says which meal has one). Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: meals, meal_items, custom_meals, meal_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/meals`.
+    /// - Remark: Generated from `#/paths//api/export/meals/get(exportMealsPart)`.
+    public func exportMealsPart(
+        query: Operations.exportMealsPart.Input.Query = .init(),
+        headers: Operations.exportMealsPart.Input.Headers = .init()
+    ) async throws -> Operations.exportMealsPart.Output {
+        try await exportMealsPart(Operations.exportMealsPart.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The caller's export part from the metrics service
+    ///
+    /// Metrics' part: every day with a weight or ketone reading (weight in kg), and the days' sync conflicts. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: body_metrics, body_metrics_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/metrics`.
+    /// - Remark: Generated from `#/paths//api/export/metrics/get(exportMetricsPart)`.
+    public func exportMetricsPart(
+        query: Operations.exportMetricsPart.Input.Query = .init(),
+        headers: Operations.exportMetricsPart.Input.Headers = .init()
+    ) async throws -> Operations.exportMetricsPart.Output {
+        try await exportMetricsPart(Operations.exportMetricsPart.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The caller's export part from the trends service
+    ///
+    /// Trends' part: the goal history. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: goal_history); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/trends`.
+    /// - Remark: Generated from `#/paths//api/export/trends/get(exportTrendsPart)`.
+    public func exportTrendsPart(
+        query: Operations.exportTrendsPart.Input.Query = .init(),
+        headers: Operations.exportTrendsPart.Input.Headers = .init()
+    ) async throws -> Operations.exportTrendsPart.Output {
+        try await exportTrendsPart(Operations.exportTrendsPart.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The caller's export part from the sharing service
+    ///
+    /// Sharing' part: the share links with their view counts. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: share_links); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/sharing`.
+    /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)`.
+    public func exportSharingPart(
+        query: Operations.exportSharingPart.Input.Query = .init(),
+        headers: Operations.exportSharingPart.Input.Headers = .init()
+    ) async throws -> Operations.exportSharingPart.Output {
+        try await exportSharingPart(Operations.exportSharingPart.Input(
+            query: query,
+            headers: headers
         ))
     }
 }
