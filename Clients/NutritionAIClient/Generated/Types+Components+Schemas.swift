@@ -10203,6 +10203,8 @@ extension Components {
             public var activityLevel: Swift.String?
             /// - Remark: Generated from `#/components/schemas/ExportProfile/historyRetentionDays`.
             public var historyRetentionDays: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/deletePhotosAfterDays`.
+            public var deletePhotosAfterDays: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/ExportProfile/version`.
             public var version: Swift.Int
             /// - Remark: Generated from `#/components/schemas/ExportProfile/updatedAt`.
@@ -10231,6 +10233,7 @@ extension Components {
             ///   - sex:
             ///   - activityLevel:
             ///   - historyRetentionDays:
+            ///   - deletePhotosAfterDays:
             ///   - version:
             ///   - updatedAt:
             ///   - modifiedAt:
@@ -10254,6 +10257,7 @@ extension Components {
                 sex: Swift.String? = nil,
                 activityLevel: Swift.String? = nil,
                 historyRetentionDays: Swift.Int? = nil,
+                deletePhotosAfterDays: Swift.Int? = nil,
                 version: Swift.Int,
                 updatedAt: Foundation.Date,
                 modifiedAt: Foundation.Date? = nil
@@ -10277,6 +10281,7 @@ extension Components {
                 self.sex = sex
                 self.activityLevel = activityLevel
                 self.historyRetentionDays = historyRetentionDays
+                self.deletePhotosAfterDays = deletePhotosAfterDays
                 self.version = version
                 self.updatedAt = updatedAt
                 self.modifiedAt = modifiedAt
@@ -10301,6 +10306,7 @@ extension Components {
                 case sex
                 case activityLevel
                 case historyRetentionDays
+                case deletePhotosAfterDays
                 case version
                 case updatedAt
                 case modifiedAt

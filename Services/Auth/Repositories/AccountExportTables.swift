@@ -24,7 +24,8 @@ enum AccountExportTables {
                     ExportColumn("goalsEffectiveFrom", "goals_effective_from"), ExportColumn("targetWeightKg", "target_weight_kg"),
                     ExportColumn("weightUnit", "weight_unit"), ExportColumn("timeZone", "time_zone"), ExportColumn("heightCm", "height_cm"),
                     ExportColumn("birthDate", "birth_date"), ExportColumn("sex", "sex"), ExportColumn("activityLevel", "activity_level"),
-                    ExportColumn("historyRetentionDays", "history_retention_days"), ExportColumn("version", "version"),
+                    ExportColumn("historyRetentionDays", "history_retention_days"),
+                    ExportColumn("deletePhotosAfterDays", "delete_photos_after_days"), ExportColumn("version", "version"),
                     ExportColumn("updatedAt", "updated_at", .timestamp), ExportColumn("modifiedAt", "modified_at", .timestamp),
                 ]),
             ExportTable(
