@@ -44,7 +44,8 @@ struct LoadGenerator: AsyncParsableCommand {
         let windowStart = ContinuousClock.now + .milliseconds(Int64(options.warmup * 1000))
         let recorder = Recorder(windowStart: windowStart, windowEnd: windowStart + .milliseconds(Int64(options.duration * 1000)))
         progress(String(format: "%d users: %.0f s warm-up, then %.0f s measured", options.users, options.warmup, options.duration))
-        async let machine = Self.machineLoad(during: recorder)
+        let stack = options.stackPids.flatMap(StackProcesses.parse)
+        async let machine = Self.machineLoad(during: recorder, stack: stack)
         let think = ThinkTime(mean: options.think)
         let finished = await withTaskGroup(of: UserAccount.self) { group in
             for account in accounts {
@@ -56,17 +57,29 @@ struct LoadGenerator: AsyncParsableCommand {
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        let report = LoadReport(options: options, recorder: recorder, windowSeconds: options.duration, machine: await machine)
+        let (machineLine, stackSamples) = await machine
+        var stackLines: [String] = []
+        if let stack, let (start, end) = stackSamples {
+            let requests = recorder.routes.values.reduce(0) { $0 + $1.nanoseconds.count }
+            stackLines = stack.summary(from: start, to: end, requests: requests)
+        }
+        let report = LoadReport(options: options, recorder: recorder, windowSeconds: options.duration, machine: machineLine, stack: stackLines)
         return (finished, report)
     }
 
-    /// The machine's load over the window, as one line.
-    private static func machineLoad(during recorder: Recorder) async -> String {
+    /// The machine's load over the window, as one line, and the stack's processes sampled at the window's start and end.
+    private static func machineLoad(during recorder: Recorder, stack: StackProcesses?) async -> (
+        String, (start: [String: (cpuSeconds: Double, residentBytes: Int)], end: [String: (cpuSeconds: Double, residentBytes: Int)])?
+    ) {
         try? await Task.sleep(until: recorder.windowStart, clock: .continuous)
         let start = MachineLoad.sample()
+        let stackStart = stack?.sample()
         try? await Task.sleep(until: recorder.windowEnd, clock: .continuous)
+        let stackEnd = stack?.sample()
         let seconds = Double((recorder.windowEnd - recorder.windowStart).components.seconds)
-        return MachineLoad.summary(from: start, to: MachineLoad.sample(), seconds: seconds)
+        let line = MachineLoad.summary(from: start, to: MachineLoad.sample(), seconds: seconds)
+        guard let stackStart, let stackEnd else { return (line, nil) }
+        return (line, (stackStart, stackEnd))
     }
 }
 

@@ -30,6 +30,9 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "A label for the report's heading.")
     var label: String?
 
+    @Option(help: "The stack's processes as name:pid,name:pid (deploy/load passes them): their CPU per request and memory are reported.")
+    var stackPids: String?
+
     @Flag(help: "Keep the accounts and their data after the run (by default they are deleted).")
     var keepUsers = false
 
@@ -38,6 +41,9 @@ struct LoadOptions: ParsableArguments {
         guard duration > 0, warmup >= 0, think >= 0 else { throw ValidationError("--duration must be positive, --warmup and --think not negative") }
         guard (1...30).contains(seedDays) else { throw ValidationError("--seed-days must be 1 to 30") }
         guard setupConcurrency >= 1 else { throw ValidationError("--setup-concurrency must be at least 1") }
+        if let stackPids, StackProcesses.parse(stackPids) == nil {
+            throw ValidationError("--stack-pids must be name:pid pairs separated by commas, such as gateway:123,postgres:456")
+        }
         guard URL(string: gateway)?.host != nil else { throw ValidationError("--gateway must be an address such as http://127.0.0.1:8080") }
     }
 }

@@ -8,6 +8,8 @@ struct LoadReport {
     let recorder: Recorder
     let windowSeconds: Double
     let machine: String
+    /// The stack's CPU per request and memory (`StackProcesses`), when its processes were named.
+    var stack: [String] = []
 
     /// The answers that were neither 2xx nor an intended 429.
     var unexpectedCount: Int {
@@ -56,6 +58,7 @@ struct LoadReport {
             ))
         lines.append(
             String(format: "throughput: %.1f requests/s, %.2f per user per second; ", all.perSecond, all.perSecond / Double(options.users)) + machine)
+        lines += stack
         lines.append("latencies are from sending a request to the last byte of its answer, over every answer of the route (2xx or not)")
         lines += unexpectedDetails(rows)
         return lines.joined(separator: "\n")
