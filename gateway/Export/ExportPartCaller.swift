@@ -80,19 +80,7 @@ struct ExportPartCaller: Sendable {
     func each<Value: Sendable>(
         _ call: @escaping @Sendable (ExportSection) async throws -> Value
     ) async throws -> [(ExportSection, Value)] {
-        let results = await withTaskGroup(of: (ExportSection, Result<Value, any Error>).self) { group in
-            for section in ExportSection.allCases {
-                group.addTask {
-                    // Awaited before the tuple is made (see SyncAreaCaller.callEach: a release-build miscompile).
-                    let result: Result<Value, any Error>
-                    do { result = .success(try await call(section)) } catch { result = .failure(error) }
-                    return (section, result)
-                }
-            }
-            var results: [ExportSection: Result<Value, any Error>] = [:]
-            for await (section, result) in group { results[section] = result }
-            return results
-        }
+        let results = await ConcurrentCalls.results(for: ExportSection.allCases, call)
         return try ExportSection.allCases.map { section in
             guard let result = results[section] else { throw UpstreamClient.unavailable(section.rawValue) }
             return (section, try result.get())

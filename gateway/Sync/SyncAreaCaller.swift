@@ -70,19 +70,6 @@ struct SyncAreaCaller: Sendable {
     func callEach(
         _ areas: [SyncArea], _ call: @escaping @Sendable (SyncArea) async throws -> SyncAreaAnswer
     ) async -> [SyncArea: Result<SyncAreaAnswer, any Error>] {
-        await withTaskGroup(of: (SyncArea, Result<SyncAreaAnswer, any Error>).self) { group in
-            for area in areas {
-                group.addTask {
-                    // The answer is awaited before the tuple is made: `(area, try await ...)` loses `area` in release
-                    // builds of Swift 6.3.1 (docs/PERFORMANCE.md, "Load run 2").
-                    let answer: Result<SyncAreaAnswer, any Error>
-                    do { answer = .success(try await call(area)) } catch { answer = .failure(error) }
-                    return (area, answer)
-                }
-            }
-            var answers: [SyncArea: Result<SyncAreaAnswer, any Error>] = [:]
-            for await (area, answer) in group { answers[area] = answer }
-            return answers
-        }
+        await ConcurrentCalls.results(for: areas, call)
     }
 }
