@@ -1,11 +1,7 @@
-import AccessTokens
-import AsyncHTTPClient
-import Configuration
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import NIOPosix
 import ServiceDefaults
 import Testing
 
@@ -33,22 +29,8 @@ struct DataExportRoutesTests {
                     + zip(sections, names).map { .init(prefix: "/api/export/\($0)", upstream: $1, isPublic: false, rateLimit: "export") },
                 rateLimits: ["export": RateLimitPolicy(name: "export", limit: 100, windowSeconds: 3600, per: .user)])
             try routes.validate()
-            let settings = GatewaySettings(
-                http: try HTTPServerSettings(config: .init(provider: InMemoryProvider(values: [:])), defaultPort: 0), routes: routes,
-                connectTimeout: .seconds(1), upstreamTimeout: .seconds(5), healthTimeout: .seconds(1), tokenPolicy: tokens.policy,
-                jwksURL: nil, jwksRefreshInterval: .seconds(300), trustedProxies: [])
-            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
-            do {
-                let verifier = AccessTokenVerifier(policy: tokens.policy)
-                try await verifier.replaceKeys(jwksJSON: tokens.jwks)
-                let clock = GatewayClock(date: { exportedAt }, instant: { ContinuousClock.now })
-                let router = makeRouter(settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(), clock: clock)
-                try await Application(router: router).test(.router) { gateway in try await body(gateway) }
-            } catch {
-                try await client.shutdown()
-                throw error
-            }
-            try await client.shutdown()
+            let clock = GatewayClock(date: { exportedAt }, instant: { ContinuousClock.now })
+            try await tokens.withGateway(settings: try tokens.settings(routes: routes), clock: clock, body)
         }
     }
 

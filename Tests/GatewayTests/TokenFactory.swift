@@ -1,7 +1,7 @@
 import AccessTokens
 import Foundation
-import ServiceDefaults
 import JWTKit
+import ServiceDefaults
 
 /// Signs test tokens: good ones with the trusted key, and every kind of forgery the gateway must refuse.
 struct TokenFactory {

@@ -70,19 +70,7 @@ struct UpstreamProxyTests {
     func withGateway(
         upstreamPort: Int, metrics: any MetricsFactory = TestMetrics(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
-        do {
-            let verifier = AccessTokenVerifier(policy: tokens.policy)
-            try await verifier.replaceKeys(jwksJSON: tokens.jwks)
-            let router = makeRouter(
-                settings: try settings(upstreamPort: upstreamPort), client: client, verifier: verifier, apiDocument: try .bundled(),
-                metrics: metrics)
-            try await Application(router: router).test(.router) { gateway in try await body(gateway) }
-        } catch {
-            try await client.shutdown()
-            throw error
-        }
-        try await client.shutdown()
+        try await tokens.withGateway(settings: try settings(upstreamPort: upstreamPort), metrics: metrics, body)
     }
 
     @Test("client identity headers are stripped, the request id and query are passed on")

@@ -1,0 +1,42 @@
+import AccessTokens
+import AsyncHTTPClient
+import Configuration
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Metrics
+import NIOPosix
+import ServiceDefaults
+
+@testable import Gateway
+
+extension TokenFactory {
+    /// Gateway settings for `routes` that trust this factory's tokens, with the test timeouts (1 s to connect, 5 s
+    /// upstream) and no JWKS address.
+    func settings(routes: RouteTable) throws -> GatewaySettings {
+        GatewaySettings(
+            http: try HTTPServerSettings(config: .init(provider: InMemoryProvider(values: [:])), defaultPort: 0), routes: routes,
+            connectTimeout: .seconds(1), upstreamTimeout: .seconds(5), healthTimeout: .seconds(1), tokenPolicy: policy,
+            jwksURL: nil, jwksRefreshInterval: .seconds(300), trustedProxies: [])
+    }
+
+    /// Runs `body` against the whole gateway router of `settings`, trusting this factory's key, on `clock`, with its
+    /// metrics in `metrics`; the upstream HTTP client it makes is shut down afterwards, whatever `body` does.
+    func withGateway(
+        settings: GatewaySettings, clock: GatewayClock = .system, metrics: any MetricsFactory = MetricsSystem.factory,
+        _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        do {
+            let verifier = AccessTokenVerifier(policy: policy)
+            try await verifier.replaceKeys(jwksJSON: jwks)
+            let router = makeRouter(
+                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(), clock: clock, metrics: metrics)
+            try await Application(router: router).test(.router) { gateway in try await body(gateway) }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+}
