@@ -53,7 +53,7 @@ struct VisionKeyController: Sendable {
 
     /// `DELETE /api/users/vision-key`: 204; the server's provider analyses the user's photos again. 204 too when none was set.
     @Sendable func remove(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        _ = try await vault.remove(userId: try CallerIdentity(request).userId, logger: context.logger)
+        try await vault.remove(userId: try CallerIdentity(request).userId, logger: context.logger)
         return .noContent
     }
 }

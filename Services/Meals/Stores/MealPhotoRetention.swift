@@ -22,14 +22,15 @@ struct MealPhotoRetention: Sendable {
     @discardableResult
     func purge(now: Date, logger: Logger) async throws -> Int {
         var removed = 0
+        // The clean-up's writes are the server's own, made now: they apply as a live write does.
+        let condition = WriteCondition.lastWriteWins(
+            WriteStamp(now, tiebreak: ""), body: ByteBuffer(string: PhotoChange.remove.summary), serverTime: true)
         for (userId, days) in try await profiles.photoRetentions(client: client, logger: logger) {
             let cutoff = now.addingTimeInterval(-TimeInterval(days) * 86_400)
             while true {
                 let expired = try await meals.mealsWithPhotosStored(
                     before: cutoff, userId: userId, limit: batchSize, client: client, logger: logger)
                 for mealId in expired {
-                    let condition = WriteCondition.lastWriteWins(
-                        WriteStamp(now, tiebreak: ""), body: ByteBuffer(string: PhotoChange.remove.summary), serverTime: true)
                     _ = try await store.changePhoto(.remove, of: mealId, userId: userId, condition: condition, logger: logger)
                 }
                 removed += expired.count

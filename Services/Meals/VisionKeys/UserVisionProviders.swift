@@ -39,9 +39,6 @@ actor UserVisionProviders {
         return client
     }
 
-    /// How many clients are kept.
-    var count: Int { clients.count }
-
     private static func fingerprint(_ key: UserVisionKey, userId: UUID) -> String {
         let text = [userId.uuidString, key.baseURL.absoluteString, key.model, key.apiKey].joined(separator: "\n")
         return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()

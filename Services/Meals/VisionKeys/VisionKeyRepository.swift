@@ -36,11 +36,9 @@ struct VisionKeyRepository: Sendable {
         return nil
     }
 
-    /// Forgets the user's key; false when there was none.
-    @discardableResult
-    func delete(userId: UUID, client: PostgresPool, logger: Logger) async throws -> Bool {
-        try await client.query("DELETE FROM user_vision_keys WHERE user_id = \(userId) RETURNING user_id", logger: logger)
-            .collect().isEmpty == false
+    /// Forgets the user's key, if they had one.
+    func delete(userId: UUID, client: PostgresPool, logger: Logger) async throws {
+        try await client.query("DELETE FROM user_vision_keys WHERE user_id = \(userId)", logger: logger)
     }
 
     /// Forgets the user's key inside the caller's transaction (`user.deleted`).

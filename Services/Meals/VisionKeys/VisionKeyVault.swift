@@ -29,8 +29,8 @@ struct VisionKeyVault: Sendable {
         return VisionKeyStatusBody(row)
     }
 
-    /// Forgets the user's key; false when there was none.
-    func remove(userId: UUID, logger: Logger) async throws -> Bool {
+    /// Forgets the user's key, if they had one.
+    func remove(userId: UUID, logger: Logger) async throws {
         try await repository.delete(userId: userId, client: client, logger: logger)
     }
 
