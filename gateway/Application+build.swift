@@ -18,14 +18,44 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
     let verifier = AccessTokenVerifier(policy: settings.tokenPolicy)
     let refresher = JWKSRefresher(
         url: jwksURL, client: client, verifier: verifier, interval: settings.jwksRefreshInterval, minimumGap: .seconds(30), logger: logger)
-    let router = makeRouter(settings: settings, client: client, verifier: verifier, apiDocument: try APIDocumentController.bundled())
-    let application = Application(
-        router: router,
-        configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
-        logger: logger)
+    let application = makeGatewayApplication(
+        settings: settings, client: client, verifier: verifier, apiDocument: try APIDocumentController.bundled(),
+        configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"), logger: logger)
     return RunnableService(
         services: [HTTPClientService(client: client), refresher, application, ShutdownGrace(config: config)],
         drainTimeout: settings.http.drainTimeout, admin: settings.http.admin, logger: logger)
+}
+
+/// The gateway application: the router, and in front of it in every client connection the pass-through, which
+/// forwards the apps' everyday requests itself and gives the router everything else (`PassThroughAdmission`). Both
+/// count into the same rate-limit windows and request metrics.
+func makeGatewayApplication(
+    settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
+    configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system,
+    metrics: any MetricsFactory = MetricsSystem.factory, logger: Logger
+) -> some ApplicationProtocol {
+    let recorder = RequestMetricsRecorder(factory: metrics)
+    let rateLimits = RateLimitGate(routes: settings.routes, limiter: limiter, now: clock.instant, metrics: metrics)
+    let router = makeRouter(
+        settings: settings, client: client, verifier: verifier, apiDocument: apiDocument, rateLimits: rateLimits, clock: clock,
+        recorder: recorder)
+    guard settings.passThrough else { return Application(router: router, configuration: configuration, logger: logger) }
+    let admission = PassThroughAdmission(
+        routes: settings.routes, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), verifier: verifier,
+        rateLimits: rateLimits, clock: clock, webOrigins: settings.webOrigins, maxBodyBytes: settings.http.maxBodyBytes)
+    let pools = UpstreamConnectionPools(connectTimeout: settings.connectTimeout)
+    let upstreamTimeout = settings.upstreamTimeout
+    let serverName = configuration.serverName
+    let counters = PassThroughCounters(factory: metrics)
+    return Application(
+        router: router,
+        server: .http1(
+            additionalChannelHandlers: [
+                PassThroughHandler(
+                    admission: admission, pools: pools, metrics: recorder, counters: counters, upstreamTimeout: upstreamTimeout,
+                    serverName: serverName, logger: logger)
+            ]),
+        configuration: configuration, logger: logger)
 }
 
 /// The gateway's router: platform middleware (request span, request id, and the request metrics inside the error
@@ -34,19 +64,19 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 /// so they passed the same checks as proxied routes). `/metrics` is on the admin server only.
 func makeRouter(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
-    limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system, metrics: any MetricsFactory = MetricsSystem.factory
+    rateLimits: RateLimitGate, clock: GatewayClock, recorder: RequestMetricsRecorder
 ) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
     router.add(middleware: RequestIdMiddleware())
     router.add(middleware: CORSMiddleware(origins: settings.webOrigins))
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: RequestMetricsMiddleware(factory: metrics))
+    router.add(middleware: RequestMetricsMiddleware(recorder: recorder))
     router.add(
         middleware: RouteMatchMiddleware(routes: settings.routes, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies)))
     router.add(middleware: CSRFMiddleware(origins: settings.webOrigins))
     router.add(middleware: AuthenticationMiddleware(verifier: verifier, now: clock.date))
-    router.add(middleware: RateLimitMiddleware(routes: settings.routes, limiter: limiter, now: clock.instant, metrics: metrics))
+    router.add(middleware: RateLimitMiddleware(gate: rateLimits))
     router.add(
         middleware: UpstreamProxy(
             routes: settings.routes, client: client, upstreamTimeout: settings.upstreamTimeout, maxBodyBytes: settings.http.maxBodyBytes))

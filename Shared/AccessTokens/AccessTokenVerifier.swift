@@ -58,6 +58,13 @@ public final class AccessTokenVerifier: Sendable {
         if removed { cache.removeAll() }
     }
 
+    /// The caller of `token` when it was verified before and has not expired at `now`, without any other work;
+    /// nil otherwise (then `verify` decides). For paths that must not suspend, such as the gateway's pass-through.
+    public func cachedVerification(of token: String, now: Date = Date()) -> VerifiedAccessToken? {
+        guard token.utf8.count <= policy.maxTokenBytes else { return nil }
+        return cache.lookup(token, now: now)
+    }
+
     /// Verifies `token` at `now`, returning who it proves; throws the first reason to refuse it.
     public func verify(_ token: String, now: Date = Date()) async throws(AccessTokenError) -> VerifiedAccessToken {
         guard token.utf8.count <= policy.maxTokenBytes else { throw .tooLarge }

@@ -19,11 +19,16 @@ public struct ErrorBody: Codable, Sendable, Equatable {
 
     /// Renders the body as a JSON response with `status` and any extra headers.
     public func response(status: HTTPResponse.Status, headers extra: HTTPFields = [:]) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let data = (try? encoder.encode(self)) ?? Data(#"{"error":{"code":"internal_error"}}"#.utf8)
+        let data = jsonBytes()
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The body as JSON with sorted keys, as every error answer carries it.
+    public func jsonBytes() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)) ?? Data(#"{"error":{"code":"internal_error"}}"#.utf8)
     }
 }

@@ -35,7 +35,7 @@ public struct RequestIdMiddleware<Context: ServiceRequestContext>: RouterMiddlew
     }
 
     /// Accepts 1-128 characters of letters, digits, `-`, `_`, `.` and `:`; anything else is replaced.
-    static func acceptable(_ value: String?) -> String? {
+    public static func acceptable(_ value: String?) -> String? {
         guard let value, (1...128).contains(value.utf8.count) else { return nil }
         let allowed = value.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)

@@ -4,6 +4,7 @@ import Configuration
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Metrics
 import NIOPosix
 import ServiceDefaults
@@ -20,8 +21,9 @@ extension TokenFactory {
             jwksURL: nil, jwksRefreshInterval: .seconds(300), trustedProxies: [])
     }
 
-    /// Runs `body` against the whole gateway router of `settings`, trusting this factory's key, on `clock`, with its
-    /// metrics in `metrics`; the upstream HTTP client it makes is shut down afterwards, whatever `body` does.
+    /// Runs `body` against the whole gateway of `settings` (router and pass-through, on a live server on a free
+    /// port), trusting this factory's key, on `clock`, with its metrics in `metrics`; the upstream HTTP client it makes
+    /// is shut down afterwards, whatever `body` does.
     func withGateway(
         settings: GatewaySettings, clock: GatewayClock = .system, metrics: any MetricsFactory = MetricsSystem.factory,
         _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
@@ -30,9 +32,10 @@ extension TokenFactory {
         do {
             let verifier = AccessTokenVerifier(policy: policy)
             try await verifier.replaceKeys(jwksJSON: jwks)
-            let router = makeRouter(
-                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(), clock: clock, metrics: metrics)
-            try await Application(router: router).test(.router) { gateway in try await body(gateway) }
+            let application = makeGatewayApplication(
+                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)), clock: clock, metrics: metrics, logger: Logger(label: "gateway-test"))
+            try await application.test(.live) { gateway in try await body(gateway) }
         } catch {
             try await client.shutdown()
             throw error

@@ -105,11 +105,13 @@ struct UpstreamProxyTests {
         }
     }
 
-    @Test("TRACE and CONNECT, with or without a body, are 405 in the error shape, never a 502")
+    /// CONNECT is not tried here: over a real connection the HTTP parser takes it as the start of a tunnel and the
+    /// connection ends before any route is matched, so nothing reaches an upstream.
+    @Test("TRACE, with or without a body, is 405 in the error shape, never a 502")
     func unsupportedMethods() async throws {
         try await withGateway { gateway in
-            for method in [HTTPRequest.Method.trace, .connect] {
-                try await gateway.execute(uri: "/api/meals/echo", method: method, body: ByteBuffer(string: "{}")) { response in
+            for body in [nil, ByteBuffer(string: "{}")] {
+                try await gateway.execute(uri: "/api/meals/echo", method: .trace, body: body) { response in
                     #expect(response.status == .methodNotAllowed)
                     let body = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
                     #expect(body.error.code == "method_not_allowed")

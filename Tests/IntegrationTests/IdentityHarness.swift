@@ -88,10 +88,11 @@ struct IdentityStack: Sendable {
                 url: settings.jwksURL!, client: client, verifier: verifier, interval: .seconds(300), minimumGap: .seconds(30),
                 logger: TestEnvironment.logger)
             #expect(await refresher.refresh(), "the gateway could not load the auth service's JWKS")
-            let router = Gateway.makeRouter(
+            let application = Gateway.makeGatewayApplication(
                 settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(),
-                clock: GatewayClock(date: { clock.now() }, instant: { .now }))
-            try await Application(router: router).test(.live) { gateway in
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)), clock: GatewayClock(date: { clock.now() }, instant: { .now }),
+                logger: TestEnvironment.logger)
+            try await application.test(.live) { gateway in
                 let checked = ContractCheckingClient(gateway)
                 try await body(checked)
                 #expect(checked.problems.isEmpty, "answers that differ from the OpenAPI document:\n\(checked.problems.joined(separator: "\n"))")

@@ -24,6 +24,9 @@ struct GatewaySettings: Sendable {
     /// Browser origins allowed by CORS and for cookie sessions (`GATEWAY_WEB_ORIGINS`, comma-separated; default none:
     /// no browser page may call the API with credentials, and cookie sessions are refused on unsafe methods).
     var webOrigins: WebOrigins = .none
+    /// Whether the pass-through (`PassThroughHandler`) forwards the apps' everyday requests itself
+    /// (`GATEWAY_PASS_THROUGH`, default true); when false the router handles every request.
+    var passThrough = true
 }
 
 extension GatewaySettings {
@@ -60,6 +63,7 @@ extension GatewaySettings {
                 }
                 return network
             }
+        self.passThrough = config.bool(forKey: "gateway.pass.through", default: true)
         let origins = config.string(forKey: "gateway.web.origins", default: "")
         do { self.webOrigins = try WebOrigins(origins) } catch let error as WebOrigins.InvalidOrigin {
             throw ConfigurationError.invalid("GATEWAY_WEB_ORIGINS", reason: "\(error.text) is not an origin such as https://app.example.com")

@@ -1,0 +1,106 @@
+import AccessTokens
+import Configuration
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MetricsTestKit
+import NIOCore
+import NIOPosix
+import ServiceDefaults
+import Testing
+
+@testable import Gateway
+
+/// The pass-through (`PassThroughHandler`): which requests it takes, and that what it answers is what the router
+/// would have answered. The other proxy tests run through it too (every `withGateway` is a live gateway with it).
+extension UpstreamProxyTests {
+    /// `gateway_pass_through_requests_total` of `outcome`.
+    private func passThroughCount(_ metrics: TestMetrics, _ outcome: String) -> Int64 {
+        metrics.counterTotal(label: "gateway_pass_through_requests_total", dimensions: [("outcome", outcome)])
+    }
+
+    @Test("a token's first request is verified by the router; the next ones pass through with the same identity headers")
+    func verifiedTokenPassesThrough() async throws {
+        let metrics = TestMetrics()
+        let token = try await tokens.token()
+        try await withGateway(metrics: metrics) { gateway in
+            var seenUsers: [String?] = []
+            for _ in 1...2 {
+                try await gateway.execute(
+                    uri: "/api/private/echo", method: .get,
+                    headers: [.authorization: "Bearer \(token)", HTTPField.Name("X-User-Id")!: "someone-else", .requestId: "pass-1"]
+                ) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.requestId] == "pass-1")
+                    let seen = try JSONDecoder().decode([String: String].self, from: Data(buffer: response.body))
+                    seenUsers.append(seen["x-user-id"])
+                    #expect(seen["x-session-id"] == tokens.sessionId.uuidString.lowercased())
+                    #expect(seen["x-request-id"] == "pass-1")
+                    #expect(seen["authorization"] == "Bearer \(token)")
+                }
+            }
+            #expect(seenUsers == [tokens.userId.uuidString.lowercased(), tokens.userId.uuidString.lowercased()])
+        }
+        #expect(passThroughCount(metrics, "delegated") == 1)
+        #expect(passThroughCount(metrics, "forwarded") == 1)
+    }
+
+    @Test("browsers' requests, missing tokens and the gateway's own routes go to the router, which answers them as before")
+    func delegatedRequests() async throws {
+        let metrics = TestMetrics()
+        try await withGateway(metrics: metrics) { gateway in
+            try await gateway.execute(uri: "/api/meals/echo", method: .get, headers: [.origin: Self.webOrigin]) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.accessControlAllowOrigin] == Self.webOrigin)
+            }
+            try await gateway.execute(uri: "/api/private/echo", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
+                #expect(body.error.code == "unauthenticated")
+            }
+            try await gateway.execute(uri: "/openapi.json", method: .get) { response in #expect(response.status == .ok) }
+            try await gateway.execute(uri: "/api/meals/echo", method: .get) { response in
+                #expect(response.status == .ok)
+                // Web origins are configured: answers vary by Origin whichever path made them.
+                #expect(response.headers[.vary] == "Origin")
+            }
+        }
+        #expect(passThroughCount(metrics, "delegated") == 3)
+        #expect(passThroughCount(metrics, "forwarded") == 1)
+    }
+
+    @Test("pipelined requests are answered in the order sent, whichever path answers each")
+    func pipelinedRequestsKeepTheirOrder() async throws {
+        try await withGateway { gateway in
+            let requests =
+                "GET /api/meals/echo?order=1 HTTP/1.1\r\nHost: gateway\r\n\r\n"
+                + "GET /api/private/echo?order=2 HTTP/1.1\r\nHost: gateway\r\n\r\n"
+                + "GET /api/meals/echo?order=3 HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\n\r\n"
+            let answers = try await RawHTTPConnection.send(requests, port: try #require(gateway.port))
+            // Bodies need not end in a line break, so a status line can follow one directly.
+            let statusLines = answers.matches(of: /HTTP\/1\.1 \d{3}/).map { String(answers[$0.range]) }
+            #expect(statusLines == ["HTTP/1.1 200", "HTTP/1.1 401", "HTTP/1.1 200"])
+            let first = try #require(answers.range(of: #""query":"order=1""#))
+            let third = try #require(answers.range(of: #""query":"order=3""#))
+            #expect(first.lowerBound < third.lowerBound)
+        }
+    }
+
+    @Test("an upstream that does not answer in time is a 504 upstream_timeout, and the next request is served")
+    func upstreamTimeout() async throws {
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        var settings = try settings(upstreamPort: try #require(silent.localAddress?.port))
+        settings.upstreamTimeout = .milliseconds(300)
+        try await tokens.withGateway(settings: settings) { gateway in
+            try await gateway.execute(uri: "/api/meals/anything", method: .get) { response in
+                #expect(response.status == .gatewayTimeout)
+                let body = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body))
+                #expect(body.error.code == "upstream_timeout")
+                #expect(body.error.requestId == response.headers[.requestId])
+            }
+            try await gateway.execute(uri: "/openapi.json", method: .get) { response in #expect(response.status == .ok) }
+        }
+        try await silent.close()
+    }
+}

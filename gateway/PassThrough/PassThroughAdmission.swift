@@ -1,0 +1,107 @@
+import AccessTokens
+import Foundation
+import HTTPTypes
+import NIOHTTP1
+import ServiceDefaults
+
+/// Decides, from a request's head and without suspending, whether the pass-through forwards it itself and with which
+/// headers: the apps' everyday request (a proxied route, a bearer token already verified or none on a public route,
+/// no body or one of declared length within the limit, under its rate limit).
+/// Everything else is delegated to the router, whose middleware handles it exactly as before: browsers' requests
+/// (`Origin` or cookies: CORS and CSRF), tokens not yet in the verified-token cache (the router verifies and caches
+/// them, so the client's next request passes through), missing or refused tokens, bodies of unknown or excessive
+/// length, `Expect`, TRACE and CONNECT, the gateway's own routes, and every request while tracing is on (the router
+/// makes the spans).
+/// The checks that are kept here are the router's own: the route table, `ClientAddressResolver`,
+/// `RateLimitGate`, `AccessTokenVerifier`'s cache and `RequestIdMiddleware.acceptable`.
+struct PassThroughAdmission: Sendable {
+    let routes: RouteTable
+    let addresses: ClientAddressResolver
+    let verifier: AccessTokenVerifier
+    let rateLimits: RateLimitGate
+    let clock: GatewayClock
+    /// Set when any web origin is configured: answers then vary by `Origin` (as `CORSMiddleware` says on its answers).
+    let variesByOrigin: Bool
+    let maxBodyBytes: Int
+    private let upstreams: [String: UpstreamAddress]
+
+    init(
+        routes: RouteTable, addresses: ClientAddressResolver, verifier: AccessTokenVerifier, rateLimits: RateLimitGate, clock: GatewayClock,
+        webOrigins: WebOrigins, maxBodyBytes: Int
+    ) {
+        self.routes = routes
+        self.addresses = addresses
+        self.verifier = verifier
+        self.rateLimits = rateLimits
+        self.clock = clock
+        self.variesByOrigin = !webOrigins.isEmpty
+        self.maxBodyBytes = maxBodyBytes
+        self.upstreams = routes.upstreams.compactMapValues { url in
+            guard url.scheme == "http", let host = url.host, url.path.isEmpty || url.path == "/" else { return nil }
+            return UpstreamAddress(host: host, port: url.port ?? 80)
+        }
+    }
+
+    /// The decision for `request` from `peer` (the direct peer's IP address), whose id is `requestId`.
+    func decide(_ request: HTTPRequest, peer: String?, requestId: String) -> PassThroughDecision {
+        guard !TraceContext.isTracing, request.method != .trace, request.method != .connect else { return .delegate }
+        guard let target = request.path, let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first,
+            let route = routes.route(for: path), route.upstream != RouteTable.gatewayUpstream, let upstream = upstreams[route.upstream]
+        else { return .delegate }
+        let fields = request.headerFields
+        guard fields[.origin] == nil, fields[.cookie] == nil, fields[.expect] == nil else { return .delegate }
+        let hasBody: Bool
+        switch (request.method, fields[.contentLength].map { Int($0) }) {
+        case (.get, nil), (.head, nil): hasBody = false
+        case (.get, _), (.head, _): return .delegate
+        case (_, .some(.some(let length))) where length <= (route.maxBodyBytes ?? maxBodyBytes): hasBody = length > 0
+        default: return .delegate  // no length (chunked), an unreadable one, or over the limit: the router's 413
+        }
+        var caller: VerifiedAccessToken?
+        if let authorization = fields[.authorization] {
+            guard let token = AuthenticationMiddleware.bearerToken(authorization),
+                let verified = verifier.cachedVerification(of: token, now: clock.date())
+            else { return .delegate }
+            caller = verified
+        } else if !route.isPublic {
+            return .delegate
+        }
+        let clientAddress = addresses.clientAddress(peer: peer, forwardedFor: fields[values: .xForwardedFor])
+        switch rateLimits.admit(route, caller: caller, clientAddress: clientAddress) {
+        case .refused(let error):
+            return .refuse(error, route: route.prefix)
+        case .admitted(let answerHeaders):
+            return .forward(
+                PassThroughRequest(
+                    route: route.prefix, upstreamName: route.upstream, upstream: upstream,
+                    head: upstreamHead(request, authority: upstream.authority, caller: caller, clientAddress: clientAddress, requestId: requestId),
+                    answerHeaders: answerHeaders, isSafeToRetry: [.get, .head, .options].contains(request.method), hasBody: hasBody))
+        }
+    }
+
+    /// The request as its upstream gets it: the client's headers without hop-by-hop and identity ones, then the
+    /// headers only the gateway sets (as `UpstreamClient.setGatewayHeaders` does for the router's requests).
+    private func upstreamHead(
+        _ request: HTTPRequest, authority: String, caller: VerifiedAccessToken?, clientAddress: String, requestId: String
+    ) -> HTTPRequestHead {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headerFields.count + 6)
+        headers.add(name: "Host", value: authority)
+        for field in request.headerFields {
+            let name = field.name.canonicalName
+            if ProxyHeaders.hopByHop.contains(name) || ProxyHeaders.identity.contains(name) || Self.gatewaySet.contains(name) { continue }
+            headers.add(name: field.name.rawName, value: field.value)
+        }
+        headers.add(name: "X-Request-Id", value: requestId)
+        headers.add(name: CallerIdentity.clientAddressHeader.rawName, value: clientAddress)
+        if let caller {
+            headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
+            headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
+        }
+        headers.add(name: "X-Forwarded-Proto", value: "http")
+        return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: request.path ?? "/", headers: headers)
+    }
+
+    /// Headers the gateway sets itself; a client's copies are dropped.
+    private static let gatewaySet: Set<String> = ["x-request-id", "x-forwarded-proto"]
+}

@@ -1,0 +1,46 @@
+import HTTPTypes
+import Metrics
+import NIOCore
+
+/// One request the pass-through forwards, from its head to the end of its answer: its upstream connection and how
+/// far each side has got. Used on its client connection's event loop only.
+final class PassThroughExchange {
+    let request: PassThroughRequest
+    let requestId: String
+    let method: HTTPRequest.Method
+    /// The path as logs show it (share tokens redacted).
+    let loggedPath: String
+    let started = ContinuousClock.now
+    /// The in-progress gauge of `method`, incremented while the exchange lasts.
+    let active: Meter
+    /// The upstream connection, once there is one.
+    var connection: UpstreamConnectionPool.Connection?
+    /// Body parts read from the client before the upstream connection was ready.
+    var bodyWaiting: [ByteBuffer] = []
+    /// The client's whole request has been read.
+    var requestRead = false
+    /// The whole request has been written to the upstream.
+    var requestSent = false
+    /// The answer's head has been written to the client: from then on a failure can only close the connection.
+    var answerStatus: HTTPResponse.Status?
+    /// The upstream connection may serve another request after this answer.
+    var upstreamKeepsAlive = true
+    /// The request has been sent once more already.
+    var retried = false
+    /// Reading from the upstream is paused because the client is not taking the answer as fast.
+    var upstreamPaused = false
+    /// Answers 504 when the upstream has not answered in time.
+    var timeout: Scheduled<Void>?
+
+    init(request: PassThroughRequest, requestId: String, method: HTTPRequest.Method, loggedPath: String, active: Meter) {
+        self.request = request
+        self.requestId = requestId
+        self.method = method
+        self.loggedPath = loggedPath
+        self.active = active
+    }
+
+    /// It may be sent again on a new connection: a safe request without a body whose connection closed before any
+    /// answer (RFC 9110 section 9.2.2; a draining or restarting service closes kept-alive connections), once.
+    var mayRetry: Bool { request.isSafeToRetry && !request.hasBody && !retried && answerStatus == nil }
+}

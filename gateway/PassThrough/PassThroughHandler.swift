@@ -1,0 +1,423 @@
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import ServiceDefaults
+
+/// The gateway's pass-through: a channel handler in each client connection, between the HTTP codec and the router,
+/// that forwards the apps' everyday requests to their upstream itself, on the connection's event loop, through a
+/// kept-alive upstream connection of that loop (`UpstreamConnectionPool`), streaming both bodies, with no task, no
+/// request or response object and no per-request log line at `info`.
+/// `PassThroughAdmission` decides from the head; whatever it does not take goes to the router unchanged. Answers it
+/// makes itself have the router's shape: the upstream's answer with `X-Request-Id`, the rate-limit headers and
+/// `Vary: Origin` where the router adds them; 429 from `RateLimitGate`; 502, 503 or 504 in the one error shape as
+/// `UpstreamClient` maps them; the same request metrics (`RequestMetricsRecorder`). A safe request is sent once
+/// more when a kept-alive upstream connection closed before answering; writes never are.
+/// Requests on one connection are answered in order: a request read while another is answered (pipelining) waits.
+/// At shutdown a connection closes after the answer in progress (the router's quiesce is held until then).
+final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, UpstreamExchangeDelegate {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// Where the parts of the request being read go.
+    private enum Reading {
+        case nothing, router, exchange, discard
+    }
+
+    private let admission: PassThroughAdmission
+    private let pools: UpstreamConnectionPools
+    private let metrics: RequestMetricsRecorder
+    private let counters: PassThroughCounters
+    private let upstreamTimeout: TimeAmount
+    /// `Server` of every answer, as the router's answers say it.
+    private let serverName: String?
+    private let logger: Logger
+
+    private var context: ChannelHandlerContext?
+    private var pool: UpstreamConnectionPool?
+    private var peer: String?
+    private var reading = Reading.nothing
+    /// The router is answering a request this handler gave it.
+    private var routerAnswering = false
+    private var exchange: PassThroughExchange?
+    /// Parts of requests read while another was answered.
+    private var waiting = CircularBuffer<HTTPRequestPart>()
+    /// Close once the exchange in progress has answered (shutdown, or the client sent `Connection: close`).
+    private var closeAfterExchange = false
+
+    init(
+        admission: PassThroughAdmission, pools: UpstreamConnectionPools, metrics: RequestMetricsRecorder, counters: PassThroughCounters,
+        upstreamTimeout: Duration, serverName: String?, logger: Logger
+    ) {
+        self.admission = admission
+        self.pools = pools
+        self.metrics = metrics
+        self.counters = counters
+        self.upstreamTimeout = .init(upstreamTimeout)
+        self.serverName = serverName
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        self.pool = pools.pool(for: context.eventLoop)
+        self.peer = context.channel.remoteAddress?.ipAddress
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        abandonExchange()
+        self.context = nil
+    }
+
+    // MARK: - Client side
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        if reading == .nothing, isAnswering || !waiting.isEmpty {
+            waiting.append(part)
+        } else {
+            process(part, context: context)
+        }
+    }
+
+    private var isAnswering: Bool { routerAnswering || exchange != nil }
+
+    private func process(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+        switch reading {
+        case .router:
+            if case .end = part { reading = .nothing }
+            context.fireChannelRead(wrapInboundOut(part))
+        case .exchange:
+            if case .end = part { reading = .nothing }
+            if let exchange { forward(part, of: exchange) }
+        case .discard:
+            if case .end = part {
+                reading = .nothing
+                processWaiting(context: context)
+            }
+        case .nothing:
+            guard case .head(let request) = part else {
+                context.fireChannelRead(wrapInboundOut(part))
+                return
+            }
+            begin(request, context: context)
+        }
+    }
+
+    /// Decides what happens to a new request and starts it.
+    private func begin(_ request: HTTPRequest, context: ChannelHandlerContext) {
+        let requestId = RequestIdMiddleware<GatewayRequestContext>.acceptable(request.headerFields[.requestId]) ?? UUID().uuidString.lowercased()
+        let clientCloses = request.headerFields[.connection]?.lowercased().contains("close") == true
+        switch admission.decide(request, peer: peer, requestId: requestId) {
+        case .delegate:
+            counters.delegated.increment()
+            reading = .router
+            routerAnswering = true
+            context.fireChannelRead(wrapInboundOut(.head(request)))
+        case .refuse(let error, let route):
+            counters.refused.increment()
+            reading = .discard
+            let started = ContinuousClock.now
+            writeError(error, requestId: requestId, context: context)
+            metrics.record(route: route, method: request.method, status: error.status, since: started, failed: true)
+            if clientCloses { context.close(promise: nil) }
+        case .forward(let forwarded):
+            counters.forwarded.increment()
+            let exchange = PassThroughExchange(
+                request: forwarded, requestId: requestId, method: request.method, loggedPath: LoggedPath.redacting(forwarded.head.uri),
+                active: metrics.active(request.method))
+            self.exchange = exchange
+            reading = .exchange
+            if clientCloses { closeAfterExchange = true }
+            exchange.active.increment()
+            exchange.timeout = context.eventLoop.assumeIsolated().scheduleTask(in: upstreamTimeout) { [weak self, weak exchange] in
+                if let exchange { self?.timedOut(exchange) }
+            }
+            connect(exchange)
+        }
+    }
+
+    /// Passes a body part or the end of the client's request to the upstream, or keeps it until connected.
+    private func forward(_ part: HTTPRequestPart, of exchange: PassThroughExchange) {
+        switch part {
+        case .head:
+            return
+        case .body(let buffer):
+            if let connection = exchange.connection {
+                connection.channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
+            } else {
+                exchange.bodyWaiting.append(buffer)
+            }
+        case .end:
+            exchange.requestRead = true
+            if let connection = exchange.connection {
+                connection.channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+                exchange.requestSent = true
+            }
+        }
+    }
+
+    /// Starts the requests that waited while another was answered, in order. Parts given to the router here are
+    /// outside a read from the socket, so the read is completed for it (its inbound stream delivers on that).
+    private func processWaiting(context: ChannelHandlerContext) {
+        var gaveRouter = false
+        while let part = waiting.first {
+            if reading == .nothing, isAnswering { break }
+            waiting.removeFirst()
+            gaveRouter = gaveRouter || reading == .router || (reading == .nothing && !isAnswering)
+            process(part, context: context)
+        }
+        if gaveRouter { context.fireChannelReadComplete() }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard routerAnswering, case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        routerAnswering = false
+        context.write(data, promise: promise)
+        processWaiting(context: context)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, exchange != nil {
+            closeAfterExchange = true
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        // The router closes its side when it has nothing to answer; an exchange in progress still answers first.
+        if exchange != nil, mode != .input {
+            closeAfterExchange = true
+            promise?.succeed()
+            return
+        }
+        context.close(mode: mode, promise: promise)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let exchange, exchange.upstreamPaused, let connection = exchange.connection {
+            exchange.upstreamPaused = false
+            connection.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        abandonExchange()
+        context.fireChannelInactive()
+    }
+
+    // MARK: - Upstream side
+
+    private func connect(_ exchange: PassThroughExchange) {
+        guard let pool else { return }
+        if let connection = pool.takeIdle(to: exchange.request.upstream) {
+            attach(connection, to: exchange)
+            return
+        }
+        pool.connect(to: exchange.request.upstream).assumeIsolated().whenComplete { [weak self] result in
+            guard let self, self.exchange === exchange else {
+                if case .success(let channel) = result { channel.close(promise: nil) }
+                return
+            }
+            switch result {
+            case .success(let channel):
+                do {
+                    self.attach(try UpstreamConnectionPool.Connection(channel: channel), to: exchange)
+                } catch {
+                    channel.close(promise: nil)
+                    self.fail(exchange, error: error, connecting: true)
+                }
+            case .failure(let error):
+                self.fail(exchange, error: error, connecting: true)
+            }
+        }
+    }
+
+    /// Sends the request on `connection`: its head, the body read so far and its end when read.
+    private func attach(_ connection: UpstreamConnectionPool.Connection, to exchange: PassThroughExchange) {
+        exchange.connection = connection
+        connection.relay.exchange = self
+        let channel = connection.channel
+        channel.write(HTTPClientRequestPart.head(exchange.request.head), promise: nil)
+        for buffer in exchange.bodyWaiting { channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil) }
+        exchange.bodyWaiting = []
+        if exchange.requestRead {
+            channel.write(HTTPClientRequestPart.end(nil), promise: nil)
+            exchange.requestSent = true
+        }
+        channel.flush()
+    }
+
+    func upstreamRead(_ part: HTTPClientResponsePart) {
+        guard let exchange, let context else { return }
+        switch part {
+        case .head(let head):
+            // An interim answer (100 Continue) is the upstream's business: the client did not ask for it.
+            guard head.status.code >= 200 else { return }
+            let status = HTTPResponse.Status(code: Int(head.status.code), reasonPhrase: head.status.reasonPhrase)
+            exchange.answerStatus = status
+            exchange.upstreamKeepsAlive = head.isKeepAlive
+            context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: answerFields(head.headers, of: exchange)))), promise: nil)
+        case .body(let buffer):
+            guard exchange.answerStatus != nil else { return }
+            context.write(wrapOutboundOut(.body(buffer)), promise: nil)
+            if !context.channel.isWritable, let connection = exchange.connection, !exchange.upstreamPaused {
+                exchange.upstreamPaused = true
+                connection.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+            }
+        case .end:
+            guard let status = exchange.answerStatus else { return }
+            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+            finish(exchange, status: status, failed: false)
+        }
+    }
+
+    func upstreamReadComplete() {
+        context?.flush()
+    }
+
+    func upstreamClosed(error: (any Error)?) {
+        guard let exchange else { return }
+        exchange.connection = nil
+        if exchange.mayRetry {
+            exchange.retried = true
+            logger.debug(
+                "upstream closed the connection before answering; sending the safe request again",
+                metadata: ["request_id": .string(exchange.requestId)])
+            connect(exchange)
+            return
+        }
+        fail(exchange, error: error ?? ChannelError.eof, connecting: false)
+    }
+
+    private func timedOut(_ exchange: PassThroughExchange) {
+        guard self.exchange === exchange else { return }
+        exchange.timeout = nil
+        fail(exchange, error: UpstreamTimeout(), connecting: false)
+    }
+
+    /// Ends `exchange` after a failure: the one error shape when no answer was started, else the client's connection
+    /// closes (its answer cannot be completed).
+    private func fail(_ exchange: PassThroughExchange, error: any Error, connecting: Bool) {
+        guard let context else { return }
+        let upstream = exchange.request.upstreamName
+        logger.warning(
+            "upstream request failed",
+            metadata: ["upstream": .string(upstream), "error": "\(error)", "request_id": .string(exchange.requestId)])
+        if let connection = exchange.connection {
+            connection.relay.exchange = nil
+            connection.channel.close(promise: nil)
+            exchange.connection = nil
+        }
+        if let status = exchange.answerStatus {
+            finish(exchange, status: status, failed: true)
+            context.close(promise: nil)
+            return
+        }
+        let answer: APIError
+        if error is UpstreamTimeout {
+            answer = APIError(.gatewayTimeout, code: "upstream_timeout", message: "The \(upstream) service did not answer in time.")
+        } else if connecting {
+            answer = UpstreamClient.unavailable(upstream)
+        } else {
+            answer = APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
+        }
+        writeError(answer, requestId: exchange.requestId, context: context)
+        finish(exchange, status: answer.status, failed: true)
+    }
+
+    /// Records the answered exchange, hands its upstream connection back to the pool when it can serve another
+    /// request, and goes on with the client's next request.
+    private func finish(_ exchange: PassThroughExchange, status: HTTPResponse.Status, failed: Bool) {
+        exchange.timeout?.cancel()
+        exchange.active.decrement()
+        metrics.record(route: exchange.request.route, method: exchange.method, status: status, since: exchange.started, failed: failed)
+        if logger.logLevel <= .debug {
+            let elapsed = ContinuousClock.now - exchange.started
+            logger.debug(
+                "request completed",
+                metadata: [
+                    "request_id": .string(exchange.requestId), "method": .string(exchange.method.rawValue), "path": .string(exchange.loggedPath),
+                    "status": .stringConvertible(status.code), "duration_us": .stringConvertible(Int(elapsed / .microseconds(1))),
+                ])
+        }
+        if let connection = exchange.connection, let pool {
+            if exchange.upstreamPaused { connection.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in } }
+            if exchange.upstreamKeepsAlive, exchange.requestSent {
+                pool.giveBack(connection, to: exchange.request.upstream)
+            } else {
+                connection.relay.exchange = nil
+                connection.channel.close(promise: nil)
+            }
+            exchange.connection = nil
+        }
+        self.exchange = nil
+        if reading == .exchange { reading = .discard }
+        guard let context else { return }
+        context.flush()
+        if closeAfterExchange {
+            context.close(promise: nil)
+            return
+        }
+        processWaiting(context: context)
+    }
+
+    /// The client's connection went away: the exchange in progress ends, its upstream connection with it (the
+    /// upstream may still be writing an answer nobody reads).
+    private func abandonExchange() {
+        guard let exchange else { return }
+        self.exchange = nil
+        exchange.timeout?.cancel()
+        exchange.active.decrement()
+        if let connection = exchange.connection {
+            connection.relay.exchange = nil
+            connection.channel.close(promise: nil)
+        }
+    }
+
+    // MARK: - Answers
+
+    /// The upstream's answer headers as the client gets them: without hop-by-hop headers, with the request id, the
+    /// rate-limit headers and, when web origins are configured, `Vary: Origin`.
+    private func answerFields(_ headers: HTTPHeaders, of exchange: PassThroughExchange) -> HTTPFields {
+        var fields = HTTPFields()
+        fields.reserveCapacity(headers.count + 4)
+        for (name, value) in headers {
+            guard let name = HTTPField.Name(name), !ProxyHeaders.hopByHop.contains(name.canonicalName) else { continue }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        fields.append(contentsOf: exchange.request.answerHeaders)
+        fields[.requestId] = exchange.requestId
+        if admission.variesByOrigin { fields[.vary] = "Origin" }
+        if let serverName { fields[.server] = serverName }
+        return fields
+    }
+
+    /// Writes `error` in the one error shape, as `ErrorMiddleware` would have answered it.
+    private func writeError(_ error: APIError, requestId: String, context: ChannelHandlerContext) {
+        let body = ErrorBody(code: error.code, message: error.message, details: error.details, requestId: requestId).jsonBytes()
+        var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        fields.append(contentsOf: error.headers)
+        fields[.contentLength] = String(body.count)
+        fields[.requestId] = requestId
+        if admission.variesByOrigin { fields[.vary] = "Origin" }
+        if let serverName { fields[.server] = serverName }
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: error.status, headerFields: fields))), promise: nil)
+        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}
+
+/// The upstream did not answer within the gateway's upstream timeout.
+private struct UpstreamTimeout: Error, CustomStringConvertible {
+    var description: String { "no answer within the upstream timeout" }
+}

@@ -1,0 +1,70 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Kept-alive HTTP/1.1 connections from one event loop to the upstream services. Each event loop of the gateway has
+/// its own pool (`UpstreamConnectionPools`), used only on that loop: a request and its upstream exchange never leave
+/// the thread its client's connection lives on, and no lock is taken.
+final class UpstreamConnectionPool {
+    /// An upstream connection and the handler that passes its answers on.
+    struct Connection {
+        let channel: any Channel
+        let relay: UpstreamResponseRelay
+
+        /// The connection of a channel `connect` made; call it on the channel's event loop.
+        init(channel: any Channel) throws {
+            self.channel = channel
+            self.relay = try channel.pipeline.syncOperations.handler(type: UpstreamResponseRelay.self)
+        }
+    }
+
+    let eventLoop: any EventLoop
+    let connectTimeout: TimeAmount
+    /// At most this many idle connections are kept per upstream; more are closed when handed back.
+    let maxIdlePerUpstream: Int
+    private var idle: [UpstreamAddress: [Connection]] = [:]
+
+    init(eventLoop: any EventLoop, connectTimeout: TimeAmount, maxIdlePerUpstream: Int = 128) {
+        self.eventLoop = eventLoop
+        self.connectTimeout = connectTimeout
+        self.maxIdlePerUpstream = maxIdlePerUpstream
+    }
+
+    /// The most recently used idle connection to `upstream` that is still open, if any.
+    func takeIdle(to upstream: UpstreamAddress) -> Connection? {
+        eventLoop.preconditionInEventLoop()
+        while let connection = idle[upstream]?.popLast() {
+            connection.relay.onIdleClose = nil
+            if connection.channel.isActive { return connection }
+        }
+        return nil
+    }
+
+    /// A new connection to `upstream`, made on this pool's event loop (see `Connection.init(channel:)`).
+    func connect(to upstream: UpstreamAddress) -> EventLoopFuture<any Channel> {
+        ClientBootstrap(group: eventLoop)
+            .connectTimeout(connectTimeout)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(UpstreamResponseRelay())
+                }
+            }
+            .connect(host: upstream.host, port: upstream.port)
+    }
+
+    /// Keeps `connection` for the next request to `upstream`, or closes it when enough are kept.
+    func giveBack(_ connection: Connection, to upstream: UpstreamAddress) {
+        eventLoop.preconditionInEventLoop()
+        connection.relay.exchange = nil
+        guard connection.channel.isActive, idle[upstream, default: []].count < maxIdlePerUpstream else {
+            connection.channel.close(promise: nil)
+            return
+        }
+        let channel = connection.channel
+        connection.relay.onIdleClose = { [weak self] in
+            self?.idle[upstream]?.removeAll { $0.channel === channel }
+        }
+        idle[upstream, default: []].append(connection)
+    }
+}
