@@ -9,22 +9,28 @@ extension HTTPField.Name {
 }
 
 /// Adopts the caller's `X-Request-Id` (when it is a sane token) or creates one, puts it on every log line
-/// of the request and on the response, and logs one line when the request completes.
+/// of the request and on the response, and logs one line when the request completes, at `accessLogLevel`.
 public struct RequestIdMiddleware<Context: ServiceRequestContext>: RouterMiddleware {
-    public init() {}
+    let accessLogLevel: Logger.Level
+
+    /// Completed requests are logged at `accessLogLevel` (by default the process's `ACCESS_LOG_LEVEL`).
+    public init(accessLogLevel: Logger.Level = AccessLog.level) {
+        self.accessLogLevel = accessLogLevel
+    }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        let requestId = Self.acceptable(request.headers[.requestId]) ?? UUID().uuidString.lowercased()
+        let requestId = Self.acceptable(request.headers[.requestId]) ?? RandomRequestId.make()
         context.requestId = requestId
         context.logger[metadataKey: "request_id"] = .string(requestId)
         context.logger[metadataKey: "hb.request.id"] = nil
         let started = ContinuousClock.now
         var response = try await next(request, context)
         response.headers[.requestId] = requestId
+        guard context.logger.logLevel <= accessLogLevel else { return response }
         let elapsed = ContinuousClock.now - started
-        context.logger.info(
-            "request completed",
+        context.logger.log(
+            level: accessLogLevel, "request completed",
             metadata: [
                 "method": .string(request.method.rawValue),
                 "path": .string(LoggedPath.redacting(request.uri.path)),

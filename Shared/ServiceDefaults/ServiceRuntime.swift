@@ -7,9 +7,11 @@ import ServiceLifecycle
 
 /// Process-level set-up shared by every executable: JSON logs, and running services until a signal.
 public enum ServiceRuntime {
-    /// Points swift-log at JSON lines on stdout at `log.level` (`LOG_LEVEL`, default `info`); call once, from `main`.
+    /// Points swift-log at JSON lines on stdout at `log.level` (`LOG_LEVEL`, default `info`), with each request's line
+    /// at `access.log.level` (`ACCESS_LOG_LEVEL`, default `debug`, see `AccessLog`); call once, from `main`.
     public static func bootstrapLogging(config: ConfigReader) {
         let level = Logger.Level(rawValue: config.string(forKey: "log.level", default: "info")) ?? .info
+        AccessLog.configure(Logger.Level(rawValue: config.string(forKey: "access.log.level", default: "debug")) ?? .debug)
         LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
     }
 

@@ -9,7 +9,7 @@ import ServiceDefaults
 /// The gateway's pass-through: a channel handler in each client connection, between the HTTP codec and the router,
 /// that forwards the apps' everyday requests to their upstream itself, on the connection's event loop, through a
 /// kept-alive upstream connection of that loop (`UpstreamConnectionPool`), streaming both bodies, with no task, no
-/// request or response object and no per-request log line at `info`.
+/// request or response object and no log line per request unless asked for (`AccessLog`).
 /// `PassThroughAdmission` decides from the head; whatever it does not take goes to the router unchanged. Answers it
 /// makes itself have the router's shape: the upstream's answer with `X-Request-Id`, the rate-limit headers and
 /// `Vary: Origin` where the router adds them; 429 from `RateLimitGate`; 502, 503 or 504 in the one error shape as
@@ -33,6 +33,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private let metrics: RequestMetricsRecorder
     private let counters: PassThroughCounters
     private let upstreamTimeout: TimeAmount
+    /// The level of the line each completed request logs (`AccessLog`).
+    private let accessLogLevel = AccessLog.level
     /// `Server` of every answer, as the router's answers say it.
     private let serverName: String?
     private let logger: Logger
@@ -110,7 +112,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     /// Decides what happens to a new request and starts it.
     private func begin(_ request: HTTPRequest, context: ChannelHandlerContext) {
-        let requestId = RequestIdMiddleware<GatewayRequestContext>.acceptable(request.headerFields[.requestId]) ?? UUID().uuidString.lowercased()
+        let requestId = RequestIdMiddleware<GatewayRequestContext>.acceptable(request.headerFields[.requestId]) ?? RandomRequestId.make()
         let clientCloses = request.headerFields[.connection]?.lowercased().contains("close") == true
         switch admission.decide(request, peer: peer, requestId: requestId) {
         case .delegate:
@@ -341,10 +343,10 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         exchange.timeout?.cancel()
         exchange.active.decrement()
         metrics.record(route: exchange.request.route, method: exchange.method, status: status, since: exchange.started, failed: failed)
-        if logger.logLevel <= .debug {
+        if logger.logLevel <= accessLogLevel {
             let elapsed = ContinuousClock.now - exchange.started
-            logger.debug(
-                "request completed",
+            logger.log(
+                level: accessLogLevel, "request completed",
                 metadata: [
                     "request_id": .string(exchange.requestId), "method": .string(exchange.method.rawValue), "path": .string(exchange.loggedPath),
                     "status": .stringConvertible(status.code), "duration_us": .stringConvertible(Int(elapsed / .microseconds(1))),
