@@ -22,7 +22,6 @@ struct LoadGenerator: AsyncParsableCommand {
         let population = Population(client: client, options: options, runId: runId)
         let stack = options.stackPids.flatMap(StackProcesses.parse)
         let idleMemory = stack.map { $0.memory($0.sample(), when: "before the set-up (idle)") }
-        if let idleMemory { progress(idleMemory) }
         progress("run id \(runId): the accounts are load-\(runId)-<n>@example.com")
         var reports: [LoadReport] = []
         var accounts: [UserAccount]
@@ -38,7 +37,7 @@ struct LoadGenerator: AsyncParsableCommand {
                 accounts.replaceSubrange(0..<users, with: finished)
                 var shown = report
                 if let idleMemory, reports.isEmpty { shown.stack.insert(idleMemory, at: 0) }
-                print(shown.render())
+                output(shown.render())
                 reports.append(report)
             }
         } catch {
@@ -46,7 +45,7 @@ struct LoadGenerator: AsyncParsableCommand {
             throw error
         }
         if !options.stepUserCounts.isEmpty {
-            print(SaturationReport(steps: reports.map(\.saturationStep), p99Goal: options.p99GoalMs, idleMemory: idleMemory).render())
+            output(SaturationReport(steps: reports.map(\.saturationStep), p99Goal: options.p99GoalMs, idleMemory: idleMemory).render())
         }
         if options.keepUsers {
             progress("keeping the \(accounts.count) accounts (--keep-users)")
@@ -111,4 +110,9 @@ struct LoadGenerator: AsyncParsableCommand {
 /// A line of progress on standard error (the report goes to standard output).
 func progress(_ message: String) {
     FileHandle.standardError.write(Data("    \(message)\n".utf8))
+}
+
+/// A report on standard output, written at once rather than buffered, so that it comes before the next progress lines.
+func output(_ report: String) {
+    FileHandle.standardOutput.write(Data("\(report)\n".utf8))
 }
