@@ -69,7 +69,7 @@ struct StackProcesses: Sendable {
             return String(format: "%@ %.0f MB", part.name, Double(process.residentBytes) / 1_048_576)
                 + String(format: " (peak %.0f)", Double(process.peakResidentBytes) / 1_048_576)
         }
-        return "resident memory \(when) (VmRSS, peak VmHWM): " + figures.joined(separator: ", ")
+        return "resident memory \(when), VmRSS (peak VmHWM): " + figures.joined(separator: ", ")
     }
 
     private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
