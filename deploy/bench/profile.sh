@@ -5,8 +5,8 @@
 # by the toolchain's swift-demangle. Asserts nothing; it starts no load of its own.
 #   deploy/bench/profile.sh NAME|PID [seconds=20] [top=25]
 # NAME is a part of the stack (gateway, auth, meals, metrics, trends, sharing, broker: the pid file of the stack this
-# checkout runs, as deploy/stack and deploy/load start it; postgres: its postmaster, whose backends are profiled
-# with it) or else an executable's name (Gateway, MealsService, ...) that exactly one running process has. With
+# checkout runs, as deploy/stack and deploy/load start it; postgres: its postmaster and every backend running when
+# the recording starts, which are the services' pooled connections) or else an executable's name (Gateway, MealsService, ...) that exactly one running process has. With
 # benchmarks of several people on one machine, pass the PID the benchmark printed.
 # Environment: PROFILE_FREQUENCY (samples per second, 499), and the NUTRITION_LOCAL_DIR of deploy/stack. The
 # recording stays in .local/profile/<name>-<pid>.data for `perf report -i` (with call graphs).
@@ -42,22 +42,32 @@ else
 fi
 pid_alive "$PID" || fail "process $PID is not running"
 NAME=$(cat "/proc/$PID/comm")
-ok "$NAME (pid $PID): $(readlink "/proc/$PID/exe" 2>/dev/null || echo "executable unknown")"
+PIDS=("$PID")
+# PostgreSQL works in its backends, one process per connection below the postmaster: perf -p follows no process
+# that already runs below the one it attaches to, so each is named.
+[ "$TARGET" = postgres ] && mapfile -t -O 1 PIDS < <(pgrep -P "$PID" || true)
+BELOW=$(( ${#PIDS[@]} - 1 ))
+ok "$NAME (pid $PID$([ "$BELOW" = 0 ] || echo " and $BELOW processes below it")): $(readlink "/proc/$PID/exe" 2>/dev/null || echo "executable unknown")"
 
+cpu_ticks() { # cpu_ticks PID...: user and system ticks of the processes (their threads, not their children), added up
+  local pid
+  for pid in "$@"; do awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0; done | awk '{ s += $1 } END { print s + 0 }'
+}
 step "recording $NAME (pid $PID) for ${SECONDS_TO_RECORD} s at $FREQUENCY samples/s"
 DATA="$WORK/$NAME-$PID.data"
-CPU_BEFORE=$(awk '{ print $14 + $15 }' "/proc/$PID/stat")
-perf record -F "$FREQUENCY" -g -p "$PID" -o "$DATA" -- sleep "$SECONDS_TO_RECORD" >"$WORK/record.log" 2>&1 \
+CPU_BEFORE=$(cpu_ticks "${PIDS[@]}")
+perf record -F "$FREQUENCY" -g -p "$(IFS=,; echo "${PIDS[*]}")" -o "$DATA" -- sleep "$SECONDS_TO_RECORD" >"$WORK/record.log" 2>&1 \
   || { cat "$WORK/record.log" >&2; fail "perf record failed (did the process exit?); see $WORK/record.log"; }
-CPU_AFTER=$(awk '{ print $14 + $15 }' "/proc/$PID/stat" 2>/dev/null || echo "$CPU_BEFORE")
+CPU_AFTER=$(cpu_ticks "${PIDS[@]}")
 say "$(grep -o 'Captured.*' "$WORK/record.log" || tail -n 1 "$WORK/record.log")"
-awk -v b="$CPU_BEFORE" -v a="$CPU_AFTER" -v s="$SECONDS_TO_RECORD" -v t="$(getconf CLK_TCK)" \
-  'BEGIN { printf "    %s used %.1f CPU seconds in the %d s (%.0f%% of one core)\n", "the process (threads, not children)", (a - b) / t, s, (a - b) / t / s * 100 }'
+awk -v b="$CPU_BEFORE" -v a="$CPU_AFTER" -v s="$SECONDS_TO_RECORD" -v t="$(getconf CLK_TCK)" -v n="${#PIDS[@]}" \
+  'BEGIN { printf "    the %d process(es) used %.1f CPU seconds in the %d s (%.0f%% of one core)\n", n, (a - b) / t, s, (a - b) / t / s * 100 }'
 ok "$DATA"
 
 step "top $TOP symbols by own samples (perf report --no-children), demangled"
 perf report -i "$DATA" --stdio --no-children --sort dso,symbol -g none --percent-limit 0.1 >"$WORK/report.txt" 2>/dev/null \
   || fail "perf report failed on $DATA"
+grep -q -v -e '^#' -e '^$' "$WORK/report.txt" || { say "no samples: nothing ran on the CPU in the process(es) while recording"; exit 0; }
 say "$(grep -m 1 '^# Samples' "$WORK/report.txt" | sed 's/^# //')"
 # The rows without perf's header and its IPC columns (empty on this machine's software clock event).
 grep -v -e '^#' -e '^$' "$WORK/report.txt" | sed 's/ *- *- *$//' | awk -v n="$TOP" 'NR <= n' | "${DEMANGLE[@]}" | cut -c1-220
