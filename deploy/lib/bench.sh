@@ -1,7 +1,6 @@
 # What the benchmark scripts share: tools, the infrastructure check, release binaries, starting the backend
 # services and the gateway, deleting the bench accounts, reading wrk's output, printing processes' resident memory,
-# stopping processes. Sourced after
-# common.sh, postgres.sh, broker.sh.
+# stopping processes. Sourced after common.sh, postgres.sh, broker.sh.
 
 http_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
 
