@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 
 /// Simulates app users through the gateway: sets up their accounts and data (not measured), runs every user's
-/// session loop through a warm-up and a measured window, prints the report, deletes the accounts. Exits 1 when
-/// any answer in the window was an error other than an intended 429 (missed latency goals only print NOT MET).
+/// session loop through a warm-up and a measured window, prints the report, deletes the accounts. With `--steps`,
+/// a saturation run: one set-up, then a warm-up and a window per user count, each with its report, and a summary.
+/// Exits 1 when any answer in a window was an error other than an intended 429 (missed latency goals only print
+/// NOT MET).
 @main
 struct LoadGenerator: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,21 +16,37 @@ struct LoadGenerator: AsyncParsableCommand {
 
     func run() async throws {
         let client = GatewayClient.make(
-            baseURL: options.gateway, connections: options.users * Action.widestFanOut + options.setupConcurrency,
+            baseURL: options.gateway, connections: options.setUpUsers * Action.widestFanOut + options.setupConcurrency,
             timeout: options.requestTimeout)
         let runId = "\(Int(Date().timeIntervalSince1970))-\(ProcessInfo.processInfo.processIdentifier)"
         let population = Population(client: client, options: options, runId: runId)
+        let stack = options.stackPids.flatMap(StackProcesses.parse)
+        let idleMemory = stack.map { $0.memory($0.sample(), when: "before the set-up (idle)") }
         progress("run id \(runId): the accounts are load-\(runId)-<n>@example.com")
-        let report: LoadReport
+        var reports: [LoadReport] = []
         var accounts: [UserAccount]
         do {
             let made = try await population.create()
-            (accounts, report) = await measure(made.accounts, links: made.links, client: client)
+            accounts = made.accounts
+            for users in options.stepUserCounts.isEmpty ? [options.users] : options.stepUserCounts {
+                var stepOptions = options
+                stepOptions.users = users
+                if !options.stepUserCounts.isEmpty { stepOptions.label = "saturation, \(users) users" }
+                let (finished, report) = await measure(Array(accounts.prefix(users)), links: made.links, client: client, options: stepOptions)
+                // Tokens rotate during a window: the next step starts from the accounts as the users left them.
+                accounts.replaceSubrange(0..<users, with: finished)
+                var shown = report
+                if let idleMemory, reports.isEmpty { shown.stack.insert(idleMemory, at: 0) }
+                output(shown.render())
+                reports.append(report)
+            }
         } catch {
             try? await client.shutdown()
             throw error
         }
-        print(report.render())
+        if !options.stepUserCounts.isEmpty {
+            output(SaturationReport(steps: reports.map(\.saturationStep), p99Goal: options.p99GoalMs, idleMemory: idleMemory).render())
+        }
         if options.keepUsers {
             progress("keeping the \(accounts.count) accounts (--keep-users)")
         } else {
@@ -36,11 +54,13 @@ struct LoadGenerator: AsyncParsableCommand {
             accounts.removeAll()
         }
         try await client.shutdown()
-        if report.unexpectedCount > 0 { throw ExitCode(1) }
+        if reports.contains(where: { $0.unexpectedCount > 0 }) { throw ExitCode(1) }
     }
 
     /// Runs every user until the window ends; answers the users' accounts as they left them (tokens rotate) and the report.
-    private func measure(_ accounts: [UserAccount], links: [String], client: GatewayClient) async -> ([UserAccount], LoadReport) {
+    private func measure(
+        _ accounts: [UserAccount], links: [String], client: GatewayClient, options: LoadOptions
+    ) async -> ([UserAccount], LoadReport) {
         let windowStart = ContinuousClock.now + .milliseconds(Int64(options.warmup * 1000))
         let recorder = Recorder(windowStart: windowStart, windowEnd: windowStart + .milliseconds(Int64(options.duration * 1000)))
         progress(String(format: "%d users: %.0f s warm-up, then %.0f s measured", options.users, options.warmup, options.duration))
@@ -57,33 +77,42 @@ struct LoadGenerator: AsyncParsableCommand {
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        let (machineLine, stackSamples) = await machine
-        var stackLines: [String] = []
-        if let stack, let (start, end) = stackSamples {
+        let window = await machine
+        var report = LoadReport(options: options, recorder: recorder, windowSeconds: options.duration, machine: window.line)
+        report.busyPercent = window.busyPercent
+        if let stack, let (start, end) = window.stack {
             let requests = recorder.routes.values.reduce(0) { $0 + $1.nanoseconds.count }
-            stackLines = stack.summary(from: start, to: end, requests: requests)
+            report.stack = stack.summary(from: start, to: end, requests: requests)
+            if requests > 0 { report.stackMillisecondsPerRequest = stack.cpuSeconds(from: start, to: end) * 1000 / Double(requests) }
         }
-        let report = LoadReport(options: options, recorder: recorder, windowSeconds: options.duration, machine: machineLine, stack: stackLines)
         return (finished, report)
     }
 
-    /// The machine's load over the window, as one line, and the stack's processes sampled at the window's start and end.
+    /// The machine's load over the window, as one line and as its busy share, and the stack's processes sampled at
+    /// the window's start and end.
     private static func machineLoad(during recorder: Recorder, stack: StackProcesses?) async -> (
-        String, (start: [String: (cpuSeconds: Double, residentBytes: Int)], end: [String: (cpuSeconds: Double, residentBytes: Int)])?
+        line: String, busyPercent: Double, stack: (start: [String: ProcessSample], end: [String: ProcessSample])?
     ) {
         try? await Task.sleep(until: recorder.windowStart, clock: .continuous)
         let start = MachineLoad.sample()
         let stackStart = stack?.sample()
         try? await Task.sleep(until: recorder.windowEnd, clock: .continuous)
         let stackEnd = stack?.sample()
+        let end = MachineLoad.sample()
         let seconds = Double((recorder.windowEnd - recorder.windowStart).components.seconds)
-        let line = MachineLoad.summary(from: start, to: MachineLoad.sample(), seconds: seconds)
-        guard let stackStart, let stackEnd else { return (line, nil) }
-        return (line, (stackStart, stackEnd))
+        let line = MachineLoad.summary(from: start, to: end, seconds: seconds)
+        let busy = MachineLoad.busyPercent(from: start, to: end)
+        guard let stackStart, let stackEnd else { return (line, busy, nil) }
+        return (line, busy, (stackStart, stackEnd))
     }
 }
 
 /// A line of progress on standard error (the report goes to standard output).
 func progress(_ message: String) {
     FileHandle.standardError.write(Data("    \(message)\n".utf8))
+}
+
+/// A report on standard output, written at once rather than buffered, so that it comes before the next progress lines.
+func output(_ report: String) {
+    FileHandle.standardOutput.write(Data("\(report)\n".utf8))
 }

@@ -36,9 +36,32 @@ struct LoadOptions: ParsableArguments {
     @Flag(help: "Keep the accounts and their data after the run (by default they are deleted).")
     var keepUsers = false
 
+    @Option(
+        help: """
+            A saturation run: user counts such as 4,8,16,32,64, measured one after another on one set-up of the \
+            largest (each a warm-up and a measured window with that many of its users); --users is then ignored.
+            """)
+    var steps: String?
+
+    @Option(help: "Milliseconds: the p99 a saturation step must not exceed for its requests/s to count.")
+    var p99GoalMs: Double = 100
+
+    /// The user counts of a saturation run, in the order given; empty without --steps.
+    var stepUserCounts: [Int] { steps.map { $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } } ?? [] }
+
+    /// The users to set up: the largest step of a saturation run, else --users.
+    var setUpUsers: Int { stepUserCounts.max() ?? users }
+
     func validate() throws {
         guard users >= 1 else { throw ValidationError("--users must be at least 1") }
         guard duration > 0, warmup >= 0, think >= 0 else { throw ValidationError("--duration must be positive, --warmup and --think not negative") }
+        if let steps {
+            let counts = steps.split(separator: ",")
+            guard !counts.isEmpty, counts.count == stepUserCounts.count, stepUserCounts.allSatisfy({ $0 >= 1 }) else {
+                throw ValidationError("--steps must be positive user counts separated by commas, such as 4,8,16,32,64")
+            }
+        }
+        guard p99GoalMs > 0 else { throw ValidationError("--p99-goal-ms must be positive") }
         guard (1...30).contains(seedDays) else { throw ValidationError("--seed-days must be 1 to 30") }
         guard setupConcurrency >= 1 else { throw ValidationError("--setup-concurrency must be at least 1") }
         if let stackPids, StackProcesses.parse(stackPids) == nil {

@@ -10,6 +10,18 @@ struct LoadReport {
     let machine: String
     /// The stack's CPU per request and memory (`StackProcesses`), when its processes were named.
     var stack: [String] = []
+    /// The share of all cores' time busy during the window, in percent.
+    var busyPercent: Double = .nan
+    /// The CPU of every process of the stack per request, in milliseconds, when its processes were named.
+    var stackMillisecondsPerRequest: Double?
+
+    /// The run's figures as one step of a saturation run.
+    var saturationStep: SaturationStep {
+        let all = RouteStatistics(name: "all requests", samples: Array(recorder.routes.values), windowSeconds: windowSeconds)
+        return SaturationStep(
+            users: options.users, requestsPerSecond: all.perSecond, p50: all.p50, p99: all.p99, busyPercent: busyPercent,
+            stackMillisecondsPerRequest: stackMillisecondsPerRequest, unexpected: unexpectedCount)
+    }
 
     /// The answers that were neither 2xx nor an intended 429.
     var unexpectedCount: Int {

@@ -29,10 +29,15 @@ struct MachineLoad: Sendable {
     /// One line: the share of all cores busy between `start` and `end`, this generator's share, and the load averages.
     static func summary(from start: MachineLoad, to end: MachineLoad, seconds: Double) -> String {
         let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
-        let all = end.allTicks - start.allTicks
-        let busy = all > 0 ? (end.busyTicks - start.busyTicks) / all * 100 : .nan
+        let busy = busyPercent(from: start, to: end)
         let generator = (end.generatorSeconds - start.generatorSeconds) / (seconds * cores) * 100
         return String(format: "machine: %d cores, %.0f%% busy during the window (this generator %.0f%% of it all)", Int(cores), busy, generator)
             + "; load average \(start.loadAverage) at its start, \(end.loadAverage) at its end"
+    }
+
+    /// The share of all cores' time that was busy between `start` and `end`, in percent (NaN without ticks).
+    static func busyPercent(from start: MachineLoad, to end: MachineLoad) -> Double {
+        let all = end.allTicks - start.allTicks
+        return all > 0 ? (end.busyTicks - start.busyTicks) / all * 100 : .nan
     }
 }

@@ -16,7 +16,7 @@ struct Population {
     /// The accounts and the public share tokens of the run.
     func create() async throws -> (accounts: [UserAccount], links: [String]) {
         let password = "load-\(UUID().uuidString.prefix(13))"
-        let accounts = try await concurrently(options.users, width: options.setupConcurrency) { index in
+        let accounts = try await concurrently(options.setUpUsers, width: options.setupConcurrency) { index in
             try await makeUser(index, password: password)
         }
         progress("registered \(accounts.count) users with goals, \(options.seedDays) days of meals and weigh-ins each")

@@ -1,9 +1,10 @@
 import Foundation
 
 /// The processes of the stack under load (`--stack-pids gateway:123,meals:456,postgres:789,...`), read from `/proc`
-/// at the start and end of the measured window: each part's CPU time (the process and every process below it, such
-/// as PostgreSQL's backends, plus what its exited children used) and its resident memory at the end (the part's own
-/// process; PostgreSQL's backends share its buffers, so adding theirs would count them many times).
+/// before the set-up and at the start and end of the measured window: each part's CPU time (the process and every
+/// process below it, such as PostgreSQL's backends, plus what its exited children used) and its resident memory, now
+/// and at its peak (the part's own process; PostgreSQL's backends share its buffers, so adding theirs would count
+/// them many times).
 struct StackProcesses: Sendable {
     /// A part's name and the pid of its main process, in the order given.
     let parts: [(name: String, pid: Int32)]
@@ -18,10 +19,10 @@ struct StackProcesses: Sendable {
         return parts.isEmpty ? nil : StackProcesses(parts: parts)
     }
 
-    /// CPU seconds and resident bytes of every part now.
-    func sample() -> [String: (cpuSeconds: Double, residentBytes: Int)] {
+    /// CPU seconds and resident memory of every part now.
+    func sample() -> [String: ProcessSample] {
         let parents = Self.parentsOfAllProcesses()
-        var sampled: [String: (cpuSeconds: Double, residentBytes: Int)] = [:]
+        var sampled: [String: ProcessSample] = [:]
         for (name, pid) in parts {
             var tree: Set<Int32> = [pid]
             var grew = true
@@ -31,32 +32,44 @@ struct StackProcesses: Sendable {
                 grew = tree.count > before
             }
             let cpu = tree.reduce(0.0) { $0 + Self.cpuSeconds(of: $1, includingReapedChildren: $1 == pid) }
-            sampled[name] = (cpu, Self.residentBytes(of: pid))
+            sampled[name] = ProcessSample(
+                cpuSeconds: cpu, residentBytes: Self.statusBytes("VmRSS", of: pid), peakResidentBytes: Self.statusBytes("VmHWM", of: pid))
         }
         return sampled
     }
 
     /// Lines for the report: CPU per request by part over the window, and each part's resident memory at its end.
-    func summary(
-        from start: [String: (cpuSeconds: Double, residentBytes: Int)], to end: [String: (cpuSeconds: Double, residentBytes: Int)],
-        requests: Int
-    ) -> [String] {
-        guard requests > 0 else { return ["stack CPU per request: no request in the window"] }
-        var total = 0.0
+    func summary(from start: [String: ProcessSample], to end: [String: ProcessSample], requests: Int) -> [String] {
+        guard requests > 0 else { return ["stack CPU per request: no request in the window", memory(end, when: "at the window's end")] }
         var cpu: [String] = []
-        var memory: [String] = []
         for (name, _) in parts {
             guard let first = start[name], let last = end[name] else { continue }
-            let seconds = max(0, last.cpuSeconds - first.cpuSeconds)
-            total += seconds
-            cpu.append(String(format: "%@ %.2f", name, seconds * 1000 / Double(requests)))
-            memory.append(String(format: "%@ %.0f MB", name, Double(last.residentBytes) / 1_048_576))
+            cpu.append(String(format: "%@ %.2f", name, max(0, last.cpuSeconds - first.cpuSeconds) * 1000 / Double(requests)))
         }
+        let total = cpuSeconds(from: start, to: end)
         return [
             String(format: "stack CPU per request: %.2f ms (", total * 1000 / Double(requests)) + cpu.joined(separator: ", ")
                 + String(format: "), %.1f CPU seconds for %d requests in the window", total, requests),
-            "resident memory at the window's end: " + memory.joined(separator: ", "),
+            memory(end, when: "at the window's end"),
         ]
+    }
+
+    /// The CPU seconds all parts together used between the two samples.
+    func cpuSeconds(from start: [String: ProcessSample], to end: [String: ProcessSample]) -> Double {
+        parts.reduce(0) { total, part in
+            guard let first = start[part.name], let last = end[part.name] else { return total }
+            return total + max(0, last.cpuSeconds - first.cpuSeconds)
+        }
+    }
+
+    /// One line: each part's resident memory now and at its peak so far (VmRSS / VmHWM), `when` naming the moment.
+    func memory(_ sample: [String: ProcessSample], when: String) -> String {
+        let figures = parts.compactMap { part -> String? in
+            guard let process = sample[part.name] else { return nil }
+            return String(format: "%@ %.0f MB", part.name, Double(process.residentBytes) / 1_048_576)
+                + String(format: " (peak %.0f)", Double(process.peakResidentBytes) / 1_048_576)
+        }
+        return "resident memory \(when), VmRSS (peak VmHWM): " + figures.joined(separator: ", ")
     }
 
     private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -86,9 +99,10 @@ struct StackProcesses: Sendable {
         return (used + children) / ticksPerSecond
     }
 
-    private static func residentBytes(of pid: Int32) -> Int {
+    /// A memory figure of `/proc/<pid>/status` (VmRSS, VmHWM) in bytes; 0 when the process is gone.
+    private static func statusBytes(_ field: String, of pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
         else { return 0 }
         return kilobytes * 1024

@@ -9,7 +9,10 @@
 #     alone and while the login load of (b) runs at the same time (goal: loaded p99 at most twice the unloaded).
 # Needs PostgreSQL and the broker: `bash deploy/infra.sh start`. Starts its own AuthService (port 18281) and
 # Gateway (18283, a routes file without rate limits); registers a few users and deletes them again at the end.
+# The resident memory (VmRSS and VmHWM) of both, PostgreSQL's postmaster and the broker is printed idle (after
+# start, before load) and after the load.
 # Environment: BENCH_BIN_DIR (use the AuthService and Gateway there instead of building release ones),
+# BENCH_AUTH_PORT, BENCH_GATEWAY_PORT (the ports above),
 # BENCH_USERS (8), BENCH_READ_RATE (most reads/s offered, 50), BENCH_READ_CONNECTIONS (2), BCRYPT_HASHES (hashes per
 # process when timing bcrypt, 16), BENCH_KEEP_USERS=1 (keep the bench accounts), BENCH_LOG_LEVEL (info).
 set -euo pipefail
@@ -19,7 +22,7 @@ source "$REPO_ROOT/deploy/lib/broker.sh"
 source "$REPO_ROOT/deploy/lib/bench.sh"
 
 RUNS=${1:-3}; DURATION=${2:-20}; CONNECTIONS=${3:-16}
-AUTH_PORT=18281; BENCH_GATEWAY_PORT=18283
+AUTH_PORT=${BENCH_AUTH_PORT:-18281}; BENCH_GATEWAY_PORT=${BENCH_GATEWAY_PORT:-18283}
 USERS=${BENCH_USERS:-8}; READ_RATE=${BENCH_READ_RATE:-50}; READ_CONNECTIONS=${BENCH_READ_CONNECTIONS:-2}
 BCRYPT_HASHES=${BCRYPT_HASHES:-16}
 CORES=$(nproc)
@@ -104,6 +107,8 @@ wait_for 120 "auth readiness" http_ok "http://127.0.0.1:$AUTH_PORT/health/ready"
   || fail "AuthService did not become ready; see $WORK/auth.log"
 bench_start_gateway "$BENCH_GATEWAY_PORT" "$WORK/routes.json"
 ok "AuthService (pid $AUTH_PID, log $WORK/auth.log), gateway (pid $GATEWAY_PID, log $WORK/gateway.log)"
+# shellcheck disable=SC2046  # bench_infra_pids prints words
+bench_print_rss "idle, before load" auth:"$AUTH_PID" gateway:"$GATEWAY_PID" $(bench_infra_pids)
 
 step "registering $USERS users through the gateway"
 RUN_ID="$(date +%s)-$$"
@@ -189,6 +194,9 @@ for _ in $(seq "$RUNS"); do
   wait "$LOGIN_WRK_PID"; LOGIN_WRK_PID=""
   summarize <"$WORK/mixed-login.out" | tee -a "$WORK/mixed-login.runs" | sed 's/^/    logins: /'
 done
+
+# shellcheck disable=SC2046  # bench_infra_pids prints words
+bench_print_rss "after the load" auth:"$AUTH_PID" gateway:"$GATEWAY_PID" $(bench_infra_pids)
 
 for phase in login read mixed-read mixed-login; do
   awk -v p="$phase" '{ bad += $4; t += $5 } END { if (bad + t) printf "    warning: %s: %d answers were not 2xx and %d requests timed out\n", p, bad, t }' \

@@ -7,13 +7,15 @@
 # private route with a valid EdDSA token signed here. wrk on loopback; medians of the runs are printed.
 # Every request of the token target carries the same token, so after the first one the gateway answers from its
 # verified-token cache: this measures the steady state of a signed-in client, not one signature check per request.
-# BENCH_BIN_DIR=/path/to/bin uses the Gateway binary found there instead of building a release one.
+# The resident memory (VmRSS and VmHWM) of the gateway and nginx is printed idle (after start) and after the load.
+# BENCH_BIN_DIR=/path/to/bin uses the Gateway binary found there instead of building a release one;
+# BENCH_UPSTREAM_PORT (18181), BENCH_NGINX_PORT (18182) and BENCH_GATEWAY_PORT (18183) move the ports.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 source "$REPO_ROOT/deploy/lib/bench.sh"
 
 RUNS=${1:-3}; DURATION=${2:-10}; CONNECTIONS=${3:-50}
-UPSTREAM_PORT=18181; NGINX_PROXY_PORT=18182; GATEWAY_PORT=18183
+UPSTREAM_PORT=${BENCH_UPSTREAM_PORT:-18181}; NGINX_PROXY_PORT=${BENCH_NGINX_PORT:-18182}; GATEWAY_PORT=${BENCH_GATEWAY_PORT:-18183}
 WORK="$LOCAL_DIR/bench"; mkdir -p "$WORK"
 TARGETS="direct nginx gateway verified"
 
@@ -102,6 +104,10 @@ code=$(status_of -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$GATEWAY_PO
 code=$(status_of "http://127.0.0.1:$GATEWAY_PORT/api/private")
 [ "$code" = 401 ] || fail "the private route answered $code without a token; expected 401"
 ok "gateway ready (pid $GATEWAY_PID); private route: 200 with the token, 401 without"
+NGINX_PID=$(cat "$WORK/nginx.pid")
+memory_pids() { echo "gateway:$GATEWAY_PID nginx:$NGINX_PID nginx-worker:$(pgrep -P "$NGINX_PID" | head -n 1)"; }
+# shellcheck disable=SC2046  # memory_pids prints words
+bench_print_rss "idle, before load" $(memory_pids)
 
 # One wrk run: prints "requests_per_second p50_us p99_us non_2xx". measure URL [wrk options...]
 measure() {
@@ -133,6 +139,9 @@ for target in $TARGETS; do
   P50[$target]=$(cut -d' ' -f2 "$WORK/$target.runs" | median)
   P99[$target]=$(cut -d' ' -f3 "$WORK/$target.runs" | median)
 done
+
+# shellcheck disable=SC2046  # memory_pids prints words
+bench_print_rss "after the load" $(memory_pids)
 
 echo
 printf '%-36s %12s %10s %10s\n' "target (medians)" "req/s" "p50 (us)" "p99 (us)"

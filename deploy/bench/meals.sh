@@ -15,11 +15,19 @@
 #     the meals service and the gateway (/proc/<pid>/clear_refs) and reads VmHWM afterwards; the growth over the
 #     resident size before, divided by the upload size, is printed (goal for the meals service: at most 3x). The
 #     first round is the figure; later rounds start with the memory the allocator kept and are shown apart.
+# (d) Photo memory: the meals service and the gateway are restarted (VmHWM is a high-water mark, so only fresh
+#     processes show what an upload costs over their idle size), then BENCH_UPLOADS sequential
+#     `PUT /api/meals/:id/photo` of the same file (Content-Type: image/jpeg, stored without a vision provider) on
+#     a meal made for it. Per upload: the peak RSS growth of each process over its size before it (the peak is reset
+#     before each upload where /proc/<pid>/clear_refs allows), divided by the upload size; the first upload on the
+#     fresh processes is the figure (issue 21: about 5x the photo across the gateway and the meals service today).
+# The resident memory (VmRSS and VmHWM) of every process started here, and of PostgreSQL's postmaster and the
+# broker, is printed idle (after start, before load) and after the load.
 # Needs PostgreSQL and the broker: `bash deploy/infra.sh start`. Starts its own AuthService (port 18381),
 # MealsService (18382, with MEALS_FOOD_DATA_FILE, no vision provider) and Gateway (18383, a routes file without
-# rate limits); registers two users and deletes them again at the end (their meals go with them).
+# rate limits); registers two users and deletes them again at the end (their meals and photos go with them).
 # Environment: BENCH_BIN_DIR (use the AuthService, MealsService and Gateway there instead of building release
-# ones), BENCH_ANALYZE_RATE (most analyses/s offered, 20), BENCH_ANALYZE_CONNECTIONS (2), BENCH_MEALS (meals of
+# ones), BENCH_AUTH_PORT, BENCH_MEALS_PORT, BENCH_GATEWAY_PORT (the ports above), BENCH_ANALYZE_RATE (most analyses/s offered, 20), BENCH_ANALYZE_CONNECTIONS (2), BENCH_MEALS (meals of
 # the list user, 200), BENCH_UPLOADS (uploads per round, 5), BENCH_UPLOAD_BYTES (10000000),
 # BENCH_KEEP_USERS=1 (keep the bench accounts), BENCH_LOG_LEVEL (info).
 set -euo pipefail
@@ -29,7 +37,7 @@ source "$REPO_ROOT/deploy/lib/broker.sh"
 source "$REPO_ROOT/deploy/lib/bench.sh"
 
 RUNS=${1:-3}; DURATION=${2:-15}; CONNECTIONS=${3:-50}
-AUTH_PORT=18381; MEALS_PORT=18382; BENCH_GATEWAY_PORT=18383
+AUTH_PORT=${BENCH_AUTH_PORT:-18381}; MEALS_PORT=${BENCH_MEALS_PORT:-18382}; BENCH_GATEWAY_PORT=${BENCH_GATEWAY_PORT:-18383}
 ANALYZE_RATE=${BENCH_ANALYZE_RATE:-20}; ANALYZE_CONNECTIONS=${BENCH_ANALYZE_CONNECTIONS:-2}
 MEAL_COUNT=${BENCH_MEALS:-200}; UPLOADS=${BENCH_UPLOADS:-5}; UPLOAD_BYTES=${BENCH_UPLOAD_BYTES:-10000000}
 LIST_THREADS=$(( CONNECTIONS < 2 ? 1 : 2 ))
@@ -51,9 +59,14 @@ ok "postgres on $PG_PORT, broker on $BROKER_PORT, food table $FOOD_DATA_FILE"
 bench_binaries AuthService MealsService Gateway
 
 for port in $AUTH_PORT $MEALS_PORT $BENCH_GATEWAY_PORT; do require_port_free "$port" benchmark; done
-# The real routes of the auth and meals services, without rate limits; /api/analyze keeps its larger body limit.
-ANALYZE_MAX_BODY=$(jq -r '.routes[] | select(.prefix == "/api/analyze") | .maxBodyBytes // empty' "$REPO_ROOT/deploy/gateway-routes.json")
-ANALYZE_MAX_BODY=${ANALYZE_MAX_BODY:-14745600}
+# The real routes of the auth and meals services, without rate limits; /api/analyze and /api/meals (photos) keep
+# their larger body limits.
+max_body_of() { # max_body_of PREFIX: the route's maxBodyBytes in deploy/gateway-routes.json, 14745600 when it has none
+  local bytes
+  bytes=$(jq -r --arg p "$1" '.routes[] | select(.prefix == $p) | .maxBodyBytes // empty' "$REPO_ROOT/deploy/gateway-routes.json")
+  echo "${bytes:-14745600}"
+}
+ANALYZE_MAX_BODY=$(max_body_of /api/analyze); MEALS_MAX_BODY=$(max_body_of /api/meals)
 cat >"$WORK/routes.json" <<JSON
 { "upstreams": { "auth": "http://127.0.0.1:$AUTH_PORT", "meals": "http://127.0.0.1:$MEALS_PORT" },
   "routes": [
@@ -64,7 +77,7 @@ cat >"$WORK/routes.json" <<JSON
     { "prefix": "/api/auth", "upstream": "auth", "public": false },
     { "prefix": "/api/users", "upstream": "auth", "public": false },
     { "prefix": "/api/analyze", "upstream": "meals", "public": false, "maxBodyBytes": $ANALYZE_MAX_BODY },
-    { "prefix": "/api/meals", "upstream": "meals", "public": false },
+    { "prefix": "/api/meals", "upstream": "meals", "public": false, "maxBodyBytes": $MEALS_MAX_BODY },
     { "prefix": "/api/foods", "upstream": "meals", "public": false },
     { "prefix": "/api/custom-meals", "upstream": "meals", "public": false } ] }
 JSON
@@ -91,25 +104,34 @@ cleanup() {
 }
 trap cleanup EXIT
 
+start_meals() { # MealsService on MEALS_PORT, waited for until ready; sets MEALS_PID; its log is appended to $WORK/meals.log
+  # No vision provider: photos for analysis are read and checked whole, then answered 503 vision_not_configured.
+  # shellcheck disable=SC2046
+  (cd "$REPO_ROOT" && exec env -u MEALS_VISION_BASE_URL -u MEALS_UPLOAD_MAX_BYTES $(pg_env_for meals) \
+    MEALS_FOOD_DATA_FILE="$FOOD_DATA_FILE" KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT=$MEALS_PORT \
+    LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/MealsService" >>"$WORK/meals.log" 2>&1 </dev/null) &
+  MEALS_PID=$!
+  # A first start imports the food table (one transaction), which takes a while.
+  wait_for 180 "meals readiness" http_ok "$MEALS_URL/health/ready" \
+    || fail "MealsService did not become ready (food table loaded); see $WORK/meals.log"
+}
+check_memory_pids() { # the memory figures read /proc/<pid>: the pids must be the services themselves, not wrappers
+  local pair
+  for pair in "MealsService:$MEALS_PID" "Gateway:$GATEWAY_PID"; do
+    [ "$(basename "$(readlink "/proc/${pair#*:}/exe")")" = "${pair%%:*}" ] || fail "pid ${pair#*:} is not ${pair%%:*}"
+  done
+}
 step "starting AuthService on $AUTH_PORT, MealsService on $MEALS_PORT and the gateway on $BENCH_GATEWAY_PORT"
+: >"$WORK/meals.log"
 bench_start_auth "$AUTH_PORT"
-# No vision provider: photos are read and checked whole, then answered 503 vision_not_configured.
-# shellcheck disable=SC2046
-(cd "$REPO_ROOT" && exec env -u MEALS_VISION_BASE_URL -u MEALS_UPLOAD_MAX_BYTES $(pg_env_for meals) \
-  MEALS_FOOD_DATA_FILE="$FOOD_DATA_FILE" KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT=$MEALS_PORT \
-  LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/MealsService" >"$WORK/meals.log" 2>&1 </dev/null) &
-MEALS_PID=$!
+start_meals
 wait_for 120 "auth readiness" http_ok "http://127.0.0.1:$AUTH_PORT/health/ready" \
   || fail "AuthService did not become ready; see $WORK/auth.log"
-# A first start imports the food table (one transaction), which takes a while.
-wait_for 180 "meals readiness" http_ok "$MEALS_URL/health/ready" \
-  || fail "MealsService did not become ready (food table loaded); see $WORK/meals.log"
 bench_start_gateway "$BENCH_GATEWAY_PORT" "$WORK/routes.json"
-# The memory figures read /proc/<pid>: the pids must be the services themselves, not wrappers.
-for pair in "MealsService:$MEALS_PID" "Gateway:$GATEWAY_PID"; do
-  [ "$(basename "$(readlink "/proc/${pair#*:}/exe")")" = "${pair%%:*}" ] || fail "pid ${pair#*:} is not ${pair%%:*}"
-done
+check_memory_pids
 ok "AuthService (pid $AUTH_PID), MealsService (pid $MEALS_PID), gateway (pid $GATEWAY_PID); logs in $WORK"
+# shellcheck disable=SC2046  # bench_infra_pids prints words
+bench_print_rss "idle, before load" auth:"$AUTH_PID" meals:"$MEALS_PID" gateway:"$GATEWAY_PID" $(bench_infra_pids)
 
 step "registering 2 users through the gateway (one analyses, one lists)"
 RUN_ID="$(date +%s)-$$"
@@ -213,7 +235,6 @@ done
 step "(c) upload memory: $RUNS rounds of $UPLOADS sequential uploads of $UPLOAD_BYTES bytes through the gateway"
 # A JPEG signature, then random bytes: recognised as a photo, so the whole body is read and checked.
 { printf '\xff\xd8\xff\xe0'; head -c "$((UPLOAD_BYTES - 4))" /dev/urandom; } >"$WORK/upload.jpg"
-status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; } # status_kb PID VmHWM|VmRSS
 reset_peak() { { echo 5 >"/proc/$1/clear_refs"; } 2>/dev/null; }
 if reset_peak "$MEALS_PID" && reset_peak "$GATEWAY_PID"; then
   RESETS=1; say "peak RSS is reset before each round; growth = VmHWM after the round - VmRSS before it"
@@ -232,17 +253,17 @@ upload() { # upload: one multipart upload through the gateway -> "http_code erro
 for round in $(seq "$RUNS"); do
   if [ "$RESETS" = 1 ]; then
     reset_peak "$MEALS_PID"; reset_peak "$GATEWAY_PID"
-    meals_before=$(status_kb "$MEALS_PID" VmRSS); gateway_before=$(status_kb "$GATEWAY_PID" VmRSS)
+    meals_before=$(bench_status_kb "$MEALS_PID" VmRSS); gateway_before=$(bench_status_kb "$GATEWAY_PID" VmRSS)
   else
-    meals_before=$(status_kb "$MEALS_PID" VmHWM); gateway_before=$(status_kb "$GATEWAY_PID" VmHWM)
+    meals_before=$(bench_status_kb "$MEALS_PID" VmHWM); gateway_before=$(bench_status_kb "$GATEWAY_PID" VmHWM)
   fi
   answers=""; peaks=""
   for _ in $(seq "$UPLOADS"); do
     answer=$(upload); answers+="${answers:+, }$answer"
     [ "$answer" = "503 vision_not_configured" ] || unexpected=$((unexpected + 1))
-    peaks+="${peaks:+ }$(( $(status_kb "$MEALS_PID" VmHWM) / 1024 ))/$(( $(status_kb "$GATEWAY_PID" VmHWM) / 1024 ))"
+    peaks+="${peaks:+ }$(( $(bench_status_kb "$MEALS_PID" VmHWM) / 1024 ))/$(( $(bench_status_kb "$GATEWAY_PID" VmHWM) / 1024 ))"
   done
-  meals_after=$(status_kb "$MEALS_PID" VmHWM); gateway_after=$(status_kb "$GATEWAY_PID" VmHWM)
+  meals_after=$(bench_status_kb "$MEALS_PID" VmHWM); gateway_after=$(bench_status_kb "$GATEWAY_PID" VmHWM)
   # "meals_growth_ratio gateway_growth_ratio meals_before_kb meals_peak_kb gateway_before_kb gateway_peak_kb"
   awk -v mb="$meals_before" -v ma="$meals_after" -v gb="$gateway_before" -v ga="$gateway_after" -v n="$UPLOAD_BYTES" \
     'BEGIN { printf "%.2f %.2f %d %d %d %d\n", (ma - mb) * 1024 / n, (ga - gb) * 1024 / n, mb, ma, gb, ga }' \
@@ -253,6 +274,48 @@ for round in $(seq "$RUNS"); do
   say "  answers: $answers"
 done
 [ "$unexpected" = 0 ] || say "warning: $unexpected uploads were not answered 503 vision_not_configured; see $WORK/upload.json and $WORK/meals.log"
+# shellcheck disable=SC2046  # bench_infra_pids prints words
+bench_print_rss "after the load of (a), (b) and (c)" auth:"$AUTH_PID" meals:"$MEALS_PID" gateway:"$GATEWAY_PID" $(bench_infra_pids)
+
+# --- (d) photo memory, on fresh processes ---------------------------------------------------------------------------
+step "(d) photo memory: the meals service and the gateway restarted, then $UPLOADS sequential PUT /api/meals/:id/photo of $UPLOAD_BYTES bytes"
+bench_stop "$GATEWAY_PID" "$MEALS_PID"; GATEWAY_PID=""; MEALS_PID=""
+start_meals
+bench_start_gateway "$BENCH_GATEWAY_PORT" "$WORK/routes.json"
+check_memory_pids
+code=$(curl -s -o "$WORK/photo-meal.json" -w '%{http_code}' --max-time 10 -H 'Content-Type: application/json' \
+  -H "Authorization: Bearer $UPLOAD_TOKEN" -d "$MEAL_BODY" "$GATEWAY_URL/api/meals") || true
+[ "$code" = 201 ] || fail "POST /api/meals for the photo answered $code: $(head -c 400 "$WORK/photo-meal.json")"
+PHOTO_MEAL_ID=$(jq -r .id "$WORK/photo-meal.json")
+ok "fresh MealsService (pid $MEALS_PID) and gateway (pid $GATEWAY_PID); meal $PHOTO_MEAL_ID for the photo"
+bench_print_rss "fresh, before the first upload" meals:"$MEALS_PID" gateway:"$GATEWAY_PID"
+MEALS_IDLE_KB=$(bench_status_kb "$MEALS_PID" VmRSS); GATEWAY_IDLE_KB=$(bench_status_kb "$GATEWAY_PID" VmRSS)
+: >"$WORK/photo.runs"; unexpected=0; MEALS_PEAK_KB=$MEALS_IDLE_KB; GATEWAY_PEAK_KB=$GATEWAY_IDLE_KB
+for upload in $(seq "$UPLOADS"); do
+  if [ "$RESETS" = 1 ]; then
+    reset_peak "$MEALS_PID"; reset_peak "$GATEWAY_PID"
+    meals_before=$(bench_status_kb "$MEALS_PID" VmRSS); gateway_before=$(bench_status_kb "$GATEWAY_PID" VmRSS)
+  else
+    meals_before=$(bench_status_kb "$MEALS_PID" VmHWM); gateway_before=$(bench_status_kb "$GATEWAY_PID" VmHWM)
+  fi
+  # No "Expect: 100-continue": the body goes at once, as from an app.
+  code=$(curl -s -o "$WORK/photo.json" -w '%{http_code}' --max-time 60 -X PUT -H "Authorization: Bearer $UPLOAD_TOKEN" \
+    -H 'Content-Type: image/jpeg' -H 'Expect:' --data-binary "@$WORK/upload.jpg" "$GATEWAY_URL/api/meals/$PHOTO_MEAL_ID/photo") || true
+  [ "$code" = 200 ] || { unexpected=$((unexpected + 1)); say "upload $upload answered $code: $(head -c 300 "$WORK/photo.json")"; }
+  meals_after=$(bench_status_kb "$MEALS_PID" VmHWM); gateway_after=$(bench_status_kb "$GATEWAY_PID" VmHWM)
+  # The resets lower VmHWM to the size at the reset: the highest peak of all uploads is kept here.
+  [ "$meals_after" -le "$MEALS_PEAK_KB" ] || MEALS_PEAK_KB=$meals_after
+  [ "$gateway_after" -le "$GATEWAY_PEAK_KB" ] || GATEWAY_PEAK_KB=$gateway_after
+  # "meals_growth_ratio gateway_growth_ratio meals_before_kb meals_peak_kb gateway_before_kb gateway_peak_kb"
+  awk -v mb="$meals_before" -v ma="$meals_after" -v gb="$gateway_before" -v ga="$gateway_after" -v n="$UPLOAD_BYTES" \
+    'BEGIN { printf "%.2f %.2f %d %d %d %d\n", (ma - mb) * 1024 / n, (ga - gb) * 1024 / n, mb, ma, gb, ga }' \
+    | tee -a "$WORK/photo.runs" | awk -v u="$upload" -v c="$code" '{
+      printf "    upload %d (%s): meals %.0f -> peak %.0f MB (growth %.2fx the upload); gateway %.0f -> peak %.0f MB (growth %.2fx)\n",
+        u, c, $3 / 1024, $4 / 1024, $1, $5 / 1024, $6 / 1024, $2 }'
+done
+[ "$unexpected" = 0 ] || say "warning: $unexpected photo uploads were not answered 200; see $WORK/photo.json and $WORK/meals.log"
+# shellcheck disable=SC2046  # bench_infra_pids prints words
+bench_print_rss "after the photo uploads" meals:"$MEALS_PID" gateway:"$GATEWAY_PID" $(bench_infra_pids)
 
 # --- summary ------------------------------------------------------------------------------------------------------
 ms() { awk -v v="$1" 'BEGIN { printf "%.1f", v / 1000 }'; }
@@ -281,3 +344,10 @@ awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v r="$RUNS" -v m1="$(head -n 1 "$WORK/
   printf "(c) meals peak RSS growth / upload size, %d sequential uploads of %.1f MB: %.2fx   (goal: at most 3x)\n", u, n / 1000000, m1
   printf "    gateway peak RSS growth / upload size: %.2fx   (it reads the body whole before forwarding)\n", g1
   if (r > 1) printf "    later rounds, memory already retained (median of %d): meals %.2fx, gateway %.2fx\n", r - 1, m, g }'
+later_uploads() { tail -n +2 "$WORK/photo.runs" | cut -d' ' -f"$1" | bench_median; }
+awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v m1="$(head -n 1 "$WORK/photo.runs" | cut -d' ' -f1)" \
+  -v g1="$(head -n 1 "$WORK/photo.runs" | cut -d' ' -f2)" -v m="$(later_uploads 1)" -v g="$(later_uploads 2)" \
+  -v mi="$MEALS_IDLE_KB" -v mp="$MEALS_PEAK_KB" -v gi="$GATEWAY_IDLE_KB" -v gp="$GATEWAY_PEAK_KB" 'BEGIN {
+  printf "(d) PUT /api/meals/:id/photo of %.1f MB, first upload on fresh processes: peak RSS growth / upload size meals %.2fx + gateway %.2fx = %.2fx   (issue 21: about 5x today)\n", n / 1000000, m1, g1, m1 + g1
+  if (u > 1) printf "    later uploads, memory already retained (median of %d): meals %.2fx, gateway %.2fx\n", u - 1, m, g
+  printf "    all %d uploads, highest peak over the idle RSS: meals +%.1f MB (%.2fx), gateway +%.1f MB (%.2fx)\n", u, (mp - mi) / 1024, (mp - mi) * 1024 / n, (gp - gi) / 1024, (gp - gi) * 1024 / n }'

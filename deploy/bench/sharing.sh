@@ -27,7 +27,9 @@
 # the topics from their start: the share requests are retried while they answer 409 meal_not_ready, until the
 # sharing service has caught up with the bench's meals. At the end the bench accounts are deleted through the
 # gateway (their meals and sharing rows go with `user.deleted`; the bench waits for both purges) and every
-# process it started is stopped.
+# process it started is stopped. The resident memory (VmRSS and VmHWM) of every process it started (nginx's
+# master and worker), PostgreSQL's postmaster and the broker is printed idle (after start, before load) and after
+# the load.
 # Environment: BENCH_BIN_DIR (use the binaries there instead of building release ones), BENCH_AUTH_PORT,
 # BENCH_MEALS_PORT, BENCH_SHARING_PORT, BENCH_GATEWAY_PORT, BENCH_NGINX_PORT, BENCH_SHARING_USERS (20),
 # BENCH_SHARING_MEALS (meals shared per user, 10), BENCH_SHARING_GROUP (sharing-bench), BENCH_CATCHUP_SECONDS
@@ -168,6 +170,13 @@ nginx -c "$WORK/nginx.conf" || fail "nginx did not start; see $WORK/nginx-error.
 wait_for 20 nginx port_open "$NGINX_PORT" || fail "nginx did not listen on $NGINX_PORT; see $WORK/nginx-error.log"
 ok "AuthService (pid $AUTH_PID), MealsService (pid $MEALS_PID), SharingService (pid $SHARING_PID), gateway (pid $GATEWAY_PID), nginx (pid $(cat "$WORK/nginx.pid")); logs in $WORK"
 say "run id $RUN_ID: the bench accounts are bench-sharing-$RUN_ID-<n>@example.com"
+NGINX_PID=$(cat "$WORK/nginx.pid")
+memory_pids() { # NAME:PID words for bench_print_rss: every process started here, then the infrastructure
+  echo "auth:$AUTH_PID meals:$MEALS_PID sharing:$SHARING_PID gateway:$GATEWAY_PID nginx:$NGINX_PID" \
+    "nginx-worker:$(pgrep -P "$NGINX_PID" | head -n 1) $(bench_infra_pids)"
+}
+# shellcheck disable=SC2046  # memory_pids prints words
+bench_print_rss "idle, before load" $(memory_pids)
 
 # --- users, meals, links -------------------------------------------------------------------------------------------
 step "registering $USERS users through the gateway, $MEALS_PER_USER meals each"
@@ -285,6 +294,8 @@ for target in $TARGETS; do
   awk '{ g += $1; s += $2; p += $3 } END { printf "    CPU per answer (mean of the runs): gateway %.0f us, sharing %.0f us, PostgreSQL %.0f us\n", g / NR, s / NR, p / NR }' \
     "$WORK/$target.cpu"
 done
+# shellcheck disable=SC2046  # memory_pids prints words
+bench_print_rss "after the load" $(memory_pids)
 for target in $TARGETS; do
   awk -v p="$target" '{ bad += $4; e += $5 } END { if (bad + e) printf "    warning: %s: %d answers were not 2xx and %d socket errors; the figures are not of the intended path\n", p, bad, e }' \
     "$WORK/$target.runs"

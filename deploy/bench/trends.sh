@@ -27,7 +27,9 @@
 # reads the topics from their start: the warm-up waits until it has caught up. At the end the bench accounts
 # are deleted (their trends rows go with `user.deleted`); the synthetic users get a `user.deleted` through the
 # auth outbox, and every outbox row the bench wrote is removed from meals.outbox (a round's as soon as it is
-# measured, so that it does not slow the relay of the next rounds).
+# measured, so that it does not slow the relay of the next rounds). The resident memory (VmRSS and VmHWM) of every
+# process it started, PostgreSQL's postmaster and the broker is printed idle (after start, before load) and after
+# the load of (c) (the trends process then is the one (b) started last).
 # Environment: BENCH_BIN_DIR (use the binaries there instead of building release ones), BENCH_AUTH_PORT,
 # BENCH_MEALS_PORT, BENCH_GATEWAY_PORT, BENCH_TRENDS_PORT, BENCH_EVENT_RATE (500), BENCH_LOW_EVENT_RATE (100),
 # BENCH_BATCH_MS (50), BENCH_SYNTHETIC_USERS (200), BENCH_WARMUP_SECONDS (5), BENCH_CATCHUP_SECONDS (most seconds to wait for the
@@ -248,6 +250,9 @@ bench_start_gateway "$BENCH_GATEWAY_PORT" "$WORK/routes.json"
 ok "AuthService (pid $AUTH_PID), MealsService (pid $MEALS_PID), TrendsService (pid $TRENDS_PID), gateway (pid $GATEWAY_PID); logs in $WORK"
 # A run killed outright (SIGKILL) cannot clean up; with the run id its synthetic users can be found again.
 say "run id $RUN_ID: synthetic user n of round R is md5('trends-bench/$RUN_ID-R/n')::uuid (rounds w, a<run>-<rate>, b<run>)"
+memory_pids() { echo "auth:$AUTH_PID meals:$MEALS_PID trends:$TRENDS_PID gateway:$GATEWAY_PID $(bench_infra_pids)"; }
+# shellcheck disable=SC2046  # memory_pids prints words
+bench_print_rss "idle, before load" $(memory_pids)
 
 # --- (a) event latency ---------------------------------------------------------------------------------------------
 paced_events() { # paced_events TAG SECONDS RATE: meal.consumed rows at RATE, a batch every BATCH_MS, each its own transaction
@@ -436,6 +441,8 @@ for target in gateway direct live; do
   : >"$WORK/$target.runs"
   for _ in $(seq "$RUNS"); do load "$DURATION" "$target" | bench_wrk_summary | tee -a "$WORK/$target.runs" | show; done
 done
+# shellcheck disable=SC2046  # memory_pids prints words
+bench_print_rss "after the load" $(memory_pids)
 for target in gateway direct live; do
   awk -v p="$target" '{ bad += $4; e += $5 } END { if (bad + e) printf "    warning: %s: %d answers were not 2xx and %d socket errors; the figures are not of the intended path\n", p, bad, e }' \
     "$WORK/$target.runs"

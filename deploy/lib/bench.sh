@@ -1,6 +1,6 @@
 # What the benchmark scripts share: tools, the infrastructure check, release binaries, starting the backend
-# services and the gateway, deleting the bench accounts, reading wrk's output, stopping processes. Sourced after
-# common.sh, postgres.sh, broker.sh.
+# services and the gateway, deleting the bench accounts, reading wrk's output, printing processes' resident memory,
+# stopping processes. Sourced after common.sh, postgres.sh, broker.sh.
 
 http_ok() { curl -fs -o /dev/null --max-time 2 "$1"; }
 
@@ -87,6 +87,28 @@ bench_wrk_summary() {
     /Non-2xx or 3xx responses/ { bad = $NF }
     /Socket errors/ { gsub(/,/, ""); errors = $4 + $6 + $8 + $10 }
     END { printf "%.2f %.0f %.0f %d %d\n", (seconds > 0 ? (requests - bad) / seconds : 0), p50, p99, bad, errors }'
+}
+
+bench_status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null; } # bench_status_kb PID VmRSS|VmHWM
+
+# Resident memory of the processes a benchmark started, from /proc/<pid>/status: VmRSS (now) and VmHWM (the
+# process's peak so far), one line each, under LABEL (such as "idle, before load" or "after the load"). PostgreSQL is
+# its postmaster alone: its backends share its buffers, so adding theirs would count them many times.
+bench_print_rss() { # bench_print_rss LABEL NAME:PID...
+  local label=$1 part name pid; shift
+  say "resident memory, $label (VmRSS now / VmHWM peak):"
+  for part in "$@"; do
+    name=${part%%:*}; pid=${part#*:}
+    if [ -z "$pid" ] || [ "$pid" = "$part" ] || ! pid_alive "$pid"; then say "    $name: not running"; continue; fi
+    awk -v name="$name" -v pid="$pid" '$1 == "VmRSS:" { rss = $2 } $1 == "VmHWM:" { hwm = $2 }
+      END { printf "        %-12s pid %-8s %8.1f MB / %8.1f MB\n", name, pid, rss / 1024, hwm / 1024 }' "/proc/$pid/status"
+  done
+}
+
+bench_infra_pids() { # the infrastructure's processes as NAME:PID words for bench_print_rss: PostgreSQL's postmaster, the broker
+  [ -s "$PG_DATA/postmaster.pid" ] && printf 'postgres:%s ' "$(head -n 1 "$PG_DATA/postmaster.pid")"
+  [ -s "${BROKER_PID_FILE:-$RUN_DIR/broker.pid}" ] && printf 'broker:%s ' "$(cat "${BROKER_PID_FILE:-$RUN_DIR/broker.pid}")"
+  return 0
 }
 
 bench_median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; } # numbers on stdin, one a line
