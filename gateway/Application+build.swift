@@ -28,7 +28,8 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 
 /// The gateway application: the router, and in front of it in every client connection the pass-through, which
 /// forwards the apps' everyday requests itself and gives the router everything else (`PassThroughAdmission`). Both
-/// count into the same rate-limit windows and request metrics.
+/// count into the same rate-limit windows and request metrics. While tracing is on the router takes every request:
+/// it makes the spans (decided here, where a tracer bound to the building task is seen, as in the tests).
 func makeGatewayApplication(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
     configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system,
@@ -39,7 +40,9 @@ func makeGatewayApplication(
     let router = makeRouter(
         settings: settings, client: client, verifier: verifier, apiDocument: apiDocument, rateLimits: rateLimits, clock: clock,
         recorder: recorder)
-    guard settings.passThrough else { return Application(router: router, configuration: configuration, logger: logger) }
+    guard settings.passThrough, !TraceContext.isTracing else {
+        return Application(router: router, configuration: configuration, logger: logger)
+    }
     let admission = PassThroughAdmission(
         routes: settings.routes, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), verifier: verifier,
         rateLimits: rateLimits, clock: clock, webOrigins: settings.webOrigins, maxBodyBytes: settings.http.maxBodyBytes)

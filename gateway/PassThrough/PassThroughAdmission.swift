@@ -10,8 +10,8 @@ import ServiceDefaults
 /// Everything else is delegated to the router, whose middleware handles it exactly as before: browsers' requests
 /// (`Origin` or cookies: CORS and CSRF), tokens not yet in the verified-token cache (the router verifies and caches
 /// them, so the client's next request passes through), missing or refused tokens, bodies of unknown or excessive
-/// length, `Expect`, TRACE and CONNECT, the gateway's own routes, and every request while tracing is on (the router
-/// makes the spans).
+/// length, `Expect`, TRACE and CONNECT, and the gateway's own routes. (While tracing is on there is no pass-through:
+/// see `makeGatewayApplication`.)
 /// The checks that are kept here are the router's own: the route table, `ClientAddressResolver`,
 /// `RateLimitGate`, `AccessTokenVerifier`'s cache and `RequestIdMiddleware.acceptable`.
 struct PassThroughAdmission: Sendable {
@@ -44,7 +44,7 @@ struct PassThroughAdmission: Sendable {
 
     /// The decision for `request` from `peer` (the direct peer's IP address), whose id is `requestId`.
     func decide(_ request: HTTPRequest, peer: String?, requestId: String) -> PassThroughDecision {
-        guard !TraceContext.isTracing, request.method != .trace, request.method != .connect else { return .delegate }
+        guard request.method != .trace, request.method != .connect else { return .delegate }
         guard let target = request.path, let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first,
             let route = routes.route(for: path), route.upstream != RouteTable.gatewayUpstream, let upstream = upstreams[route.upstream]
         else { return .delegate }

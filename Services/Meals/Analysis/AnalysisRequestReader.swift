@@ -49,8 +49,9 @@ struct AnalysisRequestReader: Sendable {
             }
             return photo
         }
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxImageBytes { throw tooLarge }
-        let bytes = Array(try await collect(request, upTo: maxImageBytes).readableBytesView)
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let declared, declared > maxImageBytes { throw tooLarge }
+        let bytes = try await collectBytes(request, upTo: maxImageBytes, expecting: declared)
         guard !bytes.isEmpty else { throw APIError.invalid(["image": "Send a JPEG, PNG, WebP or HEIC photo."]) }
         guard let format = ImageFormat(detecting: bytes) else { throw unsupportedImage }
         return PhotoUpload(bytes: bytes, format: format)
@@ -117,6 +118,18 @@ struct AnalysisRequestReader: Sendable {
         } catch {
             throw tooLarge
         }
+    }
+
+    /// The body as bytes, read straight into one array of the declared length: no buffer that grows by doubling and no
+    /// second copy, so a photo costs its own size in memory while it is read.
+    private func collectBytes(_ request: Request, upTo limit: Int, expecting declared: Int?) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(declared ?? 0, limit))
+        for try await chunk in request.body {
+            guard bytes.count + chunk.readableBytes <= limit else { throw tooLarge }
+            bytes.append(contentsOf: chunk.readableBytesView)
+        }
+        return bytes
     }
 
     /// The `boundary` parameter of a multipart content type, quoted or not.
