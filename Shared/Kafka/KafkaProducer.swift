@@ -23,7 +23,7 @@ public final class KafkaProducer: Service, @unchecked Sendable {
         var properties = RdKafkaConfig.common(configuration)
         properties["enable.idempotence"] = "true"
         properties["acks"] = "all"
-        properties["linger.ms"] = "2"
+        properties["linger.ms"] = String(configuration.producerLinger.milliseconds)
         properties["message.timeout.ms"] = String(configuration.deliveryTimeout.milliseconds)
         properties["queue.buffering.max.messages"] = String(configuration.maxBufferedMessages)
         // Topics are created only on purpose, with the configured partition count: a broker's own default

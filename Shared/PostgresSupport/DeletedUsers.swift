@@ -19,4 +19,13 @@ public enum DeletedUsers {
         for try await _ in rows { return true }
         return false
     }
+
+    /// Which of `userIds` were deleted, in one query.
+    public static func among(_ userIds: Set<UUID>, on connection: PostgresConnection, logger: Logger) async throws -> Set<UUID> {
+        guard !userIds.isEmpty else { return [] }
+        let rows = try await connection.query("SELECT user_id FROM deleted_users WHERE user_id = ANY(\(Array(userIds)))", logger: logger)
+        var deleted = Set<UUID>()
+        for try await userId in rows.decode(UUID.self) { deleted.insert(userId) }
+        return deleted
+    }
 }

@@ -35,6 +35,18 @@ public struct ReceivedEvent: Sendable {
 public protocol EventHandler: Sendable {
     /// Throw `EventRejected` for an event that can never be applied; any other error is retried.
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws
+
+    /// Applies the new events of a batch, in their order, in the one transaction that records them in the inbox.
+    /// The end state must be the one `handle` gives event by event. Any error rolls the batch back, after which
+    /// the inbox applies its events one by one with `handle`, so a rejected event does not hold back the others.
+    func handle(batch events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws
+}
+
+extension EventHandler {
+    /// Event by event, for handlers that have nothing cheaper.
+    public func handle(batch events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        for event in events { try await handle(event, on: connection, logger: logger) }
+    }
 }
 
 /// An event that can never be applied (unreadable or against the contract); it is recorded and skipped.
@@ -49,13 +61,15 @@ public struct EventRejected: Error, CustomStringConvertible {
 /// id in the inbox and change nothing.
 ///
 /// Messages already fetched are applied in batches (up to `batchLimit`) in one transaction with one offset
-/// commit, so a backlog costs one database commit and one broker round trip per batch instead of per event.
+/// commit, so a backlog costs one database commit and one broker round trip per batch instead of per event:
+/// one statement records the batch's ids, and the new events go to the handler's batch entry point together.
 /// When anything in a batch fails or is rejected, the batch rolls back and its events are applied one by
 /// one, each retried with backoff until applied or rejected.
 ///
 /// While tracing is on, each event is a consumer span (`process meal.consumed`), child of the publish span named
 /// by the message's `traceparent` header; an event applied on its own has its `SQL transaction` spans below it,
-/// while the events of a batch share one transaction and their spans run from the batch's start to its commit.
+/// while the events of a batch share one transaction (whose statements serve them all, under none of them) and
+/// their spans run from the batch's start to its commit.
 public final class InboxConsumer: Service {
     private let client: PostgresPool
     private let consumer: KafkaConsumer
@@ -194,17 +208,16 @@ public final class InboxConsumer: Service {
         try await commitQuietly(messages)
     }
 
-    /// One transaction for every event; nil (everything rolled back) when one fails or is rejected.
+    /// One transaction for every event: one inbox insert for all their ids, then the new ones go to the handler's batch
+    /// entry point; nil (everything rolled back) when anything fails or is rejected. Returns each event's result.
     private func applyTogether(_ events: [ReceivedEvent]) async throws -> [String]? {
         let spans = TraceContext.isTracing ? events.map(startBatchSpan) : []
         do {
             let results = try await client.transaction(logger: logger) { connection in
-                var results: [String] = []
-                for (index, event) in events.enumerated() {
-                    let context = spans.isEmpty ? InstrumentationContext.current : spans[index].context
-                    results.append(try await InstrumentationContext.$current.withValue(context) { try await apply(event, on: connection) })
-                }
-                return results
+                let fresh = try await recordNew(events, on: connection)
+                let applied = events.indices.filter { fresh.contains($0) }.map { events[$0] }
+                try await handler.handle(batch: applied, on: connection, logger: logger)
+                return events.indices.map { fresh.contains($0) ? "applied" : "duplicate" }
             }
             for (span, result) in zip(spans, results) {
                 span.attributes["inbox.result"] = result
@@ -222,6 +235,22 @@ public final class InboxConsumer: Service {
             logger.debug("batch rolled back; applying its events one by one", metadata: ["error": .string(LogSafeError.describe(error))])
             return nil
         }
+    }
+
+    /// Records the ids of `events` in the inbox in one statement; returns the positions of the events seen for the
+    /// first time (of an id repeated within the batch, its first occurrence).
+    private func recordNew(_ events: [ReceivedEvent], on connection: PostgresConnection) async throws -> Set<Int> {
+        let ids = events.map(\.header.id), types = events.map(\.header.type)
+        let rows = try await connection.query(
+            """
+            INSERT INTO inbox (event_id, event_type) SELECT * FROM unnest(\(ids)::uuid[], \(types)::text[])
+            ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+            """, logger: logger)
+        var inserted = Set<UUID>()
+        for try await id in rows.decode(UUID.self) { inserted.insert(id) }
+        var fresh = Set<Int>()
+        for (index, id) in ids.enumerated() where inserted.remove(id) != nil { fresh.insert(index) }
+        return fresh
     }
 
     /// The consumer span of an event applied in a batch of `events.count`, started with the batch.

@@ -10,6 +10,10 @@ import ServiceDefaults
 /// Redelivery is absorbed by the inbox (an event id is applied once); reordering by versions (each read
 /// model keeps the newest copy); summaries are recomputed from the meals of the days a change touched.
 /// Events of a user whose `user.deleted` was applied are ignored, so nothing of theirs comes back.
+///
+/// A batch's meal events are applied together (`MealChangePlan`: one statement for the full-state copies) and
+/// each day they touch is recomputed once, in one statement; a `user.deleted` applies the meal events before it
+/// first. Weights and profiles, other tables, are applied one by one in place.
 struct TrendsEventHandler: EventHandler {
     let meals: MealProjection
     let summaries: DaySummaryProjection
@@ -24,6 +28,48 @@ struct TrendsEventHandler: EventHandler {
         } catch let error as ProjectionError {
             throw EventRejected(error.description)
         }
+    }
+
+    /// Applies a batch with the end state of `handle` event by event: meal events collected and applied together up to
+    /// each `user.deleted` (and at the end), everything else in place; an unreadable event rejects the whole batch.
+    func handle(batch events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        do {
+            var pending: [MealChange] = []
+            for event in events {
+                switch event.header.type {
+                case Topic.mealAnalyzed.rawValue: pending.append(.snapshot(try event.payload(MealAnalyzed.self).meal))
+                case Topic.mealConsumed.rawValue: pending.append(.snapshot(try event.payload(MealConsumed.self).meal))
+                case Topic.mealDeleted.rawValue: pending.append(.deletion(try event.payload(MealDeleted.self)))
+                case Topic.userDeleted.rawValue:
+                    try await apply(pending, on: connection, logger: logger)
+                    pending = []
+                    try await project(event, on: connection, logger: logger)
+                default:
+                    try await project(event, on: connection, logger: logger)
+                }
+            }
+            try await apply(pending, on: connection, logger: logger)
+        } catch let error as ProjectionError {
+            throw EventRejected(error.description)
+        }
+    }
+
+    /// Applies meal events of one batch, given in arrival order, skipping deleted users', then recomputes every day
+    /// they changed once.
+    private func apply(_ changes: [MealChange], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !changes.isEmpty else { return }
+        let deleted = try await DeletedUsers.among(Set(changes.map(\.userId)), on: connection, logger: logger)
+        let plan = MealChangePlan(changes.filter { !deleted.contains($0.userId) })
+        var days = try await meals.apply(distinct: plan.newestSnapshots, on: connection, logger: logger)
+        for change in plan.inOrder {
+            let changed: Set<CalendarDate>
+            switch change {
+            case .snapshot(let meal): changed = try await meals.apply(meal, on: connection, logger: logger)
+            case .deletion(let deletion): changed = try await meals.apply(deletion, on: connection, logger: logger)
+            }
+            days.formUnion(changed.map { UserDay(userId: change.userId, day: $0) })
+        }
+        try await summaries.recompute(days, on: connection, logger: logger)
     }
 
     private func project(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
@@ -60,7 +106,7 @@ struct TrendsEventHandler: EventHandler {
     }
 
     private func recompute(_ days: Set<CalendarDate>, of userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        for day in days.sorted() { try await summaries.recompute(userId: userId, day: day, on: connection, logger: logger) }
+        try await summaries.recompute(Set(days.map { UserDay(userId: userId, day: $0) }), on: connection, logger: logger)
     }
 
     /// Every read model of the user goes; the id is remembered so late events of theirs are ignored.

@@ -1,0 +1,112 @@
+import EventContracts
+import Foundation
+import PostgresSupport
+import Testing
+
+@testable import TrendsService
+
+/// The trends handler's batch path against applying the same events one by one: the read models must end the same.
+@Suite("Trends projection in batches", .serialized, .enabled(if: TestEnvironment.isAvailable))
+struct TrendsBatchProjectionTests {
+    /// 2026-03-10 15:00 UTC.
+    static let start = Date(timeIntervalSince1970: 1_773_154_800)
+
+    @Test("reordered, repeated and stale copies, deletions and unconsumes in one batch end as they do one by one")
+    func reorderedWithinABatch() async throws {
+        try await ProjectionStack.run(start: Self.start) { stack in
+            let states = try await ProjectionReplay(database: stack.database).endStates { ids in
+                let (user, other, third) = (ids.users[0], ids.users[1], ids.users[2])
+                let m = ids.meals
+                func consumed(_ meal: UUID, _ day: String, _ calories: Double, _ version: Int, of owner: UUID? = nil) throws -> ReceivedEvent {
+                    let snapshot = TestMeals.snapshot(meal, of: owner ?? user, on: day, calories: calories, version: version)
+                    return try ProjectionReplay.event(MealConsumed(meal: snapshot), of: owner ?? user)
+                }
+                func analyzed(_ meal: UUID, _ day: String, _ calories: Double, _ version: Int) throws -> ReceivedEvent {
+                    let snapshot = TestMeals.snapshot(meal, of: user, on: day, calories: calories, consumed: false, version: version)
+                    return try ProjectionReplay.event(MealAnalyzed(meal: snapshot), of: user)
+                }
+                func deleted(_ meal: UUID, _ reason: String, _ version: Int) throws -> ReceivedEvent {
+                    try ProjectionReplay.event(MealDeleted(mealId: meal, userId: user, reason: reason, version: version), of: user)
+                }
+                let before = [
+                    try consumed(m[0], "2026-03-05", 500, 1), try consumed(m[1], "2026-03-06", 200, 1), try analyzed(m[7], "2026-03-07", 164, 1),
+                ]
+                let batch = [
+                    // Moved to the next day, with a stale copy and a second copy of the newest version behind it.
+                    try consumed(m[0], "2026-03-06", 700, 3), try consumed(m[0], "2026-03-05", 600, 2), try consumed(m[0], "2026-03-06", 999, 3),
+                    try consumed(m[1], "2026-03-06", 200, 1),
+                    try analyzed(m[2], "2026-03-06", 300, 1), try consumed(m[2], "2026-03-06", 300, 2), try analyzed(m[2], "2026-03-06", 300, 1),
+                    // The deletion overtakes the meal's copies.
+                    try deleted(m[3], "deleted", 3), try consumed(m[3], "2026-03-06", 999, 2),
+                    // Unconsumed before the meal was ever seen, then its copies.
+                    try deleted(m[4], "unconsumed", 2), try analyzed(m[4], "2026-03-06", 300, 2), try consumed(m[4], "2026-03-06", 300, 1),
+                    try consumed(m[5], "2026-03-10", 450, 1, of: other),
+                    // Two users claim one meal: the first one owns it.
+                    try consumed(m[6], "2026-03-10", 100, 1, of: other), try consumed(m[6], "2026-03-10", 900, 2, of: third),
+                    // An unconsume after a gap: the full copy of its version decides.
+                    try deleted(m[7], "unconsumed", 3), try consumed(m[7], "2026-03-07", 314, 2), try analyzed(m[7], "2026-03-07", 314, 3),
+                ]
+                return [before, batch]
+            }
+            #expect(states.batched == states.oneByOne)
+            #expect(!states.batched.contains { $0.hasPrefix("day|user0|2026-03-05|") }, "the day the meal moved from keeps a summary")
+            #expect(states.batched.contains { $0.hasPrefix("day|user0|2026-03-06|3|1|1200|") }, "\(states.batched)")
+            #expect(!states.batched.contains { $0.hasPrefix("meal|meal6|user2|") }, "a meal went to the user who claimed it second")
+        }
+    }
+
+    @Test("events of deleted users in a batch: the purge removes what came before it and what comes after is ignored")
+    func deletedUsersWithinABatch() async throws {
+        try await ProjectionStack.run(start: Self.start) { stack in
+            let states = try await ProjectionReplay(database: stack.database).endStates { ids in
+                let (gone, leaving, staying) = (ids.users[0], ids.users[1], ids.users[2])
+                let m = ids.meals
+                func consumed(_ meal: UUID, of user: UUID) throws -> ReceivedEvent {
+                    let snapshot = TestMeals.snapshot(meal, of: user, on: "2026-03-10", calories: 500, version: 1)
+                    return try ProjectionReplay.event(MealConsumed(meal: snapshot), of: user)
+                }
+                let weight = WeightLogged(
+                    userId: leaving, date: "2026-03-10", weightKg: 70, ketonesMmolPerLiter: nil, loggedAt: Self.start, version: 1)
+                let before = [
+                    try ProjectionReplay.event(UserDeleted(userId: gone, deletedAt: Self.start), of: gone), try consumed(m[0], of: leaving),
+                ]
+                let batch = [
+                    try consumed(m[1], of: gone), try consumed(m[2], of: leaving), try ProjectionReplay.event(weight, of: leaving),
+                    try consumed(m[3], of: staying),
+                    try ProjectionReplay.event(UserDeleted(userId: leaving, deletedAt: Self.start), of: leaving),
+                    try consumed(m[4], of: leaving), try consumed(m[5], of: staying),
+                    try ProjectionReplay.event(MealDeleted(mealId: m[6], userId: staying, reason: "deleted", version: 2), of: staying),
+                ]
+                return [before, batch]
+            }
+            #expect(states.batched == states.oneByOne)
+            #expect(!states.batched.contains { $0.contains("|user0|") || $0.contains("|user1|") }, "rows of a deleted user: \(states.batched)")
+            #expect(states.batched.filter { $0.hasPrefix("deleted|") } == ["deleted|user0", "deleted|user1"])
+            #expect(states.batched.contains { $0.hasPrefix("day|user2|2026-03-10|2|0|1000|") }, "\(states.batched)")
+        }
+    }
+
+    @Test("an unreadable meal in a batch rejects the batch, so the inbox applies its events one by one; through the broker only it is skipped")
+    func unreadableEventInABatch() async throws {
+        try await ProjectionStack.run(start: Self.start) { stack in
+            let user = UUID()
+            var broken = TestMeals.snapshot(UUID(), of: user, on: "2026-03-10", calories: 999, version: 1)
+            broken.localDate = "2026-13-45"
+            let good = (0..<5).map { _ in TestMeals.snapshot(UUID(), of: user, on: "2026-03-10", calories: 100, version: 1) }
+            let events = try (good.prefix(2) + [broken] + good.suffix(3)).map { try ProjectionReplay.event(MealConsumed(meal: $0), of: user) }
+            let handler = ProjectionReplay(database: stack.database).handler
+            await #expect(throws: EventRejected.self) {
+                try await stack.database.transaction(logger: TestEnvironment.logger) { connection in
+                    try await handler.handle(batch: events, on: connection, logger: TestEnvironment.logger)
+                }
+            }
+            #expect(try await userRows(in: "meals", of: user, client: stack.database) == 0, "the rejected batch left rows behind")
+
+            var ids: [UUID] = []
+            for meal in good.prefix(2) + [broken] + good.suffix(3) { ids.append(try await stack.publish(MealConsumed(meal: meal), userId: user)) }
+            try await stack.awaitApplied(ids)
+            let day = try await stack.get("/api/history/2026-03-10", as: user, DayHistory.self)
+            #expect(day.meals.count == 5 && day.summary.calories == 500 && day.summary.mealsConsumed == 5)
+        }
+    }
+}
