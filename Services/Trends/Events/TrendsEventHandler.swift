@@ -15,12 +15,17 @@ struct TrendsEventHandler: EventHandler {
     let summaries: DaySummaryProjection
     let bodyMetrics: BodyMetricsProjection
     let profiles: ProfileProjection
+    let versions: DataVersionProjection
 
     static let topics: [Topic] = [.mealAnalyzed, .mealConsumed, .mealDeleted, .weightLogged, .userProfileUpdated, .userDeleted]
 
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
         do {
             try await project(event, on: connection, logger: logger)
+            // The subject is the user id (the message key): their ready reports are stale from this commit on.
+            if let userId = UUID(uuidString: event.header.subject) {
+                try await versions.bump([userId], on: connection, logger: logger)
+            }
         } catch let error as ProjectionError {
             throw EventRejected(error.description)
         }
