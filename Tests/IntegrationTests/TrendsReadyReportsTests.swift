@@ -68,6 +68,7 @@ struct TrendsReadyReportsTests {
             #expect(purged.weight.entries.isEmpty && purged.days.allSatisfy { $0.mealsConsumed == 0 })
             #expect(try await stack.get("/api/user/stats", as: user, UserStatsReport.self).allTime.totals.calories == 0)
             #expect(try await stack.get("/api/achievements", as: user, AchievementsReport.self).currentStreak == 0)
+            #expect(try await userRows(in: "user_data_versions", of: user, client: stack.database) == 0, "nothing about the user stays")
         }
     }
 

@@ -75,6 +75,7 @@ struct TrendsEventHandler: EventHandler {
         try await summaries.deleteAll(userId: userId, on: connection, logger: logger)
         try await bodyMetrics.deleteAll(userId: userId, on: connection, logger: logger)
         try await profiles.deleteAll(userId: userId, on: connection, logger: logger)
+        try await versions.deleteAll(userId: userId, on: connection, logger: logger)
         try await DeletedUsers.remember(userId, deletedAt: deletion.deletedAt, on: connection, logger: logger)
         logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
     }
