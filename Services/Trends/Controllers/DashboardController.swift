@@ -20,11 +20,11 @@ struct DashboardController: Sendable {
     }
 
     /// `GET /api/user/stats`: today, this week and all time.
-    @Sendable func stats(request: Request, context: AppRequestContext) async throws -> UserStatsReport {
+    @Sendable func stats(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         let today = state.profile.today(now: now())
-        return try await reports.report("stats/\(today)", of: state) {
+        return try await reports.answer("stats/\(today)", of: state, encoder: context.responseEncoder) {
             async let totals = summaries.totals(
                 of: caller.userId, from: [today, today.startOfWeek, UserStatsReport.beginning], through: today, logger: context.logger)
             async let logged = summaries.loggedDays(of: caller.userId, logger: context.logger)
@@ -33,26 +33,26 @@ struct DashboardController: Sendable {
     }
 
     /// `GET /api/progress?days=7` (1-90): every day with its meal count, calories, goal status and health rating.
-    @Sendable func progress(request: Request, context: AppRequestContext) async throws -> DaysReport {
+    @Sendable func progress(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
         let range = reader.lastDays(fallback: 7, limits: 1...90)
         try reader.check()
-        return try await reports.report("progress/\(range.lowerBound)/\(range.upperBound)", of: state) {
+        return try await reports.answer("progress/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
             let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
             return DaysReport(range: range, summaries: days, goals: state.profile.goals)
         }
     }
 
     /// `GET /api/calendar?month=YYYY-MM`: each day of the month up to today with its goal status.
-    @Sendable func calendar(request: Request, context: AppRequestContext) async throws -> DaysReport {
+    @Sendable func calendar(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
         let range = reader.month()
         try reader.check()
-        return try await reports.report("calendar/\(range.lowerBound)/\(range.upperBound)", of: state) {
+        return try await reports.answer("calendar/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
             let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
             return DaysReport(range: range, summaries: days, goals: state.profile.goals)
         }
@@ -74,11 +74,11 @@ struct DashboardController: Sendable {
     }
 
     /// `GET /api/achievements`: streak milestones at 7, 21, 35, 50, 100 and 365 days, locked and unlocked.
-    @Sendable func achievements(request: Request, context: AppRequestContext) async throws -> AchievementsReport {
+    @Sendable func achievements(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         let today = state.profile.today(now: now())
-        return try await reports.report("achievements/\(today)", of: state) {
+        return try await reports.answer("achievements/\(today)", of: state, encoder: context.responseEncoder) {
             let loggedDays = try await summaries.loggedDays(of: caller.userId, logger: context.logger)
             return AchievementsReport(Streaks(loggedDays: loggedDays, today: today))
         }

@@ -20,14 +20,14 @@ struct TrendsController: Sendable {
         router.get("/api/trends", use: trends)
     }
 
-    @Sendable func trends(request: Request, context: AppRequestContext) async throws -> TrendsReport {
+    @Sendable func trends(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
         let period = reader.period()
         try reader.check()
         let today = reader.today
-        return try await reports.report("trends/\(period.rawValue)/\(today)", of: state) {
+        return try await reports.answer("trends/\(period.rawValue)/\(today)", of: state, encoder: context.responseEncoder) {
             try await report(of: caller.userId, period: period, today: today, profile: state.profile, logger: context.logger)
         }
     }
