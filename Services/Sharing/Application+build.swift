@@ -35,7 +35,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let mealsClient = HTTPClientService(configuration: mealsClientConfiguration)
 
     let addresses = PublicAddresses(baseURL: settings.publicBaseURL)
-    let opener = LinkOpener(links: links)
+    let views = ViewCounter(links: links, interval: settings.viewWriteInterval, logger: logger)
+    let opener = LinkOpener(links: links, views: views)
     let router = ServiceRuntime.makeRouter(service: "sharing", checks: infrastructure.readinessChecks)
     // `POST /api/share/meal/:id` with `Idempotency-Key` makes one link however often it is replayed.
     router.add(middleware: IdempotencyMiddleware(client: infrastructure.postgres, maxRequestBytes: 65_536))
@@ -43,7 +44,11 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         client: client, meals: meals, links: links, photos: photos,
         photoClient: MealPhotoClient(
             client: mealsClient.client, mealsURL: settings.mealsURL, timeout: settings.photoTimeout, maxBytes: settings.maxPhotoBytes),
-        opener: opener, addresses: addresses, snapshotWait: settings.snapshotWait, now: now
+        opener: opener,
+        views: SharedViewAnswers(
+            opener: opener, links: links, cache: SharedViewCache(capacity: config.int(forKey: "sharing.views.cache.links", default: 10_000)),
+            addresses: addresses),
+        addresses: addresses, snapshotWait: settings.snapshotWait, now: now
     ).addRoutes(to: router)
     let cardImages = ShareCardImages(
         renders: CardRenderRepository(client: client), photos: photos, renderer: renderer, rasteriser: rasteriser, flights: RenderFlights(),
@@ -54,7 +59,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     return BackendApplication(
         infrastructure: infrastructure,
         services: [
-            inbox, mealsClient, rasteriser, infrastructure.syncPurge(try SyncSettings(config: config), tombstones: false, idempotencyKeys: true),
+            inbox, mealsClient, rasteriser, views,
+            infrastructure.syncPurge(try SyncSettings(config: config), tombstones: false, idempotencyKeys: true),
         ],
         router: router,
         http: try HTTPServerSettings(config: config, defaultPort: 8085), logger: logger)

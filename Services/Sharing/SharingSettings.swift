@@ -17,6 +17,9 @@ struct SharingSettings: Sendable {
     var photoTimeout: Duration
     /// Largest photo copied (`SHARING_PHOTO_MAX_BYTES`, default 10 MiB, the meals service's upload limit).
     var maxPhotoBytes: Int
+    /// How often the views counted in memory are written to `links` (`SHARING_VIEWS_WRITE_INTERVAL_SECONDS`,
+    /// default 0.25): the most views a killed process loses, and how late other replicas see a count.
+    var viewWriteInterval: Duration
 
     init(config: ConfigReader) throws {
         let base = config.string(forKey: "sharing.public.base.url", default: "http://localhost:8080")
@@ -31,5 +34,6 @@ struct SharingSettings: Sendable {
         }
         photoTimeout = .seconds(config.double(forKey: "sharing.photo.timeout.seconds", default: 5))
         maxPhotoBytes = config.int(forKey: "sharing.photo.max.bytes", default: 10 * 1024 * 1024)
+        viewWriteInterval = .seconds(config.double(forKey: "sharing.views.write.interval.seconds", default: 0.25))
     }
 }

@@ -20,7 +20,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let client = infrastructure.postgres
 
     let handler = TrendsEventHandler(
-        meals: MealProjection(), summaries: DaySummaryProjection(), bodyMetrics: BodyMetricsProjection(), profiles: ProfileProjection())
+        meals: MealProjection(), summaries: DaySummaryProjection(), bodyMetrics: BodyMetricsProjection(), profiles: ProfileProjection(),
+        versions: DataVersionProjection())
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "trends.consumer.group", default: "trends"), topics: TrendsEventHandler.topics,
         handler: handler)
@@ -29,10 +30,13 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let summaries = DaySummaryReader(client: client)
     let meals = MealReader(client: client)
     let bodyMetrics = BodyMetricsReader(client: client)
+    let reports = ReadyReports(
+        versions: DataVersionReader(client: client), profiles: profiles,
+        cache: ReportCache(userCapacity: config.int(forKey: "trends.reports.cache.users", default: 10_000)))
     let router = ServiceRuntime.makeRouter(service: "trends", checks: infrastructure.readinessChecks)
-    TrendsController(profiles: profiles, summaries: summaries, meals: meals, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
+    TrendsController(reports: reports, summaries: summaries, meals: meals, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
     ExpenditureController(profiles: profiles, summaries: summaries, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
-    DashboardController(profiles: profiles, summaries: summaries, meals: meals, now: now).addRoutes(to: router)
+    DashboardController(reports: reports, summaries: summaries, meals: meals, now: now).addRoutes(to: router)
     ExportController(part: TrendsExportTables.part, pool: client).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [inbox], router: router, http: try HTTPServerSettings(config: config, defaultPort: 8084),

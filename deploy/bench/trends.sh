@@ -19,8 +19,9 @@
 # (c) GET /api/trends?period=30d through the gateway: BENCH_TRENDS_USERS (50) users registered through the
 #     gateway, each given 30 days of meals (3 a day) and weigh-ins through the outbox, then wrk at `connections`
 #     connections rotating over their tokens; req/s, p50, p99 (goal: p99 at most 25 ms). Baselines: the same
-#     requests straight to the trends service (X-User-Id and X-Session-Id as the gateway sets them) and
-#     GET /health/live on it (the HTTP floor).
+#     requests straight to the trends service (X-User-Id and X-Session-Id as the gateway sets them),
+#     GET /health/live on it (the HTTP floor) and GET /health/live on the gateway (the floor of issue 21's goal:
+#     the read through the gateway at >= 0.5x of it).
 # Needs PostgreSQL and the broker: `bash deploy/infra.sh start`. Starts its own AuthService (port 18481),
 # MealsService (18482, for its outbox relay), Gateway (18483, a routes file without rate limits) and
 # TrendsService (18484, consumer group BENCH_TRENDS_GROUP, "trends-bench"). The first run of a consumer group
@@ -34,7 +35,8 @@
 # BENCH_MEALS_PORT, BENCH_GATEWAY_PORT, BENCH_TRENDS_PORT, BENCH_EVENT_RATE (500), BENCH_LOW_EVENT_RATE (100),
 # BENCH_BATCH_MS (50), BENCH_SYNTHETIC_USERS (200), BENCH_WARMUP_SECONDS (5), BENCH_CATCHUP_SECONDS (most seconds to wait for the
 # consumer group to catch up, 900), BENCH_PROJECTION_EVENTS (20000), BENCH_TRENDS_USERS (50), BENCH_TRENDS_GROUP
-# (trends-bench), BENCH_KEEP_USERS=1 (keep the bench accounts and their data), BENCH_LOG_LEVEL (info).
+# (trends-bench), BENCH_KEEP_USERS=1 (keep the bench accounts and their data), BENCH_LOG_LEVEL (info),
+# BENCH_PARTS (which of the parts a, b and c to run, "abc"; e.g. BENCH_PARTS=c measures only the read).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 source "$REPO_ROOT/deploy/lib/postgres.sh"
@@ -49,6 +51,8 @@ SYNTHETIC_USERS=${BENCH_SYNTHETIC_USERS:-200}
 WARMUP_SECONDS=${BENCH_WARMUP_SECONDS:-5}; CATCHUP_SECONDS=${BENCH_CATCHUP_SECONDS:-900}
 PROJECTION_EVENTS=${BENCH_PROJECTION_EVENTS:-20000}; USERS=${BENCH_TRENDS_USERS:-50}
 TRENDS_GROUP=${BENCH_TRENDS_GROUP:-trends-bench}
+PARTS=${BENCH_PARTS:-abc}
+part() { [[ "$PARTS" == *"$1"* ]]; } # part LETTER: whether that part runs
 THREADS=$(( CONNECTIONS < 2 ? 1 : 2 ))
 WORK="$LOCAL_DIR/bench/trends"; mkdir -p "$WORK"
 GATEWAY_URL="http://127.0.0.1:$BENCH_GATEWAY_PORT"; TRENDS_URL="http://127.0.0.1:$TRENDS_PORT"
@@ -280,6 +284,7 @@ paced_round() { # paced_round TAG SECONDS RATE WAIT_SECONDS: writes a paced roun
   wait_applied "$ROWS" "$COUNT" "$4" "events" || true
 }
 
+if part a; then
 step "(a) warm-up: ${WARMUP_SECONDS}s of paced events, then until trends (group $TRENDS_GROUP) has applied them all"
 say "a consumer group's first run reads the topics from their start; this waits for that too (up to $CATCHUP_SECONDS s)"
 paced_round "$RUN_ID-w" "$WARMUP_SECONDS" "$LOW_EVENT_RATE" "$CATCHUP_SECONDS"
@@ -314,7 +319,10 @@ for run in $(seq "$RUNS"); do
   done
 done
 
+fi
+
 # --- (b) projection throughput -------------------------------------------------------------------------------------
+if part b; then
 step "(b) projection throughput: $RUNS runs of $PROJECTION_EVENTS events published while trends is stopped"
 # -> "applied_per_s relay_per_s relay_seconds apply_seconds wall_seconds applied trends_cpu_s postgres_cpu_s broker_cpu_s"
 : >"$WORK/throughput.runs"
@@ -350,8 +358,10 @@ $(awk -v a="$(broker_cpu)" -v b="$broker_before" 'BEGIN { printf "%.2f", a - b }
       $5, cores, $7, $8, $9, $7 * 1e6 / $6, $8 * 1e6 / $6, $9 * 1e6 / $6 }'
   forget_rows "$ROWS"
 done
+fi
 
 # --- (c) GET /api/trends?period=30d --------------------------------------------------------------------------------
+if part c; then
 step "(c) registering $USERS users through the gateway"
 for i in $(seq "$USERS"); do
   email="bench-trends-$RUN_ID-$i@example.com"
@@ -425,17 +435,18 @@ load() { # load SECONDS TARGET: raw wrk output for gateway, direct or live
     gateway) wrk -t"$THREADS" -c"$CONNECTIONS" -d"${1}s" --timeout 10s --latency -s "$WORK/gateway.lua" "$GATEWAY_URL" ;;
     direct) wrk -t"$THREADS" -c"$CONNECTIONS" -d"${1}s" --timeout 10s --latency -s "$WORK/direct.lua" "$TRENDS_URL" ;;
     live) wrk -t"$THREADS" -c"$CONNECTIONS" -d"${1}s" --timeout 10s --latency "$TRENDS_URL/health/live" ;;
+    gateway-live) wrk -t"$THREADS" -c"$CONNECTIONS" -d"${1}s" --timeout 10s --latency "$GATEWAY_URL/health/live" ;;
   esac
 }
 show() { sed 's/^/    ok\/s p50_us p99_us non-2xx socket-errors: /'; }
 
-step "(c) warm-up (3 s each through the gateway, directly, /health/live)"
-for target in gateway direct live; do load 3 "$target" >/dev/null; done
+step "(c) warm-up (3 s each through the gateway, directly, /health/live on the service and on the gateway)"
+for target in gateway direct live gateway-live; do load 3 "$target" >/dev/null; done
 ok "warm"
-for target in gateway direct live; do
+for target in gateway direct live gateway-live; do
   case $target in
     gateway) what="GET $TRENDS_PATH through the gateway" ;; direct) what="baseline: the same straight to the trends service" ;;
-    live) what="floor: GET /health/live on the trends service" ;;
+    live) what="floor: GET /health/live on the trends service" ;; gateway-live) what="floor: GET /health/live on the gateway" ;;
   esac
   step "(c) $what: $RUNS runs of ${DURATION}s, $CONNECTIONS connections over $USERS users"
   : >"$WORK/$target.runs"
@@ -443,14 +454,16 @@ for target in gateway direct live; do
 done
 # shellcheck disable=SC2046  # memory_pids prints words
 bench_print_rss "after the load" $(memory_pids)
-for target in gateway direct live; do
+for target in gateway direct live gateway-live; do
   awk -v p="$target" '{ bad += $4; e += $5 } END { if (bad + e) printf "    warning: %s: %d answers were not 2xx and %d socket errors; the figures are not of the intended path\n", p, bad, e }' \
     "$WORK/$target.runs"
 done
+fi
 
 # --- summary --------------------------------------------------------------------------------------------------------
 col() { cut -d' ' -f"$2" "$WORK/$1.runs" | bench_median; }
 verdict() { awk -v v="$1" -v g="$3" -v op="$2" 'BEGIN { m = (op == "<=") ? (v <= g) : (v >= g); print (m ? "met" : "not met") }'; }
+for runs in latency latency-low throughput gateway direct live gateway-live; do [ -e "$WORK/$runs.runs" ] || : >"$WORK/$runs.runs"; done
 LAT50=$(col latency 1); LAT95=$(col latency 2); LAT99=$(col latency 3)
 REL50=$(col latency 4); REL95=$(col latency 5); REL99=$(col latency 6)
 APPLIED=$(col throughput 1); RELAY=$(col throughput 2); RELAY_S=$(col throughput 3)
@@ -461,19 +474,24 @@ echo
 echo "medians of $RUNS runs; (a) $EVENT_RATE and $LOW_EVENT_RATE events/s for ${DURATION}s a run, (b) $PROJECTION_EVENTS events a run, (c) $CONNECTIONS connections, ${DURATION}s a run"
 row "figure" "measured" "goal / baseline" "verdict"
 row "----" "----" "----" "----"
-row "(a) event latency p50, commit to trends inbox" "$LAT50 ms" "goal <= 20 ms" "$(verdict "$LAT50" "<=" 20)"
-row "(a) event latency p95" "$LAT95 ms" "-" "-"
-row "(a) event latency p99" "$LAT99 ms" "goal <= 100 ms" "$(verdict "$LAT99" "<=" 100)"
-row "    baseline: relay's part (created_at to sent_at)" "p50 $REL50 / p95 $REL95 / p99 $REL99 ms" "baseline" "-"
-row "    the same at $LOW_EVENT_RATE events/s" "p50 $LOW50 / p95 $LOW95 / p99 $LOW99 ms" "p50 <= 20 ms, p99 <= 100 ms" "$(verdict "$LOW50" "<=" 20)/$(verdict "$LOW99" "<=" 100)"
-row "(b) projection throughput" "$APPLIED events/s" "goal >= 2000 events/s" "$(verdict "$APPLIED" ">=" 2000)"
-row "    baseline: meals relay publish rate" "$RELAY events/s ($RELAY_S s to drain)" "baseline" "-"
-row "(c) GET $TRENDS_PATH via gateway, p99" "$(ms "$(col gateway 3)") ms (p50 $(ms "$(col gateway 2)") ms, $(col gateway 1) req/s)" "goal <= 25 ms" "$(verdict "$(col gateway 3)" "<=" 25000)"
-row "    baseline: direct to TrendsService, p99" "$(ms "$(col direct 3)") ms (p50 $(ms "$(col direct 2)") ms, $(col direct 1) req/s)" "baseline" "-"
-row "    floor: /health/live on TrendsService, p99" "$(ms "$(col live 3)") ms (p50 $(ms "$(col live 2)") ms, $(col live 1) req/s)" "floor" "-"
+part a && row "(a) event latency p50, commit to trends inbox" "$LAT50 ms" "goal <= 20 ms" "$(verdict "$LAT50" "<=" 20)"
+part a && row "(a) event latency p95" "$LAT95 ms" "-" "-"
+part a && row "(a) event latency p99" "$LAT99 ms" "goal <= 100 ms" "$(verdict "$LAT99" "<=" 100)"
+part a && row "    baseline: relay's part (created_at to sent_at)" "p50 $REL50 / p95 $REL95 / p99 $REL99 ms" "baseline" "-"
+part a && row "    the same at $LOW_EVENT_RATE events/s" "p50 $LOW50 / p95 $LOW95 / p99 $LOW99 ms" "p50 <= 20 ms, p99 <= 100 ms" "$(verdict "$LOW50" "<=" 20)/$(verdict "$LOW99" "<=" 100)"
+part b && row "(b) projection throughput" "$APPLIED events/s" "goal >= 2000 events/s" "$(verdict "$APPLIED" ">=" 2000)"
+part b && row "    baseline: meals relay publish rate" "$RELAY events/s ($RELAY_S s to drain)" "baseline" "-"
+part c && row "(c) GET $TRENDS_PATH via gateway, p99" "$(ms "$(col gateway 3)") ms (p50 $(ms "$(col gateway 2)") ms, $(col gateway 1) req/s)" "goal <= 25 ms" "$(verdict "$(col gateway 3)" "<=" 25000)"
+part c && row "    baseline: direct to TrendsService, p99" "$(ms "$(col direct 3)") ms (p50 $(ms "$(col direct 2)") ms, $(col direct 1) req/s)" "baseline" "-"
+part c && row "    floor: /health/live on TrendsService, p99" "$(ms "$(col live 3)") ms (p50 $(ms "$(col live 2)") ms, $(col live 1) req/s)" "floor" "-"
+part c && row "    floor: /health/live on the gateway, p99" "$(ms "$(col gateway-live 3)") ms (p50 $(ms "$(col gateway-live 2)") ms, $(col gateway-live 1) req/s)" "floor" "-"
+part c && row "(c) via gateway req/s / gateway /health/live req/s" "$(awk -v a="$(col gateway 1)" -v b="$(col gateway-live 1)" 'BEGIN { printf "%.2fx", (b > 0) ? a / b : 0 }')" "goal >= 0.5x (issue 21)" \
+  "$(verdict "$(awk -v a="$(col gateway 1)" -v b="$(col gateway-live 1)" 'BEGIN { print (b > 0) ? a / b : 0 }')" ">=" 0.5)"
 rejected=$(grep -c '"event rejected' "$WORK/trends.log" || true)
 [ "$rejected" = 0 ] || say "warning: trends rejected $rejected events (see $WORK/trends.log); rejected events count as applied above"
-awk -v a="$APPLIED" -v r="$EVENT_RATE" 'BEGIN { if (a < r) printf "(a) at %d events/s is more than the projection applies (%.0f/s): trends falls behind, so that latency is a queue growing with the run\n", r, a }'
-awk -v t="$(col throughput 7)" -v p="$(col throughput 8)" -v b="$(col throughput 9)" -v w="$(col throughput 5)" -v c="$(nproc)" \
+part a && part b && awk -v a="$APPLIED" -v r="$EVENT_RATE" 'BEGIN { if (a < r) printf "(a) at %d events/s is more than the projection applies (%.0f/s): trends falls behind, so that latency is a queue growing with the run\n", r, a }'
+part b && awk -v t="$(col throughput 7)" -v p="$(col throughput 8)" -v b="$(col throughput 9)" -v w="$(col throughput 5)" -v c="$(nproc)" \
   'BEGIN { printf "(b) CPU while the projection ran %.1f s on %d cores: trends %.1f s, PostgreSQL %.1f s, broker %.1f s\n", w, c, t, p, b }'
-awk -v c="$CONNECTIONS" 'BEGIN { printf "(c) wrk keeps all %d connections busy, so latency is queueing: p99 <= 25 ms there needs about %d req/s or more\n", c, c / 0.025 }'
+if part c; then
+  awk -v c="$CONNECTIONS" 'BEGIN { printf "(c) wrk keeps all %d connections busy, so latency is queueing: p99 <= 25 ms there needs about %d req/s or more\n", c, c / 0.025 }'
+fi

@@ -19,12 +19,17 @@ enum PublicResponse {
         .init("X-Robots-Tag")!: "noindex, nofollow",
     ]
 
+    /// The ETag digest of `body` when no digest is given: the first 16 bytes of its SHA-256, base64url.
+    static func digest(of body: ByteBuffer) -> String {
+        Base64URL.encode(SHA256.hash(data: body.readableBytesView).prefix(16))
+    }
+
     /// 200 with `body`, or 304 when the client's copy is current.
     static func make(
         _ body: ByteBuffer, contentType: String, digest: String? = nil, expiresAt: Date, lifetime: Int, now: Date, request: Request,
         headers extra: HTTPFields = [:]
     ) -> Response {
-        let tag = "\"\(digest ?? Base64URL.encode(SHA256.hash(data: body.readableBytesView).prefix(16)))\""
+        let tag = "\"\(digest ?? Self.digest(of: body))\""
         let seconds = max(0, min(lifetime, Int(expiresAt.timeIntervalSince(now).rounded(.down))))
         var headers = securityHeaders
         headers[.eTag] = tag

@@ -14,6 +14,7 @@ struct ShareController: Sendable {
     let photos: MealPhotoRepository
     let photoClient: MealPhotoClient
     let opener: LinkOpener
+    let views: SharedViewAnswers
     let addresses: PublicAddresses
     /// How long a share request waits for the meal's first event.
     let snapshotWait: Duration
@@ -61,6 +62,8 @@ struct ShareController: Sendable {
         let limit = query["limit"].map { Int(String($0)) ?? -1 } ?? 20
         guard (1...100).contains(limit) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
         let cursor = try query["cursor"].map { try ListCursor.decodeTime(String($0)) }.map { LinkCursor(createdAtMicros: $0.micros, linkId: $0.id) }
+        // The views this replica counted so far show at once (others' within their write interval).
+        try await opener.views.flush(logger: context.logger)
         let rows = try await links.list(userId: caller.userId, after: cursor, limit: limit + 1, logger: context.logger)
         let page = rows.prefix(limit)
         let current = now()
@@ -72,10 +75,9 @@ struct ShareController: Sendable {
     /// `GET /api/share/:token`, public: the shared meal; counts a view.
     @Sendable func view(request: Request, context: AppRequestContext) async throws -> Response {
         let current = now()
-        let shared = try await opener.open(context.parameters.get("token") ?? "", now: current, countingView: true, logger: context.logger)
-        let body = try Self.encoder.encode(SharedMealBody(shared, addresses: addresses))
+        let view = try await views.answer(context.parameters.get("token") ?? "", now: current, logger: context.logger)
         return PublicResponse.make(
-            ByteBuffer(bytes: body), contentType: "application/json; charset=utf-8", expiresAt: shared.expiresAt,
+            view.body, contentType: "application/json; charset=utf-8", digest: view.digest, expiresAt: view.stamp.expiresAt,
             lifetime: PublicResponse.viewLifetime, now: current, request: request)
     }
 

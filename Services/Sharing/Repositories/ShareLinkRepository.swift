@@ -17,27 +17,23 @@ struct ShareLinkRepository: Sendable {
             """, logger: logger)
     }
 
-    /// Opens a link for a viewer and counts the view, in one statement (concurrent views never lose a count);
-    /// nil when the link does not open now (see `status`).
-    func view(token: String, now: Date, logger: Logger) async throws -> SharedMeal? {
-        try await sharedMeal(
-            client.query(
-                """
-                WITH viewed AS (
-                    UPDATE links SET view_count = view_count + 1, last_viewed_at = \(now)
-                    FROM meals
-                    WHERE links.token = \(token) AND links.revoked_at IS NULL AND links.expires_at > \(now)
-                        AND meals.meal_id = links.meal_id AND NOT meals.deleted AND meals.snapshot IS NOT NULL
-                    RETURNING links.token, links.meal_id, links.user_id, links.expires_at, links.include_photo, links.show_display_name,
-                        meals.snapshot)
-                SELECT viewed.token, viewed.snapshot, display_names.display_name, viewed.expires_at, meal_photos.digest
-                FROM viewed
-                LEFT JOIN display_names ON display_names.user_id = viewed.user_id AND viewed.show_display_name
-                LEFT JOIN meal_photos ON meal_photos.meal_id = viewed.meal_id AND viewed.include_photo
-                """, logger: logger))
+    /// Adds counted views to their links in one statement (concurrent writers never lose a count); a link gone
+    /// meanwhile (its owner deleted) takes nothing.
+    func addViews(_ views: [String: PendingViews], logger: Logger) async throws {
+        let tokens = Array(views.keys)
+        let counts = tokens.map { Int64(views[$0]!.count) }
+        let times = tokens.map { views[$0]!.lastViewedAt }
+        try await client.query(
+            """
+            UPDATE links SET view_count = links.view_count + viewed.count,
+                last_viewed_at = GREATEST(links.last_viewed_at, viewed.last_viewed_at)
+            FROM unnest(\(tokens)::text[], \(counts)::int8[], \(times)::timestamptz[]) AS viewed (token, count, last_viewed_at)
+            WHERE links.token = viewed.token
+            """, logger: logger)
     }
 
-    /// An open link's meal without counting a view (its card and photo are parts of a view, not views).
+    /// An open link's meal without counting a view (the view counts through `ViewCounter`; a card and a photo are
+    /// parts of a view, not views); nil when the link does not open now (see `status`).
     func peek(token: String, now: Date, logger: Logger) async throws -> SharedMeal? {
         try await sharedMeal(
             client.query(
@@ -48,6 +44,23 @@ struct ShareLinkRepository: Sendable {
                 LEFT JOIN meal_photos ON meal_photos.meal_id = links.meal_id AND links.include_photo
                 WHERE links.token = \(token) AND links.revoked_at IS NULL AND links.expires_at > \(now)
                 """, logger: logger))
+    }
+
+    /// What an open link's JSON view is made from, without the meal's snapshot (see `SharedViewStamp`); nil when
+    /// the link does not open now. The same conditions as `peek`.
+    func stamp(token: String, now: Date, logger: Logger) async throws -> SharedViewStamp? {
+        let rows = try await client.query(
+            """
+            SELECT meals.meal_id, meals.version, display_names.display_name, links.expires_at, meal_photos.digest
+            FROM links JOIN meals ON meals.meal_id = links.meal_id AND NOT meals.deleted AND meals.snapshot IS NOT NULL
+            LEFT JOIN display_names ON display_names.user_id = links.user_id AND links.show_display_name
+            LEFT JOIN meal_photos ON meal_photos.meal_id = links.meal_id AND links.include_photo
+            WHERE links.token = \(token) AND links.revoked_at IS NULL AND links.expires_at > \(now)
+            """, logger: logger)
+        for try await (mealId, version, displayName, expiresAt, digest) in rows.decode((UUID, Int, String?, Date, String?).self) {
+            return SharedViewStamp(mealId: mealId, mealVersion: version, displayName: displayName, expiresAt: expiresAt, photoDigest: digest)
+        }
+        return nil
     }
 
     /// Why a link does not open: nil when no such link exists (404), else expired, revoked or meal deleted (410).

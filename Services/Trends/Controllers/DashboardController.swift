@@ -3,9 +3,10 @@ import Hummingbird
 import ServiceDefaults
 
 /// The dashboard routes: stats, progress, a day's history, the calendar and achievements. Days are the
-/// user's local days; "today" is today in the zone of their current profile.
+/// user's local days; "today" is today in the zone of their current profile. Stats, progress, the calendar and
+/// achievements are served from the user's ready reports while their data is unchanged.
 struct DashboardController: Sendable {
-    let profiles: ProfileReader
+    let reports: ReadyReports
     let summaries: DaySummaryReader
     let meals: MealReader
     let now: @Sendable () -> Date
@@ -19,35 +20,42 @@ struct DashboardController: Sendable {
     }
 
     /// `GET /api/user/stats`: today, this week and all time.
-    @Sendable func stats(request: Request, context: AppRequestContext) async throws -> UserStatsReport {
+    @Sendable func stats(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
-        let today = try await profiles.profile(of: caller.userId, logger: context.logger).today(now: now())
-        async let totals = summaries.totals(
-            of: caller.userId, from: [today, today.startOfWeek, UserStatsReport.beginning], through: today, logger: context.logger)
-        async let logged = summaries.loggedDays(of: caller.userId, logger: context.logger)
-        return UserStatsReport(today: today, totals: try await totals, streaks: Streaks(loggedDays: try await logged, today: today))
+        let state = try await reports.state(of: caller.userId, logger: context.logger)
+        let today = state.profile.today(now: now())
+        return try await reports.answer("stats/\(today)", of: state, encoder: context.responseEncoder) {
+            async let totals = summaries.totals(
+                of: caller.userId, from: [today, today.startOfWeek, UserStatsReport.beginning], through: today, logger: context.logger)
+            async let logged = summaries.loggedDays(of: caller.userId, logger: context.logger)
+            return UserStatsReport(today: today, totals: try await totals, streaks: Streaks(loggedDays: try await logged, today: today))
+        }
     }
 
     /// `GET /api/progress?days=7` (1-90): every day with its meal count, calories, goal status and health rating.
-    @Sendable func progress(request: Request, context: AppRequestContext) async throws -> DaysReport {
+    @Sendable func progress(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
-        var reader = TrendsQueryReader(request, today: profile.today(now: now()))
+        let state = try await reports.state(of: caller.userId, logger: context.logger)
+        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
         let range = reader.lastDays(fallback: 7, limits: 1...90)
         try reader.check()
-        let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
-        return DaysReport(range: range, summaries: days, goals: profile.goals)
+        return try await reports.answer("progress/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
+            let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
+            return DaysReport(range: range, summaries: days, goals: state.profile.goals)
+        }
     }
 
     /// `GET /api/calendar?month=YYYY-MM`: each day of the month up to today with its goal status.
-    @Sendable func calendar(request: Request, context: AppRequestContext) async throws -> DaysReport {
+    @Sendable func calendar(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
-        var reader = TrendsQueryReader(request, today: profile.today(now: now()))
+        let state = try await reports.state(of: caller.userId, logger: context.logger)
+        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
         let range = reader.month()
         try reader.check()
-        let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
-        return DaysReport(range: range, summaries: days, goals: profile.goals)
+        return try await reports.answer("calendar/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
+            let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
+            return DaysReport(range: range, summaries: days, goals: state.profile.goals)
+        }
     }
 
     /// `GET /api/history/:date`: the day's summary and meals; 404 for a path that is not a date.
@@ -56,7 +64,7 @@ struct DashboardController: Sendable {
         guard let date = context.parameters.get("date").flatMap({ CalendarDate($0) }) else {
             throw APIError.notFound("No such day; use a date such as 2026-05-01.")
         }
-        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
+        let profile = try await reports.state(of: caller.userId, logger: context.logger).profile
         async let days = summaries.summaries(of: caller.userId, in: date...date, logger: context.logger)
         async let dayMeals = meals.meals(of: caller.userId, on: date, logger: context.logger)
         let summary = try await days.first ?? .empty(date)
@@ -66,10 +74,13 @@ struct DashboardController: Sendable {
     }
 
     /// `GET /api/achievements`: streak milestones at 7, 21, 35, 50, 100 and 365 days, locked and unlocked.
-    @Sendable func achievements(request: Request, context: AppRequestContext) async throws -> AchievementsReport {
+    @Sendable func achievements(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
-        let today = try await profiles.profile(of: caller.userId, logger: context.logger).today(now: now())
-        let loggedDays = try await summaries.loggedDays(of: caller.userId, logger: context.logger)
-        return AchievementsReport(Streaks(loggedDays: loggedDays, today: today))
+        let state = try await reports.state(of: caller.userId, logger: context.logger)
+        let today = state.profile.today(now: now())
+        return try await reports.answer("achievements/\(today)", of: state, encoder: context.responseEncoder) {
+            let loggedDays = try await summaries.loggedDays(of: caller.userId, logger: context.logger)
+            return AchievementsReport(Streaks(loggedDays: loggedDays, today: today))
+        }
     }
 }

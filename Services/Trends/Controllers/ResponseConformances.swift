@@ -1,9 +1,6 @@
 import Hummingbird
 
-// The reports are plain models; answering them as JSON is the controllers' concern.
-extension TrendsReport: ResponseEncodable {}
-extension UserStatsReport: ResponseEncodable {}
-extension DaysReport: ResponseEncodable {}
+// The reports are plain models; answering them as JSON is the controllers' concern. The dashboard reports served
+// ready (`ReadyReports`) are encoded there, with the context's encoder.
 extension DayHistory: ResponseEncodable {}
-extension AchievementsReport: ResponseEncodable {}
 extension ExpenditureEstimate: ResponseEncodable {}

@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
+import Logging
 import ServiceDefaults
 
-/// `GET /api/trends?period=7d|30d|90d`.
+/// `GET /api/trends?period=7d|30d|90d`, served from the user's ready report while their data is unchanged.
 struct TrendsController: Sendable {
-    let profiles: ProfileReader
+    let reports: ReadyReports
     let summaries: DaySummaryReader
     let meals: MealReader
     let bodyMetrics: BodyMetricsReader
@@ -19,18 +20,28 @@ struct TrendsController: Sendable {
         router.get("/api/trends", use: trends)
     }
 
-    @Sendable func trends(request: Request, context: AppRequestContext) async throws -> TrendsReport {
+    @Sendable func trends(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
-        var reader = TrendsQueryReader(request, today: profile.today(now: now()))
+        let state = try await reports.state(of: caller.userId, logger: context.logger)
+        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
         let period = reader.period()
         try reader.check()
-        let range = period.range(endingOn: reader.today)
-        async let days = summaries.summaries(of: caller.userId, in: range, logger: context.logger)
-        async let best = meals.highlights(of: caller.userId, in: range, best: true, limit: Self.highlightCount, logger: context.logger)
-        async let worst = meals.highlights(of: caller.userId, in: range, best: false, limit: Self.highlightCount, logger: context.logger)
+        let today = reader.today
+        return try await reports.answer("trends/\(period.rawValue)/\(today)", of: state, encoder: context.responseEncoder) {
+            try await report(of: caller.userId, period: period, today: today, profile: state.profile, logger: context.logger)
+        }
+    }
+
+    /// Computes the report of `period` ending on `today` from the read models.
+    private func report(
+        of userId: UUID, period: TrendPeriod, today: CalendarDate, profile: TrendsProfile, logger: Logger
+    ) async throws -> TrendsReport {
+        let range = period.range(endingOn: today)
+        async let days = summaries.summaries(of: userId, in: range, logger: logger)
+        async let best = meals.highlights(of: userId, in: range, best: true, limit: Self.highlightCount, logger: logger)
+        async let worst = meals.highlights(of: userId, in: range, best: false, limit: Self.highlightCount, logger: logger)
         async let metrics = bodyMetrics.days(
-            of: caller.userId, in: range.lowerBound.adding(days: -Self.weightWarmUpDays)...range.upperBound, logger: context.logger)
+            of: userId, in: range.lowerBound.adding(days: -Self.weightWarmUpDays)...range.upperBound, logger: logger)
         return TrendsReport(
             period: period, range: range, summaries: try await days, best: try await best, worst: try await worst,
             bodyMetrics: try await metrics, profile: profile)

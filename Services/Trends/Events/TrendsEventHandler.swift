@@ -19,12 +19,17 @@ struct TrendsEventHandler: EventHandler {
     let summaries: DaySummaryProjection
     let bodyMetrics: BodyMetricsProjection
     let profiles: ProfileProjection
+    let versions: DataVersionProjection
 
     static let topics: [Topic] = [.mealAnalyzed, .mealConsumed, .mealDeleted, .weightLogged, .userProfileUpdated, .userDeleted]
 
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
         do {
             try await project(event, on: connection, logger: logger)
+            // The subject is the user id (the message key): their ready reports are stale from this commit on.
+            if let userId = UUID(uuidString: event.header.subject) {
+                try await versions.bump([userId], on: connection, logger: logger)
+            }
         } catch let error as ProjectionError {
             throw EventRejected(error.description)
         }
@@ -49,6 +54,8 @@ struct TrendsEventHandler: EventHandler {
                 }
             }
             try await apply(pending, on: connection, logger: logger)
+            // Each user's ready reports are stale from this commit on: one bump per user of the batch.
+            try await versions.bump(Set(events.compactMap { UUID(uuidString: $0.header.subject) }), on: connection, logger: logger)
         } catch let error as ProjectionError {
             throw EventRejected(error.description)
         }
@@ -116,6 +123,7 @@ struct TrendsEventHandler: EventHandler {
         try await summaries.deleteAll(userId: userId, on: connection, logger: logger)
         try await bodyMetrics.deleteAll(userId: userId, on: connection, logger: logger)
         try await profiles.deleteAll(userId: userId, on: connection, logger: logger)
+        try await versions.deleteAll(userId: userId, on: connection, logger: logger)
         try await DeletedUsers.remember(userId, deletedAt: deletion.deletedAt, on: connection, logger: logger)
         logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
     }

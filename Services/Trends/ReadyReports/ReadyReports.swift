@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Serves the dashboard reports from `ReportCache`, encoded, while the user's data version is unchanged, so a repeated
+/// read costs one indexed query (`user_data_versions`) instead of the profile, summaries, meals and metrics queries,
+/// the computation and the encoding. The version is read first: data read after it is at least that new, so a report is never kept
+/// under a version newer than its data, and any event applied later bumps the version past it.
+struct ReadyReports: Sendable {
+    let versions: DataVersionReader
+    let profiles: ProfileReader
+    let cache: ReportCache
+
+    /// The user's data version and profile: one query when the profile at that version is cached.
+    func state(of userId: UUID, logger: Logger) async throws -> UserDataState {
+        let version = try await versions.version(of: userId, logger: logger)
+        if let profile = cache.profile(of: userId, version: version) {
+            return UserDataState(userId: userId, version: version, profile: profile)
+        }
+        let profile = try await profiles.profile(of: userId, logger: logger)
+        cache.storeProfile(profile, of: userId, version: version)
+        return UserDataState(userId: userId, version: version, profile: profile)
+    }
+
+    /// The answer of the report under `key` (which names the route, its parameters and the user's today) as of
+    /// `state`: the report computed by `compute` and encoded by `encoder` once per version, then the same bytes.
+    /// The headers are the ones Hummingbird gives an encoded value, so the answer is the one the route gave before.
+    func answer<Report: Encodable>(
+        _ key: String, of state: UserDataState, encoder: JSONEncoder, compute: () async throws -> Report
+    ) async throws -> Response {
+        let body: ByteBuffer
+        if let ready = cache.report(ByteBuffer.self, of: state.userId, key: key, version: state.version) {
+            body = ready
+        } else {
+            body = ByteBuffer(bytes: try encoder.encode(try await compute()))
+            cache.storeReport(body, of: state.userId, key: key, version: state.version)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes)],
+            body: ResponseBody(byteBuffer: body))
+    }
+}
