@@ -2,13 +2,19 @@ import Foundation
 
 /// What a valid access token proves: this user, in this session, until `expiresAt`.
 public struct VerifiedAccessToken: Sendable, Equatable {
-    public var userId: UUID
-    public var sessionId: UUID
-    public var expiresAt: Date
+    public let userId: UUID
+    public let sessionId: UUID
+    public let expiresAt: Date
+    /// `userId` and `sessionId` as the gateway passes them on (lower-case), made once per verified token rather than
+    /// once per request: the verified-token cache hands out the same value for every request of a signed-in client.
+    public let userIdText: String
+    public let sessionIdText: String
 
     public init(userId: UUID, sessionId: UUID, expiresAt: Date) {
         self.userId = userId
         self.sessionId = sessionId
         self.expiresAt = expiresAt
+        self.userIdText = userId.uuidString.lowercased()
+        self.sessionIdText = sessionId.uuidString.lowercased()
     }
 }

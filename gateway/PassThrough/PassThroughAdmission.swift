@@ -95,8 +95,8 @@ struct PassThroughAdmission: Sendable {
         headers.add(name: "X-Request-Id", value: requestId)
         headers.add(name: CallerIdentity.clientAddressHeader.rawName, value: clientAddress)
         if let caller {
-            headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
-            headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
+            headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userIdText)
+            headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionIdText)
         }
         headers.add(name: "X-Forwarded-Proto", value: "http")
         return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: request.path ?? "/", headers: headers)

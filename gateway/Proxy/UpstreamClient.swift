@@ -45,8 +45,8 @@ struct UpstreamClient: Sendable {
         headers.replaceOrAdd(name: "X-Request-Id", value: context.requestId)
         headers.replaceOrAdd(name: CallerIdentity.clientAddressHeader.rawName, value: context.clientAddress)
         if let caller = context.caller {
-            headers.replaceOrAdd(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
-            headers.replaceOrAdd(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
+            headers.replaceOrAdd(name: CallerIdentity.userIdHeader.rawName, value: caller.userIdText)
+            headers.replaceOrAdd(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionIdText)
         } else if let problem = context.tokenProblem {
             headers.replaceOrAdd(name: CallerIdentity.tokenProblemHeader.rawName, value: problem)
         }
