@@ -342,7 +342,7 @@ later() { tail -n +2 "$WORK/upload.runs" | cut -d' ' -f"$1" | bench_median; }
 awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v r="$RUNS" -v m1="$(head -n 1 "$WORK/upload.runs" | cut -d' ' -f1)" \
   -v g1="$(head -n 1 "$WORK/upload.runs" | cut -d' ' -f2)" -v m="$(later 1)" -v g="$(later 2)" 'BEGIN {
   printf "(c) meals peak RSS growth / upload size, %d sequential uploads of %.1f MB: %.2fx   (goal: at most 3x)\n", u, n / 1000000, m1
-  printf "    gateway peak RSS growth / upload size: %.2fx   (the pass-through streams a body through; the router, which takes a token's first request, reads it whole)\n", g1
+  printf "    gateway peak RSS growth / upload size: %.2fx   (the pass-through streams a body through; the router, which takes the first request of a token, reads it whole)\n", g1
   if (r > 1) printf "    later rounds, memory already retained (median of %d): meals %.2fx, gateway %.2fx\n", r - 1, m, g }'
 later_uploads() { tail -n +2 "$WORK/photo.runs" | cut -d' ' -f"$1" | bench_median; }
 awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v m1="$(head -n 1 "$WORK/photo.runs" | cut -d' ' -f1)" \
