@@ -27,16 +27,9 @@ public struct RequestIdMiddleware<Context: ServiceRequestContext>: RouterMiddlew
         let started = ContinuousClock.now
         var response = try await next(request, context)
         response.headers[.requestId] = requestId
-        guard context.logger.logLevel <= accessLogLevel else { return response }
-        let elapsed = ContinuousClock.now - started
-        context.logger.log(
-            level: accessLogLevel, "request completed",
-            metadata: [
-                "method": .string(request.method.rawValue),
-                "path": .string(LoggedPath.redacting(request.uri.path)),
-                "status": .stringConvertible(response.status.code),
-                "duration_us": .stringConvertible(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000),
-            ])
+        AccessLog.record(
+            on: context.logger, level: accessLogLevel, method: request.method, path: Substring(request.uri.path), status: response.status,
+            since: started)
         return response
     }
 

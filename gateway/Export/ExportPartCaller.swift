@@ -50,9 +50,9 @@ struct ExportPartCaller: Sendable {
                 "export part failed before its first byte",
                 metadata: ["part": .string(section.rawValue), "status": .stringConvertible(response.status.code)])
             switch response.status.code {
-            case 504: throw APIError(.gatewayTimeout, code: "upstream_timeout", message: "The \(upstream) service did not answer in time.")
+            case 504: throw UpstreamClient.timedOut(upstream)
             case 500..<600: throw UpstreamClient.unavailable(upstream)
-            default: throw APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
+            default: throw UpstreamClient.failed(upstream)
             }
         }
         return response
@@ -69,7 +69,7 @@ struct ExportPartCaller: Sendable {
         } catch {
             context.logger.warning("export part answered a table list that does not read", metadata: ["part": .string(section.rawValue)])
             if error is DecodingError {
-                throw APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
+                throw UpstreamClient.failed(upstream)
             }
             throw UpstreamClient.gatewayError(for: error, upstream: upstream, context: context)
         }

@@ -8,8 +8,6 @@ final class PassThroughExchange {
     let request: PassThroughRequest
     let requestId: String
     let method: HTTPRequest.Method
-    /// The path as logs show it (share tokens redacted).
-    let loggedPath: String
     let started = ContinuousClock.now
     /// The in-progress gauge of `method`, incremented while the exchange lasts.
     let active: Meter
@@ -32,11 +30,10 @@ final class PassThroughExchange {
     /// Answers 504 when the upstream has not answered in time.
     var timeout: Scheduled<Void>?
 
-    init(request: PassThroughRequest, requestId: String, method: HTTPRequest.Method, loggedPath: String, active: Meter) {
+    init(request: PassThroughRequest, requestId: String, method: HTTPRequest.Method, active: Meter) {
         self.request = request
         self.requestId = requestId
         self.method = method
-        self.loggedPath = loggedPath
         self.active = active
     }
 

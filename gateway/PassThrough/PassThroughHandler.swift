@@ -130,8 +130,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         case .forward(let forwarded):
             counters.forwarded.increment()
             let exchange = PassThroughExchange(
-                request: forwarded, requestId: requestId, method: request.method, loggedPath: LoggedPath.redacting(forwarded.head.uri),
-                active: metrics.active(request.method))
+                request: forwarded, requestId: requestId, method: request.method, active: metrics.active(request.method))
             self.exchange = exchange
             reading = .exchange
             if clientCloses { closeAfterExchange = true }
@@ -327,11 +326,11 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         }
         let answer: APIError
         if error is UpstreamTimeout {
-            answer = APIError(.gatewayTimeout, code: "upstream_timeout", message: "The \(upstream) service did not answer in time.")
+            answer = UpstreamClient.timedOut(upstream)
         } else if connecting {
             answer = UpstreamClient.unavailable(upstream)
         } else {
-            answer = APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
+            answer = UpstreamClient.failed(upstream)
         }
         writeError(answer, requestId: exchange.requestId, context: context)
         finish(exchange, status: answer.status, failed: true)
@@ -343,15 +342,9 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         exchange.timeout?.cancel()
         exchange.active.decrement()
         metrics.record(route: exchange.request.route, method: exchange.method, status: status, since: exchange.started, failed: failed)
-        if logger.logLevel <= accessLogLevel {
-            let elapsed = ContinuousClock.now - exchange.started
-            logger.log(
-                level: accessLogLevel, "request completed",
-                metadata: [
-                    "request_id": .string(exchange.requestId), "method": .string(exchange.method.rawValue), "path": .string(exchange.loggedPath),
-                    "status": .stringConvertible(status.code), "duration_us": .stringConvertible(Int(elapsed / .microseconds(1))),
-                ])
-        }
+        AccessLog.record(
+            on: logger, level: accessLogLevel, method: exchange.method, path: Substring(exchange.request.head.uri), status: status,
+            since: exchange.started, extra: ["request_id": .string(exchange.requestId)])
         if let connection = exchange.connection, let pool {
             if exchange.upstreamPaused { connection.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in } }
             if exchange.upstreamKeepsAlive, exchange.requestSent {

@@ -68,7 +68,7 @@ struct UpstreamClient: Sendable {
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .writeTimeout:
-                return APIError(.gatewayTimeout, code: "upstream_timeout", message: "The \(upstream) service did not answer in time.")
+                return timedOut(upstream)
             case .connectTimeout, .getConnectionFromPoolTimeout:
                 return unavailable(upstream)
             default: break
@@ -77,7 +77,17 @@ struct UpstreamClient: Sendable {
         if error is NIOConnectionError || (error as? IOError)?.errnoCode == ECONNREFUSED {
             return unavailable(upstream)
         }
-        return APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
+        return failed(upstream)
+    }
+
+    /// 504 `upstream_timeout`: the upstream did not answer within the gateway's time.
+    static func timedOut(_ upstream: String) -> APIError {
+        APIError(.gatewayTimeout, code: "upstream_timeout", message: "The \(upstream) service did not answer in time.")
+    }
+
+    /// 502 `bad_gateway`: the upstream answered wrongly or not at all.
+    static func failed(_ upstream: String) -> APIError {
+        APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
     }
 
     /// 503 `upstream_unavailable` with `Retry-After`.

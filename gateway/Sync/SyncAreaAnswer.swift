@@ -28,12 +28,12 @@ struct SyncAreaAnswer: Sendable {
                 context.logger.warning(
                     "sync area answered a body that does not match the contract",
                     metadata: ["upstream": .string(upstream), "area": .string(area.rawValue)])
-                throw APIError(.badGateway, code: "bad_gateway", message: "The \(upstream) service failed to answer.")
+                throw UpstreamClient.failed(upstream)
             }
         case 400..<500:
             throw SyncAreaRefusal(answer: self)
         case 504:
-            throw APIError(.gatewayTimeout, code: "upstream_timeout", message: "The \(upstream) service did not answer in time.")
+            throw UpstreamClient.timedOut(upstream)
         default:
             context.logger.warning(
                 "sync area failed", metadata: ["upstream": .string(upstream), "status": .stringConvertible(status.code)])
