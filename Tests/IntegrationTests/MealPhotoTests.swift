@@ -79,6 +79,53 @@ struct MealPhotoTests {
         }
     }
 
+    @Test("a photo larger than a part is stored in parts and read back whole; replacing it removes its parts; an inline photo still reads")
+    func photosInParts() async throws {
+        try await MealsStack.run { stack in
+            let (token, userId) = try await stack.signUp()
+            let meal = try await stack.analyze("an apple", token: token)
+            // Two whole parts and a short third, with bytes that differ by position, so an order mistake shows.
+            let size = 2 * MealRepository.photoPartBytes + 17
+            let large: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (4..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+            let stored = try await Self.put(large, on: meal.id, type: "image/jpeg", token: token, stack: stack)
+            #expect(stored.status == .ok, "\(String(buffer: stored.body))")
+            let url = try #require(try stored.decoded(MealAnswer.self).photoUrl)
+            let read = try await Self.fetch(url, stack: stack)
+            #expect(read.status == .ok && Array(buffer: read.body) == large, "the parts come back whole and in order")
+            #expect(try await Self.partSizes(of: meal.id, stack: stack) == [MealRepository.photoPartBytes, MealRepository.photoPartBytes, 17])
+
+            let replaced = try await Self.put(Self.jpeg, on: meal.id, type: "image/jpeg", token: token, stack: stack)
+            #expect(replaced.status == .ok)
+            #expect(try await Self.partSizes(of: meal.id, stack: stack) == [Self.jpeg.count], "the old photo's parts went with it")
+            let total = try await stack.mealsDatabase.query("SELECT count(*) FROM meal_photo_parts", logger: TestEnvironment.logger)
+                .collect().first?.decode(Int.self)
+            #expect(total == 1, "no part of the replaced photo is left behind")
+
+            // A photo stored before parts existed keeps its bytes in meal_photos.bytes.
+            try await stack.mealsDatabase.query(
+                """
+                WITH inline AS (
+                    UPDATE meal_photos SET bytes = \(ByteBuffer(bytes: Self.webp)) WHERE meal_id = \(meal.id) AND user_id = \(userId)
+                    RETURNING photo_id)
+                DELETE FROM meal_photo_parts WHERE photo_id IN (SELECT photo_id FROM inline)
+                """, logger: TestEnvironment.logger)
+            let owner = try await stack.gateway.call(.get, "/api/meals/\(meal.id.uuidString.lowercased())/photo", token: token)
+            #expect(owner.status == .ok && Array(buffer: owner.body) == Self.webp)
+        }
+    }
+
+    /// The sizes of the parts of the meal's photo, in order.
+    static func partSizes(of mealId: UUID, stack: MealsStack) async throws -> [Int] {
+        let rows = try await stack.mealsDatabase.query(
+            """
+            SELECT length(parts.bytes) FROM meal_photo_parts parts JOIN meal_photos USING (photo_id)
+            WHERE meal_photos.meal_id = \(mealId) ORDER BY parts.part
+            """, logger: TestEnvironment.logger)
+        var sizes: [Int] = []
+        for try await size in rows.decode(Int.self) { sizes.append(size) }
+        return sizes
+    }
+
     @Test("replacing gives the photo a new URL (the old one is 404), deleting keeps the meal; formats by bytes, limits as analysis, strangers 404")
     func replaceDeleteAndRefusals() async throws {
         try await MealsStack.run { stack in

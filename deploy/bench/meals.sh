@@ -241,6 +241,19 @@ if reset_peak "$MEALS_PID" && reset_peak "$GATEWAY_PID"; then
 else
   RESETS=0; say "note: /proc/<pid>/clear_refs is not writable: growth = VmHWM after - VmHWM before (the peak of earlier load may hide it)"
 fi
+memory_baseline() { # "meals_kb gateway_kb" that growth is measured from: VmRSS just after a peak reset, else the peak so far
+  if [ "$RESETS" = 1 ]; then
+    reset_peak "$MEALS_PID"; reset_peak "$GATEWAY_PID"
+    echo "$(bench_status_kb "$MEALS_PID" VmRSS) $(bench_status_kb "$GATEWAY_PID" VmRSS)"
+  else
+    echo "$(bench_status_kb "$MEALS_PID" VmHWM) $(bench_status_kb "$GATEWAY_PID" VmHWM)"
+  fi
+}
+memory_growth() { # memory_growth MEALS_BEFORE_KB GATEWAY_BEFORE_KB ->
+  # "meals_growth_ratio gateway_growth_ratio meals_before_kb meals_peak_kb gateway_before_kb gateway_peak_kb"
+  awk -v mb="$1" -v ma="$(bench_status_kb "$MEALS_PID" VmHWM)" -v gb="$2" -v ga="$(bench_status_kb "$GATEWAY_PID" VmHWM)" \
+    -v n="$UPLOAD_BYTES" 'BEGIN { printf "%.2f %.2f %d %d %d %d\n", (ma - mb) * 1024 / n, (ga - gb) * 1024 / n, mb, ma, gb, ga }'
+}
 upload() { # upload: one multipart upload through the gateway -> "http_code error_code"
   local code
   : >"$WORK/upload.json"
@@ -251,23 +264,14 @@ upload() { # upload: one multipart upload through the gateway -> "http_code erro
 }
 : >"$WORK/upload.runs"; unexpected=0
 for round in $(seq "$RUNS"); do
-  if [ "$RESETS" = 1 ]; then
-    reset_peak "$MEALS_PID"; reset_peak "$GATEWAY_PID"
-    meals_before=$(bench_status_kb "$MEALS_PID" VmRSS); gateway_before=$(bench_status_kb "$GATEWAY_PID" VmRSS)
-  else
-    meals_before=$(bench_status_kb "$MEALS_PID" VmHWM); gateway_before=$(bench_status_kb "$GATEWAY_PID" VmHWM)
-  fi
+  read -r meals_before gateway_before < <(memory_baseline)
   answers=""; peaks=""
   for _ in $(seq "$UPLOADS"); do
     answer=$(upload); answers+="${answers:+, }$answer"
     [ "$answer" = "503 vision_not_configured" ] || unexpected=$((unexpected + 1))
     peaks+="${peaks:+ }$(( $(bench_status_kb "$MEALS_PID" VmHWM) / 1024 ))/$(( $(bench_status_kb "$GATEWAY_PID" VmHWM) / 1024 ))"
   done
-  meals_after=$(bench_status_kb "$MEALS_PID" VmHWM); gateway_after=$(bench_status_kb "$GATEWAY_PID" VmHWM)
-  # "meals_growth_ratio gateway_growth_ratio meals_before_kb meals_peak_kb gateway_before_kb gateway_peak_kb"
-  awk -v mb="$meals_before" -v ma="$meals_after" -v gb="$gateway_before" -v ga="$gateway_after" -v n="$UPLOAD_BYTES" \
-    'BEGIN { printf "%.2f %.2f %d %d %d %d\n", (ma - mb) * 1024 / n, (ga - gb) * 1024 / n, mb, ma, gb, ga }' \
-    | tee -a "$WORK/upload.runs" | awk -v r="$round" '{
+  memory_growth "$meals_before" "$gateway_before" | tee -a "$WORK/upload.runs" | awk -v r="$round" '{
       printf "    round %d: meals %.0f -> peak %.0f MB (growth %.2fx the upload); gateway %.0f -> peak %.0f MB (growth %.2fx)\n",
         r, $3 / 1024, $4 / 1024, $1, $5 / 1024, $6 / 1024, $2 }'
   say "  peak MB after each upload (meals/gateway): $peaks"
@@ -292,24 +296,17 @@ bench_print_rss "fresh, before the first upload" meals:"$MEALS_PID" gateway:"$GA
 MEALS_IDLE_KB=$(bench_status_kb "$MEALS_PID" VmRSS); GATEWAY_IDLE_KB=$(bench_status_kb "$GATEWAY_PID" VmRSS)
 : >"$WORK/photo.runs"; unexpected=0; MEALS_PEAK_KB=$MEALS_IDLE_KB; GATEWAY_PEAK_KB=$GATEWAY_IDLE_KB
 for upload in $(seq "$UPLOADS"); do
-  if [ "$RESETS" = 1 ]; then
-    reset_peak "$MEALS_PID"; reset_peak "$GATEWAY_PID"
-    meals_before=$(bench_status_kb "$MEALS_PID" VmRSS); gateway_before=$(bench_status_kb "$GATEWAY_PID" VmRSS)
-  else
-    meals_before=$(bench_status_kb "$MEALS_PID" VmHWM); gateway_before=$(bench_status_kb "$GATEWAY_PID" VmHWM)
-  fi
+  read -r meals_before gateway_before < <(memory_baseline)
   # No "Expect: 100-continue": the body goes at once, as from an app.
   code=$(curl -s -o "$WORK/photo.json" -w '%{http_code}' --max-time 60 -X PUT -H "Authorization: Bearer $UPLOAD_TOKEN" \
     -H 'Content-Type: image/jpeg' -H 'Expect:' --data-binary "@$WORK/upload.jpg" "$GATEWAY_URL/api/meals/$PHOTO_MEAL_ID/photo") || true
   [ "$code" = 200 ] || { unexpected=$((unexpected + 1)); say "upload $upload answered $code: $(head -c 300 "$WORK/photo.json")"; }
-  meals_after=$(bench_status_kb "$MEALS_PID" VmHWM); gateway_after=$(bench_status_kb "$GATEWAY_PID" VmHWM)
+  growth=$(memory_growth "$meals_before" "$gateway_before"); echo "$growth" >>"$WORK/photo.runs"
   # The resets lower VmHWM to the size at the reset: the highest peak of all uploads is kept here.
+  read -r _ _ _ meals_after _ gateway_after <<<"$growth"
   [ "$meals_after" -le "$MEALS_PEAK_KB" ] || MEALS_PEAK_KB=$meals_after
   [ "$gateway_after" -le "$GATEWAY_PEAK_KB" ] || GATEWAY_PEAK_KB=$gateway_after
-  # "meals_growth_ratio gateway_growth_ratio meals_before_kb meals_peak_kb gateway_before_kb gateway_peak_kb"
-  awk -v mb="$meals_before" -v ma="$meals_after" -v gb="$gateway_before" -v ga="$gateway_after" -v n="$UPLOAD_BYTES" \
-    'BEGIN { printf "%.2f %.2f %d %d %d %d\n", (ma - mb) * 1024 / n, (ga - gb) * 1024 / n, mb, ma, gb, ga }' \
-    | tee -a "$WORK/photo.runs" | awk -v u="$upload" -v c="$code" '{
+  echo "$growth" | awk -v u="$upload" -v c="$code" '{
       printf "    upload %d (%s): meals %.0f -> peak %.0f MB (growth %.2fx the upload); gateway %.0f -> peak %.0f MB (growth %.2fx)\n",
         u, c, $3 / 1024, $4 / 1024, $1, $5 / 1024, $6 / 1024, $2 }'
 done
@@ -348,6 +345,6 @@ later_uploads() { tail -n +2 "$WORK/photo.runs" | cut -d' ' -f"$1" | bench_media
 awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v m1="$(head -n 1 "$WORK/photo.runs" | cut -d' ' -f1)" \
   -v g1="$(head -n 1 "$WORK/photo.runs" | cut -d' ' -f2)" -v m="$(later_uploads 1)" -v g="$(later_uploads 2)" \
   -v mi="$MEALS_IDLE_KB" -v mp="$MEALS_PEAK_KB" -v gi="$GATEWAY_IDLE_KB" -v gp="$GATEWAY_PEAK_KB" 'BEGIN {
-  printf "(d) PUT /api/meals/:id/photo of %.1f MB, first upload on fresh processes: peak RSS growth / upload size meals %.2fx + gateway %.2fx = %.2fx   (issue 21: about 5x today)\n", n / 1000000, m1, g1, m1 + g1
+  printf "(d) PUT /api/meals/:id/photo of %.1f MB, first upload on fresh processes: peak RSS growth / upload size meals %.2fx + gateway %.2fx = %.2fx   (goal: under 1.5x; before issue 21: 4.39x)\n", n / 1000000, m1, g1, m1 + g1
   if (u > 1) printf "    later uploads, memory already retained (median of %d): meals %.2fx, gateway %.2fx\n", u - 1, m, g
   printf "    all %d uploads, highest peak over the idle RSS: meals +%.1f MB (%.2fx), gateway +%.1f MB (%.2fx)\n", u, (mp - mi) / 1024, (mp - mi) * 1024 / n, (gp - gi) / 1024, (gp - gi) * 1024 / n }'

@@ -80,7 +80,7 @@ struct PassThroughAdmission: Sendable {
     }
 
     /// The request as its upstream gets it: the client's headers without hop-by-hop and identity ones, then the
-    /// headers only the gateway sets (as `UpstreamClient.setGatewayHeaders` does for the router's requests).
+    /// headers only the gateway sets.
     private func upstreamHead(
         _ request: HTTPRequest, authority: String, caller: VerifiedAccessToken?, clientAddress: String, requestId: String
     ) -> HTTPRequestHead {
@@ -89,19 +89,11 @@ struct PassThroughAdmission: Sendable {
         headers.add(name: "Host", value: authority)
         for field in request.headerFields {
             let name = field.name.canonicalName
-            if ProxyHeaders.hopByHop.contains(name) || ProxyHeaders.identity.contains(name) || Self.gatewaySet.contains(name) { continue }
+            if ProxyHeaders.hopByHop.contains(name) || ProxyHeaders.identity.contains(name) { continue }
             headers.add(name: field.name.rawName, value: field.value)
         }
-        headers.add(name: "X-Request-Id", value: requestId)
-        headers.add(name: CallerIdentity.clientAddressHeader.rawName, value: clientAddress)
-        if let caller {
-            headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userIdText)
-            headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionIdText)
-        }
-        headers.add(name: "X-Forwarded-Proto", value: "http")
+        UpstreamClient.setGatewayHeaders(
+            on: &headers, requestId: requestId, clientAddress: clientAddress, caller: caller, tokenProblem: nil, scheme: "http")
         return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: request.path ?? "/", headers: headers)
     }
-
-    /// Headers the gateway sets itself; a client's copies are dropped.
-    private static let gatewaySet: Set<String> = ["x-request-id", "x-forwarded-proto"]
 }

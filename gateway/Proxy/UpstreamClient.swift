@@ -1,3 +1,4 @@
+import AccessTokens
 import AsyncHTTPClient
 import Foundation
 import HTTPTypes
@@ -42,15 +43,25 @@ struct UpstreamClient: Sendable {
     /// the verified caller (`X-User-Id`, `X-Session-Id`) or on a public route the problem of its token, and the
     /// scheme the client used. Client copies of the identity headers must have been left out before.
     static func setGatewayHeaders(on headers: inout HTTPHeaders, for request: Request, context: Context) {
-        headers.replaceOrAdd(name: "X-Request-Id", value: context.requestId)
-        headers.replaceOrAdd(name: CallerIdentity.clientAddressHeader.rawName, value: context.clientAddress)
-        if let caller = context.caller {
+        setGatewayHeaders(
+            on: &headers, requestId: context.requestId, clientAddress: context.clientAddress, caller: context.caller,
+            tokenProblem: context.tokenProblem, scheme: request.uri.scheme?.rawValue ?? "http")
+    }
+
+    /// The same for a request known by its parts (the pass-through's, which has no router context).
+    static func setGatewayHeaders(
+        on headers: inout HTTPHeaders, requestId: String, clientAddress: String, caller: VerifiedAccessToken?, tokenProblem: String?,
+        scheme: String
+    ) {
+        headers.replaceOrAdd(name: "X-Request-Id", value: requestId)
+        headers.replaceOrAdd(name: CallerIdentity.clientAddressHeader.rawName, value: clientAddress)
+        if let caller {
             headers.replaceOrAdd(name: CallerIdentity.userIdHeader.rawName, value: caller.userIdText)
             headers.replaceOrAdd(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionIdText)
-        } else if let problem = context.tokenProblem {
-            headers.replaceOrAdd(name: CallerIdentity.tokenProblemHeader.rawName, value: problem)
+        } else if let tokenProblem {
+            headers.replaceOrAdd(name: CallerIdentity.tokenProblemHeader.rawName, value: tokenProblem)
         }
-        headers.replaceOrAdd(name: "X-Forwarded-Proto", value: request.uri.scheme?.rawValue ?? "http")
+        headers.replaceOrAdd(name: "X-Forwarded-Proto", value: scheme)
     }
 
     /// The connection ended (closed, reset or broken pipe) with no answer read from it.

@@ -139,17 +139,25 @@ struct MealRepository: Sendable {
         try await connection.query("DELETE FROM meals WHERE user_id = \(userId)", logger: logger)
     }
 
-    /// Stores the meal's photo under `photoId`, replacing the one it had.
+    /// Photos are written in parts of at most this many bytes, each in its own statement: storing an upload then holds
+    /// the photo once plus one part in memory, where one bind message of the whole photo held it three times.
+    static let photoPartBytes = 1 << 20
+
+    /// Stores the meal's photo under `photoId`, replacing the one it had (whose parts go with it).
     func savePhoto(
         _ photo: PhotoUpload, photoId: UUID, mealId: UUID, userId: UUID, storedAt: Date, on connection: PostgresConnection, logger: Logger
     ) async throws {
+        try await deletePhoto(mealId: mealId, userId: userId, on: connection, logger: logger)
         try await connection.query(
             """
             INSERT INTO meal_photos (meal_id, user_id, media_type, bytes, photo_id, stored_at)
-            VALUES (\(mealId), \(userId), \(photo.format.mediaType), \(ByteBuffer(bytes: photo.bytes)), \(photoId), \(storedAt))
-            ON CONFLICT (meal_id) DO UPDATE SET media_type = EXCLUDED.media_type, bytes = EXCLUDED.bytes,
-                photo_id = EXCLUDED.photo_id, stored_at = EXCLUDED.stored_at
+            VALUES (\(mealId), \(userId), \(photo.format.mediaType), NULL, \(photoId), \(storedAt))
             """, logger: logger)
+        for (part, start) in stride(from: 0, to: photo.bytes.count, by: Self.photoPartBytes).enumerated() {
+            let bytes = ByteBuffer(bytes: photo.bytes[start..<min(start + Self.photoPartBytes, photo.bytes.count)])
+            try await connection.query(
+                "INSERT INTO meal_photo_parts (photo_id, part, bytes) VALUES (\(photoId), \(part), \(bytes))", logger: logger)
+        }
     }
 
     /// Deletes the meal's photo (the meal stays).
@@ -160,7 +168,7 @@ struct MealRepository: Sendable {
     /// The photo of the caller's meal.
     func photo(mealId: UUID, userId: UUID, client: PostgresPool, logger: Logger) async throws -> StoredPhoto? {
         let rows = try await client.query(
-            "SELECT media_type, bytes FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
+            "SELECT \(unescaped: Self.photoColumns) FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
         for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return StoredPhoto(mediaType: mediaType, bytes: bytes) }
         return nil
     }
@@ -168,10 +176,16 @@ struct MealRepository: Sendable {
     /// The photo a signed URL names. Not scoped to a user: only the meals service signs photo URLs, and only for the
     /// photo's owner.
     func photo(photoId: UUID, client: PostgresPool, logger: Logger) async throws -> StoredPhoto? {
-        let rows = try await client.query("SELECT media_type, bytes FROM meal_photos WHERE photo_id = \(photoId)", logger: logger)
+        let rows = try await client.query("SELECT \(unescaped: Self.photoColumns) FROM meal_photos WHERE photo_id = \(photoId)", logger: logger)
         for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return StoredPhoto(mediaType: mediaType, bytes: bytes) }
         return nil
     }
+
+    /// A photo's media type and bytes: inline for photos stored before parts, else its parts joined in order.
+    private static let photoColumns = """
+        media_type, coalesce(bytes, (SELECT string_agg(parts.bytes, ''::bytea ORDER BY parts.part)
+            FROM meal_photo_parts parts WHERE parts.photo_id = meal_photos.photo_id))
+        """
 
     /// Up to `limit` ids of the user's meals whose photo was stored before `cutoff`, oldest first.
     func mealsWithPhotosStored(

@@ -12,32 +12,12 @@ struct MealProjection: Sendable {
     /// Applies a full-state copy of a meal; returns the days whose summaries it changes (its day, and the
     /// day it moved from), empty when the copy was stale.
     func apply(_ meal: MealSnapshot, on connection: PostgresConnection, logger: Logger) async throws -> Set<CalendarDate> {
-        guard let day = CalendarDate(meal.localDate) else { throw ProjectionError.unreadableDate(meal.localDate) }
-        let snapshot = String(decoding: try Self.encoder.encode(meal), as: UTF8.self)
-        let totals = meal.totals
-        let rows = try await connection.query(
-            """
-            WITH previous AS (SELECT local_date::text AS day FROM meals WHERE meal_id = \(meal.mealId))
-            INSERT INTO meals (meal_id, user_id, version, has_state, deleted, is_consumed, local_date, eaten_at, title, meal_type,
-                calories, protein, carbs, fat, fiber, health_score, health_rating, diet_score, diet_band, snapshot)
-            VALUES (\(meal.mealId), \(meal.userId), \(meal.version), true, false, \(meal.isConsumed), \(meal.localDate)::date,
-                \(meal.eatenAt), \(meal.title), \(meal.mealType), \(totals.calories), \(totals.proteinGrams), \(totals.carbsGrams),
-                \(totals.fatGrams), \(totals.fiberGrams), \(meal.healthScore), \(meal.healthRating), \(meal.dietScore), \(meal.dietBand),
-                \(snapshot)::jsonb)
-            ON CONFLICT (meal_id) DO UPDATE SET version = EXCLUDED.version, has_state = true, is_consumed = EXCLUDED.is_consumed,
-                local_date = EXCLUDED.local_date, eaten_at = EXCLUDED.eaten_at, title = EXCLUDED.title, meal_type = EXCLUDED.meal_type,
-                calories = EXCLUDED.calories, protein = EXCLUDED.protein, carbs = EXCLUDED.carbs, fat = EXCLUDED.fat,
-                fiber = EXCLUDED.fiber, health_score = EXCLUDED.health_score, health_rating = EXCLUDED.health_rating,
-                diet_score = EXCLUDED.diet_score, diet_band = EXCLUDED.diet_band, snapshot = EXCLUDED.snapshot
-            WHERE meals.user_id = EXCLUDED.user_id AND NOT meals.deleted
-                AND (meals.version < EXCLUDED.version OR (meals.version = EXCLUDED.version AND NOT meals.has_state))
-            RETURNING (SELECT day FROM previous)
-            """, logger: logger)
-        return try await Self.changedDays(rows, plus: day)
+        Set(try await apply(distinct: [meal], on: connection, logger: logger).map(\.day))
     }
 
-    /// Applies full-state copies of distinct meals in one statement, each under the rule of `apply(_:)`; returns the
-    /// user days whose summaries the applied ones change (each one's day, and the day it moved from).
+    /// Applies full-state copies of distinct meals in one statement; returns the user days whose summaries the applied
+    /// ones change (each one's day, and the day it moved from). A copy applies when it is newer than the stored row, or
+    /// of the same version as a row that has no state yet, and never to another user's meal or over a tombstone.
     func apply(distinct meals: [MealSnapshot], on connection: PostgresConnection, logger: Logger) async throws -> Set<UserDay> {
         guard !meals.isEmpty else { return [] }
         for meal in meals where CalendarDate(meal.localDate) == nil { throw ProjectionError.unreadableDate(meal.localDate) }
