@@ -64,6 +64,21 @@ public struct PostgresPool: Service {
         }
     }
 
+    /// Runs a prepared statement on a leased connection and reads every row before the connection goes back.
+    /// postgres-nio prepares it once per connection, so later runs skip PostgreSQL's parse and plan: for the hottest
+    /// reads (a primary-key look-up per dashboard read or share view) that doubled what PostgreSQL serves per core
+    /// (`docs/PERFORMANCE.md`, issue 21).
+    public func execute<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, logger: Logger? = nil, file: String = #fileID, line: Int = #line
+    ) async throws -> [Statement.Row] {
+        let logger = logger ?? self.logger
+        return try await withConnection { connection in
+            var rows: [Statement.Row] = []
+            for try await row in try await connection.execute(statement, logger: logger, file: file, line: line) { rows.append(row) }
+            return rows
+        }
+    }
+
     /// Runs `body` in a transaction, committing when it returns and rolling back when it throws. Errors come out as
     /// themselves: the one `body` threw (such as an `APIError` meant for the client), or the failure of BEGIN or COMMIT.
     ///

@@ -49,18 +49,7 @@ struct ShareLinkRepository: Sendable {
     /// What an open link's JSON view is made from, without the meal's snapshot (see `SharedViewStamp`); nil when
     /// the link does not open now. The same conditions as `peek`.
     func stamp(token: String, now: Date, logger: Logger) async throws -> SharedViewStamp? {
-        let rows = try await client.query(
-            """
-            SELECT meals.meal_id, meals.version, display_names.display_name, links.expires_at, meal_photos.digest
-            FROM links JOIN meals ON meals.meal_id = links.meal_id AND NOT meals.deleted AND meals.snapshot IS NOT NULL
-            LEFT JOIN display_names ON display_names.user_id = links.user_id AND links.show_display_name
-            LEFT JOIN meal_photos ON meal_photos.meal_id = links.meal_id AND links.include_photo
-            WHERE links.token = \(token) AND links.revoked_at IS NULL AND links.expires_at > \(now)
-            """, logger: logger)
-        for try await (mealId, version, displayName, expiresAt, digest) in rows.decode((UUID, Int, String?, Date, String?).self) {
-            return SharedViewStamp(mealId: mealId, mealVersion: version, displayName: displayName, expiresAt: expiresAt, photoDigest: digest)
-        }
-        return nil
+        try await client.execute(SharedViewStampStatement(token: token, now: now), logger: logger).first
     }
 
     /// Why a link does not open: nil when no such link exists (404), else expired, revoked or meal deleted (410).

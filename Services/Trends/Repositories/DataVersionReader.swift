@@ -9,8 +9,6 @@ struct DataVersionReader: Sendable {
 
     /// The user's data version: 0 before the first event of theirs was applied.
     func version(of userId: UUID, logger: Logger) async throws -> Int64 {
-        let rows = try await client.query("SELECT version FROM user_data_versions WHERE user_id = \(userId)", logger: logger)
-        for try await version in rows.decode(Int64.self) { return version }
-        return 0
+        try await client.execute(UserDataVersionStatement(userId: userId), logger: logger).first ?? 0
     }
 }
