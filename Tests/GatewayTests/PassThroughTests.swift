@@ -87,6 +87,33 @@ extension UpstreamProxyTests {
         }
     }
 
+    @Test("a body larger than every buffer on the way reaches an upstream that reads it slowly whole and in order, at its pace")
+    func largeBodyAtTheUpstreamsPace() async throws {
+        let metrics = TestMetrics()
+        // 24 MB: more than loopback's socket buffers hold, so the gateway's reads from the client are held and released.
+        var pages = [UInt8](repeating: 0, count: 24 << 20)
+        for page in stride(from: 0, to: pages.count, by: 4096) { pages[page] = UInt8(truncatingIfNeeded: page >> 12 &* 7 &+ 1) }
+        let body = pages
+        var sample = UploadSample()
+        sample.add(body)
+        let expected = sample
+        try await withGateway(metrics: metrics) { gateway in
+            try await gateway.execute(
+                uri: "/api/uploads/slow-sink", method: .post, headers: [.contentType: "application/octet-stream"],
+                body: ByteBuffer(bytes: body)
+            ) { response in
+                #expect(response.status == .ok)
+                let seen = try JSONDecoder().decode([String: Int].self, from: Data(buffer: response.body))
+                #expect(seen == ["bytes": body.count, "sum": expected.sum])
+            }
+            try await gateway.execute(uri: "/api/meals/echo", method: .get) { response in #expect(response.status == .ok) }
+        }
+        #expect(passThroughCount(metrics, "forwarded") == 2, "both went through the pass-through")
+        #expect(
+            metrics.counterTotal(label: "gateway_pass_through_body_holds_total") > 0,
+            "reading from the client waited for the upstream instead of buffering the body")
+    }
+
     @Test("an upstream that does not answer in time is a 504 upstream_timeout, and the next request is served")
     func upstreamTimeout() async throws {
         let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()

@@ -33,6 +33,21 @@ struct UpstreamProxyTests {
         router.post("/api/meals/echo") { request, _ -> String in
             String(buffer: try await request.body.collect(upTo: 1 << 20))
         }
+        // Reads the body slowly (a pause every 256 KiB), so its socket and the gateway's upstream connection fill up;
+        // answers the body's size and a sum of every 4096th byte weighted by its position (`UploadSample`).
+        router.post("/api/uploads/slow-sink") { request, _ -> [String: Int] in
+            var sample = UploadSample()
+            var sincePause = 0
+            for try await chunk in request.body {
+                sample.add(chunk.readableBytesView)
+                sincePause += chunk.readableBytes
+                if sincePause >= 256 << 10 {
+                    sincePause = 0
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+            }
+            return ["bytes": sample.bytes, "sum": sample.sum]
+        }
         router.post("/api/private/echo") { request, _ -> [String: String] in
             var seen: [String: String] = [:]
             for field in request.headers { seen[field.name.canonicalName] = field.value }
@@ -49,6 +64,7 @@ struct UpstreamProxyTests {
                 .init(prefix: "/api/private", upstream: "meals", isPublic: false),
                 .init(prefix: "/api/limited", upstream: "meals", isPublic: true, rateLimit: "tight"),
                 .init(prefix: "/api/down", upstream: "down", isPublic: true),
+                .init(prefix: "/api/uploads", upstream: "meals", isPublic: true, maxBodyBytes: 64 << 20),
             ],
             rateLimits: ["tight": RateLimitPolicy(name: "tight", limit: 2, windowSeconds: 60, per: .ip)])
         var http = try HTTPServerSettings(config: .init(provider: InMemoryProvider(values: [:])), defaultPort: 0)

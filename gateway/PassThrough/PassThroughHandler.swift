@@ -8,7 +8,7 @@ import ServiceDefaults
 
 /// The gateway's pass-through: a channel handler in each client connection, between the HTTP codec and the router,
 /// that forwards the apps' everyday requests to their upstream itself, on the connection's event loop, through a
-/// kept-alive upstream connection of that loop (`UpstreamConnectionPool`), streaming both bodies, with no task, no
+/// kept-alive upstream connection of that loop (`UpstreamConnectionPool`), streaming both bodies at their reader's pace, with no task, no
 /// request or response object and no log line per request unless asked for (`AccessLog`).
 /// `PassThroughAdmission` decides from the head; whatever it does not take goes to the router unchanged. Answers it
 /// makes itself have the router's shape: the upstream's answer with `X-Request-Id`, the rate-limit headers and
@@ -50,6 +50,12 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private var waiting = CircularBuffer<HTTPRequestPart>()
     /// Close once the exchange in progress has answered (shutdown, or the client sent `Connection: close`).
     private var closeAfterExchange = false
+    /// Reads from the client are held while the upstream does not take the request body as fast as the client
+    /// sends it (or is not connected yet), so a large upload is held here by at most the upstream connection's
+    /// write buffer, not whole.
+    private var clientReadsHeld = false
+    /// The pipeline asked for a read while they were held: it is made when they are released.
+    private var clientReadPending = false
 
     init(
         admission: PassThroughAdmission, pools: UpstreamConnectionPools, metrics: RequestMetricsRecorder, counters: PassThroughCounters,
@@ -87,6 +93,31 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     }
 
     private var isAnswering: Bool { routerAnswering || exchange != nil }
+
+    func read(context: ChannelHandlerContext) {
+        if clientReadsHeld {
+            clientReadPending = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// Reads from the client wait until the upstream takes what was read.
+    private func holdClientReads() {
+        guard !clientReadsHeld else { return }
+        clientReadsHeld = true
+        counters.bodyHolds.increment()
+    }
+
+    /// Lets reads from the client go on, making the one asked for meanwhile.
+    private func releaseClientReads() {
+        guard clientReadsHeld else { return }
+        clientReadsHeld = false
+        if clientReadPending, let context {
+            clientReadPending = false
+            context.read()
+        }
+    }
 
     private func process(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
         switch reading {
@@ -150,8 +181,10 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         case .body(let buffer):
             if let connection = exchange.connection {
                 connection.channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
+                if !connection.channel.isWritable { holdClientReads() }
             } else {
                 exchange.bodyWaiting.append(buffer)
+                holdClientReads()
             }
         case .end:
             exchange.requestRead = true
@@ -256,6 +289,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             exchange.requestSent = true
         }
         channel.flush()
+        if channel.isWritable { releaseClientReads() }
     }
 
     func upstreamRead(_ part: HTTPClientResponsePart) {
@@ -284,6 +318,10 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     func upstreamReadComplete() {
         context?.flush()
+    }
+
+    func upstreamBecameWritable() {
+        releaseClientReads()
     }
 
     func upstreamClosed(error: (any Error)?) {
@@ -357,6 +395,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         }
         self.exchange = nil
         if reading == .exchange { reading = .discard }
+        releaseClientReads()
         guard let context else { return }
         context.flush()
         if closeAfterExchange {

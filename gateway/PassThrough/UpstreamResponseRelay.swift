@@ -21,6 +21,11 @@ final class UpstreamResponseRelay: ChannelInboundHandler {
         context.fireChannelReadComplete()
     }
 
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { exchange?.upstreamBecameWritable() }
+        context.fireChannelWritabilityChanged()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         if let exchange {
             self.exchange = nil
@@ -47,6 +52,8 @@ protocol UpstreamExchangeDelegate: AnyObject {
     func upstreamRead(_ part: HTTPClientResponsePart)
     /// The end of one read from the socket: time to flush what was passed on.
     func upstreamReadComplete()
+    /// The connection takes writes again after its write buffer had filled.
+    func upstreamBecameWritable()
     /// The connection ended (with the error that ended it, if any) while the exchange used it.
     func upstreamClosed(error: (any Error)?)
 }
