@@ -94,7 +94,8 @@ struct AnalysisRequestReader: Sendable {
         guard let boundary = Self.boundary(in: contentType) else {
             throw APIError.badRequest("The multipart body has no boundary.", code: "malformed_body")
         }
-        let form = MultipartFormCollector(maxFileBytes: maxImageBytes, maxFieldBytes: Self.fieldAllowance)
+        let form = MultipartFormCollector(
+            maxFileBytes: maxImageBytes, maxFieldBytes: Self.fieldAllowance, declaredBodyBytes: request.headers[.contentLength].flatMap(Int.init))
         let parser = MultipartParser(boundary: boundary)
         parser.onHeader = { name, value in form.header(name: name, value: value) }
         parser.onBody = { buffer in form.body(&buffer) }

@@ -1,19 +1,23 @@
 import NIOCore
 
 /// Collects a streamed `multipart/form-data` body: the bytes of the `image` part (stopping at `maxFileBytes`)
-/// and small text fields (each at most `maxFieldBytes`); other parts are skipped.
+/// and small text fields (each at most `maxFieldBytes`); other parts are skipped. The image is read into one array
+/// of the body's declared length when there is one, so it is never copied to a larger one as it grows.
 final class MultipartFormCollector {
     private let maxFileBytes: Int
     private let maxFieldBytes: Int
+    /// Room kept for the image when its part starts: the declared body length (within the limit), else 1 MiB.
+    private let expectedFileBytes: Int
     private var partName: String?
     private var partBytes: [UInt8] = []
     private(set) var file: [UInt8]?
     private(set) var fields: [String: String] = [:]
     private(set) var fileTooLarge = false
 
-    init(maxFileBytes: Int, maxFieldBytes: Int) {
+    init(maxFileBytes: Int, maxFieldBytes: Int, declaredBodyBytes: Int? = nil) {
         self.maxFileBytes = maxFileBytes
         self.maxFieldBytes = maxFieldBytes
+        self.expectedFileBytes = min(maxFileBytes, declaredBodyBytes ?? (1 << 20))
     }
 
     /// A part header; only `Content-Disposition`'s `name` matters.
@@ -33,7 +37,7 @@ final class MultipartFormCollector {
             fileTooLarge = true
             return
         }
-        if partBytes.isEmpty && partName == "image" { partBytes.reserveCapacity(min(limit, 1 << 20)) }
+        if partBytes.isEmpty && partName == "image" { partBytes.reserveCapacity(expectedFileBytes) }
         partBytes.append(contentsOf: buffer.readableBytesView)
     }
 
