@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the NutritionAI stack and its tests need on a Debian 12 machine.
 # Idempotent: each step checks first and says "ok" when there is nothing to do.
+#   deploy/setup.sh [STEP...]   every step, or only the named ones (STEPS below)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
@@ -188,16 +189,18 @@ step_swift() {
   ok "$(swift --version 2>/dev/null | head -n1)"
 }
 
+# The steps, in order; `deploy/setup.sh STEP...` runs only those named (the container builds run librdkafka and
+# food_data: deploy/containers/).
+STEPS="system_packages librdkafka broker test_mail_server food_data card_renderer swift"
+
 main() {
   [ "$(id -u)" = 0 ] || fail "setup installs system packages: run it as root"
-  step_system_packages
-  step_librdkafka
-  step_broker
-  step_test_mail_server
-  step_food_data
-  step_card_renderer
-  step_swift
-  say "setup complete"
+  local name
+  for name in "$@"; do
+    case " $STEPS " in *" $name "*) ;; *) fail "no setup step called $name (steps: $STEPS)" ;; esac
+  done
+  for name in ${*:-$STEPS}; do "step_$name"; done
+  [ $# -gt 0 ] || say "setup complete"
 }
 
 main "$@"
