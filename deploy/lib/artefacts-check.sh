@@ -1,7 +1,10 @@
-# The Kubernetes manifests' check of deploy/test: deploy/k8s/ must be what deploy/k8s/generate writes, and every
-# object in it must be valid against the schemas of Kubernetes $K8S_VERSION, strictly (an unknown or misspelt field is
-# an error), offline: kubernetes-validate from PyPI bundles the schemas. Takes seconds. Sourced by deploy/test;
-# `bash deploy/lib/k8s-check.sh` runs it alone.
+# The deploy artefacts' check of deploy/test (docs/DEPLOYING.md), seconds long; `bash deploy/lib/artefacts-check.sh` runs
+# it alone. Not the Containerfiles: building them is deploy/containers/check, a long run of its own.
+# - Kubernetes: deploy/k8s/ must be what deploy/k8s/generate writes, and every object in it must be valid against the
+#   schemas of Kubernetes $K8S_VERSION, strictly (an unknown or misspelt field is an error), offline:
+#   kubernetes-validate from PyPI bundles the schemas.
+# - systemd: `systemd-analyze verify` of the unit template for every instance, its drop-ins included; any finding
+#   (an unknown key is only a warning to systemd) fails.
 
 KUBERNETES_VALIDATE_VERSION="1.34.1"
 # The oldest Kubernetes the manifests are for: the preStop `sleep` action is on by default from 1.30.
@@ -42,8 +45,29 @@ k8s_check() {
   ok "${#files[@]} files as generated, every object valid (kubernetes-validate $KUBERNETES_VALIDATE_VERSION, strict)"
 }
 
+systemd_check() {
+  local dir="$REPO_ROOT/deploy/systemd" instance findings=""
+  step "checking the systemd unit template (deploy/systemd) with systemd-analyze verify"
+  command -v systemd-analyze >/dev/null || fail "systemd-analyze is missing; it ships with Debian's systemd package"
+  for instance in auth meals metrics trends sharing gateway; do
+    # The unit path is the folder itself, so the template and its instances' drop-ins are read from the tree.
+    findings+=$(SYSTEMD_UNIT_PATH="$dir:" systemd-analyze verify "nutritionai@$instance.service" 2>&1) \
+      || findings+=$'\n'"nutritionai@$instance.service: systemd-analyze verify failed"
+  done
+  if [ -n "$findings" ]; then
+    printf '%s\n' "$findings" | sort -u | sed 's/^/    /'
+    fail "the systemd unit has findings (above)"
+  fi
+  ok "nutritionai@.service verifies for all six instances, drop-ins included"
+}
+
+artefacts_check() {
+  k8s_check
+  systemd_check
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-  k8s_check
+  artefacts_check
 fi
