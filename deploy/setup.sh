@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the NutritionAI stack and its tests need on a Debian 12 machine.
 # Idempotent: each step checks first and says "ok" when there is nothing to do.
+#   deploy/setup.sh [STEP...]   every step, or only the named ones (STEPS below)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
@@ -41,10 +42,11 @@ version_at_least() { # version_at_least HAVE WANT
 
 step_system_packages() {
   step "system packages (PostgreSQL 15, libpq, OpenSSL, curl, build tools)"
-  # openssl (the command) makes the mail tests' throwaway certificates; python3-pip installs the PyPI tools below.
+  # openssl (the command) makes the mail tests' throwaway certificates; python3-pip installs the PyPI tools below;
+  # systemd brings systemd-analyze, which the test command's artefacts check verifies the VM unit with.
   apt_install postgresql-15 postgresql-client-15 libpq-dev libssl-dev libcurl4-openssl-dev \
     pkgconf build-essential python3 python3-pip openssl curl ca-certificates \
-    liblz4-dev libsasl2-dev libzstd-dev rapidjson-dev zlib1g-dev dpkg-dev patch
+    liblz4-dev libsasl2-dev libzstd-dev rapidjson-dev zlib1g-dev dpkg-dev patch systemd
   # Debian starts a default cluster on install; the project runs its own, so keep the system one off.
   if command -v pg_lsclusters >/dev/null && pg_lsclusters -h 2>/dev/null | grep -q online; then
     pg_ctlcluster 15 main stop 2>/dev/null || true
@@ -188,16 +190,18 @@ step_swift() {
   ok "$(swift --version 2>/dev/null | head -n1)"
 }
 
+# The steps, in order; `deploy/setup.sh STEP...` runs only those named (the container builds run librdkafka and
+# food_data: deploy/containers/).
+STEPS="system_packages librdkafka broker test_mail_server food_data card_renderer swift"
+
 main() {
   [ "$(id -u)" = 0 ] || fail "setup installs system packages: run it as root"
-  step_system_packages
-  step_librdkafka
-  step_broker
-  step_test_mail_server
-  step_food_data
-  step_card_renderer
-  step_swift
-  say "setup complete"
+  local name
+  for name in "$@"; do
+    case " $STEPS " in *" $name "*) ;; *) fail "no setup step called $name (steps: $STEPS)" ;; esac
+  done
+  for name in ${*:-$STEPS}; do "step_$name"; done
+  [ $# -gt 0 ] || say "setup complete"
 }
 
 main "$@"
