@@ -36,7 +36,10 @@ public struct PostgresSettings: Sendable, Equatable {
         // PoolStateMachine+ConnectionGroup) when a lease arrives while fewer than the minimum connections are up, which
         // is what a PostgreSQL restart leaves; the fault run crashed auth, meals and metrics that way with 5.
         self.minimumConnections = config.int(forKey: "postgres.pool.min", default: 0)
-        self.maximumConnections = config.int(forKey: "postgres.pool.max", default: 20)
+        // 4 by default, from the saturation runs (docs/PERFORMANCE.md, issue 21): on 2 cores, 4 per service served
+        // 10-20% more requests at lower CPU per request than 8, and about 1.5x what 20 did (more backends than cores
+        // only queue inside PostgreSQL). The outbox relay's listener holds one of them all the time.
+        self.maximumConnections = config.int(forKey: "postgres.pool.max", default: 4)
         self.connectTimeout = .seconds(config.double(forKey: "postgres.connect.timeout.seconds", default: 10))
         self.queryTimeout = .seconds(config.double(forKey: "postgres.query.timeout.seconds", default: 10))
         self.tlsMode = config.string(forKey: "postgres.tls", default: "disable")
