@@ -271,6 +271,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             path: "Tests/MealsTests"
         ),
@@ -292,7 +293,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrendsTests",
-            dependencies: ["TrendsService", "ServiceDefaults", "EventContracts", hummingbird, configuration, logging],
+            dependencies: ["TrendsService", "ServiceDefaults", "EventContracts", "TestSupport", hummingbird, configuration, logging],
             path: "Tests/TrendsTests"
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceDefaults
+import TestSupport
 import Testing
 
 @testable import TrendsService
@@ -120,7 +121,7 @@ struct ExpenditureEstimatorTests {
     @Test("days out of order, duplicates split in two, days before the window, today and the future change nothing")
     func orderAndWindow() {
         let clean = SyntheticUser(seed: 7).log(today: Self.today)
-        var random = SyntheticUser.SplitMix64(seed: 7)
+        var random = SplitMix64(seed: 7)
         let halves = clean.prefix(3).flatMap { day in
             [
                 ExpenditureDay(date: day.date, intakeCalories: day.intakeCalories! / 2, weightKg: day.weightKg),

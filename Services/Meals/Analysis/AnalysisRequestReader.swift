@@ -100,11 +100,14 @@ struct AnalysisRequestReader: Sendable {
         parser.onHeader = { name, value in form.header(name: name, value: value) }
         parser.onBody = { buffer in form.body(&buffer) }
         parser.onPartComplete = { form.partComplete() }
+        var headerGuard = MultipartHeaderGuard(boundary: boundary)
+        let malformed = APIError.badRequest("The multipart body could not be read.", code: "malformed_body")
         var received = 0
         for try await chunk in request.body {
             received += chunk.readableBytes
             guard received <= maxBodyBytes(json: false), !form.fileTooLarge else { throw tooLarge }
-            do { try parser.execute(chunk) } catch { throw APIError.badRequest("The multipart body could not be read.", code: "malformed_body") }
+            guard headerGuard.accepts(chunk.readableBytesView) else { throw malformed }
+            do { try parser.execute(chunk) } catch { throw malformed }
         }
         guard !form.fileTooLarge else { throw tooLarge }
         return AnalysisInput(
