@@ -270,9 +270,10 @@ struct OutboxToInboxTests {
         try await MigrationRunner(client: producerDB, schema: "itest_producer", logger: logger).apply(
             Migration.publishing + [Migration(name: "0001_accounts_closed.sql", sql: "CREATE TABLE accounts_closed (user_id uuid NOT NULL);")])
         try await emptySchema(consumerDB)
-        try await MigrationRunner(client: consumerDB, schema: "itest_consumer", logger: logger).apply([
-            .inbox, Migration(name: "0001_deletions.sql", sql: "CREATE TABLE deletions (event_id uuid NOT NULL, user_id uuid NOT NULL);"),
-        ])
+        try await MigrationRunner(client: consumerDB, schema: "itest_consumer", logger: logger).apply(
+            Migration.consuming + [
+                Migration(name: "0001_deletions.sql", sql: "CREATE TABLE deletions (event_id uuid NOT NULL, user_id uuid NOT NULL);")
+            ])
     }
 }
 
