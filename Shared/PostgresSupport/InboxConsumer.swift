@@ -351,7 +351,7 @@ public final class InboxConsumer: Service {
     /// Counts one outcome in `inbox_events_total{topic,result}`: `applied`, `duplicate` (skipped, already applied),
     /// `parked` (kept in `parked_events` until it can be applied) or `retried` (one failed attempt).
     private func count(_ event: ReceivedEvent, _ result: String) {
-        guard result != "parked" else { return countParked(topic: event.header.type) }
+        guard result != "parked" else { return countParked(topic: event.position?.topic ?? event.header.type) }
         Counter(label: "inbox_events_total", dimensions: [("topic", event.header.type), ("result", result)]).increment()
     }
 

@@ -73,7 +73,7 @@ struct ParkedEventRetry: Sendable {
             }
             guard let outcome else { return false }
             Counter(label: "inbox_events_total", dimensions: [("topic", header.type), ("result", outcome)]).increment()
-            Counter(label: "events_unparked_total", dimensions: [("group", group), ("topic", header.type)]).increment()
+            Counter(label: "events_unparked_total", dimensions: [("group", group), ("topic", row.topic)]).increment()
             logger.notice(
                 "parked event applied",
                 metadata: ["event_id": .string(header.id.uuidString), "type": .string(header.type), "result": .string(outcome)])

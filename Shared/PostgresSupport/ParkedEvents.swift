@@ -18,6 +18,8 @@ public struct ParkedEvents: Sendable {
     public struct Row: Sendable, Equatable {
         public var seq: Int64
         public var eventId: UUID
+        /// The topic it was read from.
+        public var topic: String
         public var subject: String
         public var payload: [UInt8]
         public var traceparent: String?
@@ -98,13 +100,16 @@ public struct ParkedEvents: Sendable {
     func heads(in client: PostgresPool) async throws -> [Row] {
         let rows = try await client.query(
             """
-            SELECT seq, event_id, subject, payload, traceparent
+            SELECT seq, event_id, topic, subject, payload, traceparent
             FROM (SELECT DISTINCT ON (subject) * FROM parked_events ORDER BY subject, seq) AS heads
             ORDER BY seq LIMIT \(Self.pageSize)
             """, logger: logger)
         var page: [Row] = []
-        for try await (seq, eventId, subject, payload, traceparent) in rows.decode((Int64, UUID, String, ByteBuffer, String?).self) {
-            page.append(Row(seq: seq, eventId: eventId, subject: subject, payload: Array(buffer: payload), traceparent: traceparent))
+        for try await (seq, eventId, topic, subject, payload, traceparent) in rows.decode(
+            (Int64, UUID, String, String, ByteBuffer, String?).self)
+        {
+            page.append(
+                Row(seq: seq, eventId: eventId, topic: topic, subject: subject, payload: Array(buffer: payload), traceparent: traceparent))
         }
         return page
     }

@@ -254,6 +254,12 @@ struct OutboxToInboxTests {
                 for (user, id) in zip(users, ids) {
                     #expect(try await appliedCount(of: id, client: consumerDB) == (user == poison ? 0 : 1), "event of user \(user)")
                 }
+                // The rejected event is not lost: it waits, whole, in parked_events with the handler's reason.
+                var parked: [(UUID, String)] = []
+                for try await row in try await consumerDB.query("SELECT event_id, reason FROM parked_events").decode((UUID, String).self) {
+                    parked.append(row)
+                }
+                #expect(parked.map(\.0) == [ids[17]] && parked.map(\.1) == ["poison"])
             }
         }
     }

@@ -63,8 +63,11 @@ struct ParkedEventsTests {
         return Array(try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]))
     }
 
+    /// A topic of this run's own: the broker may still hold other tests' `user.deleted` events (and earlier runs' of these).
+    let topic = "itest.parked.\(UUID().uuidString.prefix(8).lowercased())"
+
     func send(_ bytes: [UInt8], key: UUID, with producer: KafkaProducer) async throws {
-        _ = try await producer.send(OutgoingMessage(topic: Topic.userDeleted.rawValue, key: key.uuidString.lowercased(), value: bytes))
+        _ = try await producer.send(OutgoingMessage(topic: topic, key: key.uuidString.lowercased(), value: bytes))
     }
 
     func applied(in db: PostgresPool) async throws -> [UUID] {
@@ -111,7 +114,7 @@ struct ParkedEventsTests {
             try await resetSchema(db)
             let producer = try KafkaProducer(configuration: kafka, logger: logger)
             try await withRunning([producer]) {
-                try await producer.createTopics([Topic.userDeleted.rawValue], partitions: 3)
+                try await producer.createTopics([topic], partitions: 3)
                 let versionTwo = try event(newer, userId: alice, version: 2, extraData: ["requestedBy": "user"])
                 try await send(versionTwo, key: alice, with: producer)
                 try await send(try event(behind, userId: alice, version: 1), key: alice, with: producer)
@@ -120,7 +123,7 @@ struct ParkedEventsTests {
 
                 // 1. The v1 consumer: Bob's event (with a field it does not know) applies; Alice's v2 event is parked and
                 //    her v1 event behind it; the unreadable message is parked too. Nothing is skipped.
-                let consumer = try KafkaConsumer(configuration: kafka, groupId: group, topics: [Topic.userDeleted.rawValue], logger: logger)
+                let consumer = try KafkaConsumer(configuration: kafka, groupId: group, topics: [topic], logger: logger)
                 let monitor = makeMonitor(watching: consumer, in: db)
                 let v1 = InboxConsumer(client: db, consumer: consumer, handler: AppliesVersion1(), logger: logger, maxBackoff: .seconds(1))
                 try await withRunning([v1, monitor]) {
@@ -148,18 +151,18 @@ struct ParkedEventsTests {
 
                     let degraded = try await TestEnvironment.eventually(timeout: .seconds(10)) { await monitor.state() == .degraded }
                     #expect(degraded, "readiness did not report the parked events")
-                    #expect(monitor.verdict.reasons.contains { $0 == "consumer group \(group): 3 user.deleted events parked (see parked_events)" })
+                    #expect(monitor.verdict.reasons.contains { $0 == "consumer group \(group): 3 \(topic) events parked (see parked_events)" })
                     let ready = try await readiness(of: monitor)
                     #expect(ready.isOK, "parked events must not take the service out of rotation: it still serves reads")
                     #expect(ready.events == "degraded")
                     let metrics = String(decoding: PrometheusMetrics.registry.emitToBuffer(), as: UTF8.self)
-                    #expect(metrics.contains(#"events_parked{group="\#(group)",topic="user.deleted"} 3"#), "\(metrics)")
-                    #expect(metrics.contains(#"events_parked_total{group="\#(group)",topic="user.deleted"} 3"#))
+                    #expect(metrics.contains(#"events_parked{group="\#(group)",topic="\#(topic)"} 3"#), "\(metrics)")
+                    #expect(metrics.contains(#"events_parked_total{group="\#(group)",topic="\#(topic)"} 3"#))
                 }
 
                 // 2. The upgrade: a consumer that reads version 2, in the same group, applies the parked events at start,
                 //    each once and Alice's in order. The unreadable message stays parked for an operator.
-                let upgradedConsumer = try KafkaConsumer(configuration: kafka, groupId: group, topics: [Topic.userDeleted.rawValue], logger: logger)
+                let upgradedConsumer = try KafkaConsumer(configuration: kafka, groupId: group, topics: [topic], logger: logger)
                 let upgradedMonitor = makeMonitor(watching: upgradedConsumer, in: db)
                 let v2 = InboxConsumer(
                     client: db, consumer: upgradedConsumer, handler: AppliesVersions1And2(), logger: logger, maxBackoff: .seconds(1),
@@ -182,8 +185,8 @@ struct ParkedEventsTests {
                     #expect(recovered, "events stayed degraded with nothing parked")
                     #expect(try await readiness(of: upgradedMonitor).events == "up")
                     let metrics = String(decoding: PrometheusMetrics.registry.emitToBuffer(), as: UTF8.self)
-                    #expect(metrics.contains(#"events_parked{group="\#(group)",topic="user.deleted"} 0"#))
-                    #expect(metrics.contains(#"events_unparked_total{group="\#(group)",topic="user.deleted"} 2"#))
+                    #expect(metrics.contains(#"events_parked{group="\#(group)",topic="\#(topic)"} 0"#))
+                    #expect(metrics.contains(#"events_unparked_total{group="\#(group)",topic="\#(topic)"} 2"#))
                 }
                 #expect(try await applied(in: db).count == 4, "every readable event applied exactly once")
             }
