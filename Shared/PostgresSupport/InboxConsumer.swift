@@ -140,37 +140,44 @@ public final class InboxConsumer: Service {
         }
     }
 
-    /// Applies a batch of messages, then commits their offsets.
+    /// Applies a batch of messages, then commits their offsets. A message without a readable envelope is parked in its
+    /// place: the events read before it are applied (or parked) first, so a user's events keep their order.
     func process(_ messages: [KafkaMessage]) async throws {
         var events: [ReceivedEvent] = []
         for message in messages {
-            do {
-                let header = try EventCoding.header(of: message.value)
-                events.append(
-                    ReceivedEvent(
-                        header: header, bytes: message.value, traceparent: message.header(TraceContext.traceparent) ?? header.traceparent,
-                        position: MessagePosition(of: message)))
-            } catch {
+            guard let header = try? EventCoding.header(of: message.value) else {
+                try await applyInOrder(events)
+                events = []
                 try await parkUnreadable(message)
+                continue
             }
+            events.append(
+                ReceivedEvent(
+                    header: header, bytes: message.value, traceparent: message.header(TraceContext.traceparent) ?? header.traceparent,
+                    position: MessagePosition(of: message)))
         }
+        try await applyInOrder(events)
+        try await commitQuietly(messages)
+    }
+
+    /// Applies `events` together in one transaction, or when that fails one by one.
+    private func applyInOrder(_ events: [ReceivedEvent]) async throws {
         if events.count > 1, let results = try await applyTogether(events) {
             for (event, result) in zip(events, results) { count(event, result) }
-        } else {
-            for event in events {
-                guard TraceContext.isTracing else {
-                    _ = try await applyWithRetries(event)
-                    continue
-                }
-                try await TracedOperation.run(
-                    "process \(event.header.type)", parent: TraceContext.context(traceparent: event.traceparent), ofKind: .consumer
-                ) { span in
-                    describe(event, in: span)
-                    span.attributes["inbox.result"] = try await applyWithRetries(event)
-                }
+            return
+        }
+        for event in events {
+            guard TraceContext.isTracing else {
+                _ = try await applyWithRetries(event)
+                continue
+            }
+            try await TracedOperation.run(
+                "process \(event.header.type)", parent: TraceContext.context(traceparent: event.traceparent), ofKind: .consumer
+            ) { span in
+                describe(event, in: span)
+                span.attributes["inbox.result"] = try await applyWithRetries(event)
             }
         }
-        try await commitQuietly(messages)
     }
 
     /// One transaction for every event: one inbox insert for all their ids, then the new ones go to the handler's batch
