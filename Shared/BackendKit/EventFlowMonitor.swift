@@ -11,8 +11,9 @@ import ServiceLifecycle
 /// answers the `events` readiness check with the verdict of `EventFlowTracker` (`up` or `degraded`).
 ///
 /// Gauges: `outbox_unsent_rows{topic}`, `outbox_oldest_unsent_age_seconds{topic}`,
-/// `kafka_consumer_assigned_partitions{group}`, `kafka_consumer_lag{group,topic,partition}` and
-/// `events_flow_degraded` (1 while the verdict is degraded).
+/// `kafka_consumer_assigned_partitions{group}`, `kafka_consumer_lag{group,topic,partition}`,
+/// `events_parked{group,topic}` (events a consumer parked and has not applied yet) and `events_flow_degraded`
+/// (1 while the verdict is degraded).
 public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendable {
     // @unchecked: every mutable member is locked.
     public let name = "events"
@@ -20,11 +21,13 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
     private let publishedTopics: [String]
     private let settings: EventFlowSettings
     private let logger: Logger
-    private let consumers = NIOLockedValueBox<[KafkaConsumer]>([])
+    private let consumers = NIOLockedValueBox<[(consumer: KafkaConsumer, parkedIn: PostgresPool?)]>([])
     private let tracker: NIOLockedValueBox<EventFlowTracker>
     private let latest = NIOLockedValueBox(EventFlowVerdict(reasons: []))
     /// Lag gauges set in the last sample, so that a partition that moved away is set back to zero.
     private let reportedPartitions = NIOLockedValueBox<Set<EventFlowTracker.PartitionKey>>([])
+    /// Parked gauges set in the last sample (group, topic), set back to zero once nothing of theirs is parked.
+    private let reportedParked = NIOLockedValueBox<Set<[String]>>([])
 
     /// - Parameters:
     ///   - outbox: the client of the schema whose outbox to watch, or nil when the service publishes nothing.
@@ -37,9 +40,10 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
         self.tracker = NIOLockedValueBox(EventFlowTracker(stuckAfter: settings.stuckAfter))
     }
 
-    /// Adds a consumer to watch; call while composing the service, before it runs.
-    public func watch(_ consumer: KafkaConsumer) {
-        consumers.withLockedValue { $0.append(consumer) }
+    /// Adds a consumer to watch, and the schema whose `parked_events` it parks into (nil: none); call while composing
+    /// the service, before it runs.
+    public func watch(_ consumer: KafkaConsumer, parkedEventsIn schema: PostgresPool? = nil) {
+        consumers.withLockedValue { $0.append((consumer, schema)) }
     }
 
     public func state() async -> ReadinessState { latest.withLockedValue { $0.state } }
@@ -63,9 +67,14 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
     public func sample() async -> EventFlowVerdict {
         let backlog = await readBacklog()
         var statuses: [(group: String, status: ConsumerStatus)] = []
-        for consumer in consumers.withLockedValue({ $0 }) { statuses.append((consumer.groupId, await consumer.status())) }
+        var parked: [ParkedBacklog] = []
+        for (consumer, schema) in consumers.withLockedValue({ $0 }) {
+            statuses.append((consumer.groupId, await consumer.status()))
+            if let schema { parked += await readParked(of: consumer.groupId, in: schema) }
+        }
         publish(backlog: backlog, statuses: statuses)
-        let verdict = tracker.withLockedValue { $0.assess(backlog: backlog, consumers: statuses, now: .now) }
+        publish(parked: parked)
+        let verdict = tracker.withLockedValue { $0.assess(backlog: backlog, consumers: statuses, parked: parked, now: .now) }
         let previous = latest.withLockedValue { latest in
             defer { latest = verdict }
             return latest
@@ -99,6 +108,29 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
             logger.debug("outbox backlog not readable now", metadata: ["error": .string(LogSafeError.describe(error))])
             return nil
         }
+    }
+
+    /// The group's parked events per topic; none when they cannot be read now (the database's check reports that).
+    private func readParked(of group: String, in schema: PostgresPool) async -> [ParkedBacklog] {
+        do {
+            return try await ParkedEvents.backlog(of: group, in: schema, logger: logger)
+        } catch {
+            logger.debug("parked events not readable now", metadata: ["error": .string(LogSafeError.describe(error))])
+            return []
+        }
+    }
+
+    private func publish(parked: [ParkedBacklog]) {
+        var reported: Set<[String]> = []
+        for entry in parked {
+            reported.insert([entry.group, entry.topic])
+            Gauge(label: "events_parked", dimensions: [("group", entry.group), ("topic", entry.topic)]).record(entry.parked)
+        }
+        let gone = reportedParked.withLockedValue { previous in
+            defer { previous = reported }
+            return previous.subtracting(reported)
+        }
+        for key in gone { Gauge(label: "events_parked", dimensions: [("group", key[0]), ("topic", key[1])]).record(0) }
     }
 
     private func publish(backlog: [OutboxBacklog]?, statuses: [(group: String, status: ConsumerStatus)]) {

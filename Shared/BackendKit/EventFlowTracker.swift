@@ -8,7 +8,8 @@ import ServiceDefaults
 /// Events are degraded when, for at least `stuckAfter`:
 /// - an outbox row has waited unsent (the relay cannot publish);
 /// - a consumer has had no partition assigned (it lost its group, or the group cannot settle);
-/// - a partition has had lag while the consumer's position in it did not move (the consumer is stuck).
+/// - a partition has had lag while the consumer's position in it did not move (the consumer is stuck);
+/// and at once while a consumer has parked events (it could not apply them; they wait for an upgrade or a fix).
 public struct EventFlowTracker: Sendable {
     /// One partition as a consumer group sees it.
     struct PartitionKey: Hashable, Sendable {
@@ -26,11 +27,15 @@ public struct EventFlowTracker: Sendable {
     }
 
     /// The verdict for one sample taken at `now`. `backlog` is nil when the outbox could not be read (the
-    /// database's own readiness check reports that).
+    /// database's own readiness check reports that); `parked` lists the consumers' parked events per topic.
     public mutating func assess(
-        backlog: [OutboxBacklog]?, consumers: [(group: String, status: ConsumerStatus)], now: ContinuousClock.Instant
+        backlog: [OutboxBacklog]?, consumers: [(group: String, status: ConsumerStatus)], parked: [ParkedBacklog] = [],
+        now: ContinuousClock.Instant
     ) -> EventFlowVerdict {
         var reasons: [String] = []
+        for entry in parked where entry.parked > 0 {
+            reasons.append("consumer group \(entry.group): \(entry.parked) \(entry.topic) events parked (see parked_events)")
+        }
         for topic in backlog ?? [] where topic.unsent > 0 && topic.oldestAge >= stuckAfter {
             reasons.append("outbox \(topic.topic): \(topic.unsent) rows unsent, the oldest for \(Int(topic.oldestAge.timeInterval)) s")
         }

@@ -31,6 +31,8 @@ public struct ServiceInfrastructure: Sendable {
     let topicPartitions: Int32
     /// Most events the inbox applies in one transaction (`INBOX_BATCH_SIZE`).
     let inboxBatchLimit: Int
+    /// How often the inbox retries its parked events, besides at start (`INBOX_PARKED_RETRY_SECONDS`).
+    let parkedRetryInterval: Duration
     let startupTimeout: Duration
     let logger: Logger
 
@@ -55,10 +57,11 @@ public struct ServiceInfrastructure: Sendable {
         // trends drained deploy/bench/trends.sh's 20,000 events at about 9,000/s with 1,000 (other sizes not measured).
         // At live rates a batch holds only what is already fetched, far fewer.
         self.inboxBatchLimit = config.int(forKey: "inbox.batch.size", default: 1000)
+        self.parkedRetryInterval = .seconds(config.double(forKey: "inbox.parked.retry.seconds", default: 60))
 
         var migrations: [Migration] = []
         if !publishes.isEmpty { migrations += Migration.publishing }
-        if consumes { migrations.append(.inbox) }
+        if consumes { migrations += Migration.consuming }
         migrations += kitTables
         if let migrationsDirectory { migrations += try Migration.load(from: migrationsDirectory) }
         self.migrations = migrations
@@ -91,14 +94,15 @@ public struct ServiceInfrastructure: Sendable {
     }
 
     /// The service's inbox: a member of consumer group `group` reading `topics`, applying each event once with
-    /// `handler` after the migrations ran, watched by the `events` readiness check. Run it among the service's parts.
+    /// `handler` after the migrations ran, parking what it cannot apply, watched by the `events` readiness check (which
+    /// says `degraded` while anything is parked). Run it among the service's parts.
     public func makeInbox(group: String, topics: [Topic], handler: any EventHandler) throws -> InboxConsumer {
         let consumer = try KafkaConsumer(
             configuration: kafka, groupId: group, topics: topics.map(\.rawValue), logger: logger, createMissingTopics: topicPartitions)
-        eventFlow.watch(consumer)
+        eventFlow.watch(consumer, parkedEventsIn: postgres)
         return InboxConsumer(
             client: postgres, consumer: consumer, handler: handler, logger: logger, batchLimit: inboxBatchLimit,
-            startAfter: migrated)
+            startAfter: migrated, parkedRetryInterval: parkedRetryInterval)
     }
 
     /// Applies the schema's migrations, retrying while the database is unreachable, for at most the start-up timeout.

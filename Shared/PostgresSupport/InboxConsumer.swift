@@ -8,54 +8,6 @@ import ServiceDefaults
 import ServiceLifecycle
 import Tracing
 
-/// An event as received, with its header decoded and its payload decodable on demand.
-public struct ReceivedEvent: Sendable {
-    public let header: EventHeader
-    public let bytes: [UInt8]
-    /// The W3C trace context of the publish (the message's `traceparent` header), else the one the envelope
-    /// carries; nil when neither was traced.
-    public let traceparent: String?
-
-    /// Decodes the full envelope with the payload type of `header.type`.
-    public func decode<Payload: EventPayload>(_ type: Payload.Type) throws -> EventEnvelope<Payload> {
-        try EventCoding.decode(type, from: bytes)
-    }
-
-    /// The payload as `type`; an unreadable one is `EventRejected`, since it can never be applied.
-    public func payload<Payload: EventPayload>(_ type: Payload.Type) throws -> Payload {
-        do {
-            return try decode(type).data
-        } catch {
-            throw EventRejected("unreadable \(header.type) payload")
-        }
-    }
-}
-
-/// Applies one event's effect in the consumer's schema, inside the transaction that records it in the inbox.
-public protocol EventHandler: Sendable {
-    /// Throw `EventRejected` for an event that can never be applied; any other error is retried.
-    func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws
-
-    /// Applies the new events of a batch, in their order, in the one transaction that records them in the inbox.
-    /// The end state must be the one `handle` gives event by event. Any error rolls the batch back, after which
-    /// the inbox applies its events one by one with `handle`, so a rejected event does not hold back the others.
-    func handle(batch events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws
-}
-
-extension EventHandler {
-    /// Event by event, for handlers that have nothing cheaper.
-    public func handle(batch events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws {
-        for event in events { try await handle(event, on: connection, logger: logger) }
-    }
-}
-
-/// An event that can never be applied (unreadable or against the contract); it is recorded and skipped.
-public struct EventRejected: Error, CustomStringConvertible {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
-}
-
 /// Reads a consumer group's messages and applies each exactly once: the inbox row and the effect commit
 /// in one transaction, and the Kafka offset is committed only afterwards. Redelivered events find their
 /// id in the inbox and change nothing.
@@ -64,7 +16,13 @@ public struct EventRejected: Error, CustomStringConvertible {
 /// commit, so a backlog costs one database commit and one broker round trip per batch instead of per event:
 /// one statement records the batch's ids, and the new events go to the handler's batch entry point together.
 /// When anything in a batch fails or is rejected, the batch rolls back and its events are applied one by
-/// one, each retried with backoff until applied or rejected.
+/// one, each retried with backoff until applied or parked.
+///
+/// Nothing is skipped: an event the handler rejects (a `dataschemaversion` it does not read, an unreadable or invalid
+/// payload) or whose envelope cannot be read is parked (`ParkedEvents`) in the transaction that records it in the
+/// inbox, and the partition moves on. While one of a user's events is parked, that user's later events are parked
+/// behind it, so each user's events still apply in order. `ParkedEventRetry` applies them at start and every
+/// `parkedRetryInterval`: after an upgrade that reads them, they apply once each, in order.
 ///
 /// While tracing is on, each event is a consumer span (`process meal.consumed`), child of the publish span named
 /// by the message's `traceparent` header; an event applied on its own has its `SQL transaction` spans below it,
@@ -79,12 +37,17 @@ public final class InboxConsumer: Service {
     private let batchLimit: Int
     private let startAfter: StartupLatch?
     private let lostConnectionGrace: Duration
+    private let parked: ParkedEvents
+    private let retry: ParkedEventRetry
 
     /// - Parameter startAfter: opened when the schema's migrations are applied; nothing is read before.
     public init(
         client: PostgresPool, consumer: KafkaConsumer, handler: any EventHandler, logger: Logger, maxBackoff: Duration = .seconds(2),
-        batchLimit: Int = 200, startAfter: StartupLatch? = nil, lostConnectionGrace: Duration = .seconds(1)
+        batchLimit: Int = 200, startAfter: StartupLatch? = nil, lostConnectionGrace: Duration = .seconds(1),
+        parkedRetryInterval: Duration = .seconds(60)
     ) {
+        self.parked = ParkedEvents(logger: logger)
+        self.retry = ParkedEventRetry(client: client, handler: handler, group: consumer.groupId, interval: parkedRetryInterval, logger: logger)
         self.lostConnectionGrace = lostConnectionGrace
         self.startAfter = startAfter
         self.client = client
@@ -99,10 +62,14 @@ public final class InboxConsumer: Service {
         do {
             try await cancelWhenGracefulShutdown {
                 await self.startAfter?.wait()
-                while true {
-                    let batch = try await self.consumer.nextBatch(limit: self.batchLimit)
-                    if batch.isEmpty { break }
-                    try await self.processAbandoningStuck(batch)
+                try await withThrowingTaskGroup(of: Void.self) { tasks in
+                    tasks.addTask { await self.retry.run() }
+                    while true {
+                        let batch = try await self.consumer.nextBatch(limit: self.batchLimit)
+                        if batch.isEmpty { break }
+                        try await self.processAbandoningStuck(batch)
+                    }
+                    tasks.cancelAll()
                 }
             }
         } catch is CancellationError {}
@@ -173,39 +140,44 @@ public final class InboxConsumer: Service {
         }
     }
 
-    /// Applies a batch of messages, then commits their offsets.
+    /// Applies a batch of messages, then commits their offsets. A message without a readable envelope is parked in its
+    /// place: the events read before it are applied (or parked) first, so a user's events keep their order.
     func process(_ messages: [KafkaMessage]) async throws {
         var events: [ReceivedEvent] = []
         for message in messages {
-            do {
-                let header = try EventCoding.header(of: message.value)
-                events.append(
-                    ReceivedEvent(
-                        header: header, bytes: message.value, traceparent: message.header(TraceContext.traceparent) ?? header.traceparent))
-            } catch {
-                logger.error(
-                    "unreadable event skipped",
-                    metadata: ["topic": .string(message.topic), "partition": "\(message.partition)", "offset": "\(message.offset)"])
-                Counter(label: "inbox_events_total", dimensions: [("topic", message.topic), ("result", "unreadable")]).increment()
+            guard let header = try? EventCoding.header(of: message.value) else {
+                try await applyInOrder(events)
+                events = []
+                try await parkUnreadable(message)
+                continue
             }
+            events.append(
+                ReceivedEvent(
+                    header: header, bytes: message.value, traceparent: message.header(TraceContext.traceparent) ?? header.traceparent,
+                    position: MessagePosition(of: message)))
         }
+        try await applyInOrder(events)
+        try await commitQuietly(messages)
+    }
+
+    /// Applies `events` together in one transaction, or when that fails one by one.
+    private func applyInOrder(_ events: [ReceivedEvent]) async throws {
         if events.count > 1, let results = try await applyTogether(events) {
             for (event, result) in zip(events, results) { count(event, result) }
-        } else {
-            for event in events {
-                guard TraceContext.isTracing else {
-                    _ = try await applyWithRetries(event)
-                    continue
-                }
-                try await TracedOperation.run(
-                    "process \(event.header.type)", parent: TraceContext.context(traceparent: event.traceparent), ofKind: .consumer
-                ) { span in
-                    describe(event, in: span)
-                    span.attributes["inbox.result"] = try await applyWithRetries(event)
-                }
+            return
+        }
+        for event in events {
+            guard TraceContext.isTracing else {
+                _ = try await applyWithRetries(event)
+                continue
+            }
+            try await TracedOperation.run(
+                "process \(event.header.type)", parent: TraceContext.context(traceparent: event.traceparent), ofKind: .consumer
+            ) { span in
+                describe(event, in: span)
+                span.attributes["inbox.result"] = try await applyWithRetries(event)
             }
         }
-        try await commitQuietly(messages)
     }
 
     /// One transaction for every event: one inbox insert for all their ids, then the new ones go to the handler's batch
@@ -215,9 +187,20 @@ public final class InboxConsumer: Service {
         do {
             let results = try await client.transaction(logger: logger) { connection in
                 let fresh = try await recordNew(events, on: connection)
-                let applied = events.indices.filter { fresh.contains($0) }.map { events[$0] }
+                let blocked = try await parked.blocked(Set(fresh.map { events[$0].header.subject }), on: connection)
+                var results = events.map { _ in "duplicate" }
+                var applied: [ReceivedEvent] = []
+                for index in fresh.sorted() {
+                    if blocked.contains(events[index].header.subject) {
+                        try await parkBehind(events[index], on: connection)
+                        results[index] = "parked"
+                    } else {
+                        applied.append(events[index])
+                        results[index] = "applied"
+                    }
+                }
                 try await handler.handle(batch: applied, on: connection, logger: logger)
-                return events.indices.map { fresh.contains($0) ? "applied" : "duplicate" }
+                return results
             }
             for (span, result) in zip(spans, results) {
                 span.attributes["inbox.result"] = result
@@ -269,8 +252,8 @@ public final class InboxConsumer: Service {
         span.attributes["messaging.message.id"] = event.header.id.uuidString.lowercased()
     }
 
-    /// Applies one event in its own transaction, retrying with backoff until it is applied, rejected or the task is
-    /// cancelled; returns what happened (`applied`, `duplicate`, `rejected`).
+    /// Applies one event in its own transaction, retrying with backoff until it is applied or parked, or the task is
+    /// cancelled; returns what happened (`applied`, `duplicate`, `parked`).
     @discardableResult
     private func applyWithRetries(_ event: ReceivedEvent) async throws -> String {
         do {
@@ -290,8 +273,7 @@ public final class InboxConsumer: Service {
             count(event, result)
             return result
         } catch let rejection as EventRejected {
-            try await recordRejection(event, rejection)
-            return "rejected"
+            return try await park(event, reason: rejection.reason)
         }
     }
 
@@ -306,22 +288,77 @@ public final class InboxConsumer: Service {
                 """, logger: logger
             ).decode(UUID.self).first { _ in true } != nil
         guard inserted else { return "duplicate" }
+        if try await !parked.blocked([event.header.subject], on: connection).isEmpty {
+            try await parkBehind(event, on: connection)
+            return "parked"
+        }
         try await handler.handle(event, on: connection, logger: logger)
         return "applied"
     }
 
-    /// Records a rejected event's id without any effect, so it is skipped from now on.
-    private func recordRejection(_ event: ReceivedEvent, _ rejection: EventRejected) async throws {
-        try await client.query(
-            "INSERT INTO inbox (event_id, event_type) VALUES (\(event.header.id), \(event.header.type)) ON CONFLICT (event_id) DO NOTHING",
-            logger: logger)
-        logger.error("event rejected and skipped", metadata: ["event_id": .string(event.header.id.uuidString), "reason": .string(rejection.reason)])
-        count(event, "rejected")
+    /// Parks an event its handler rejected: its inbox row and its parked row commit together (retried while the database
+    /// is away). Returns `parked`, or `duplicate` when the inbox already had it.
+    private func park(_ event: ReceivedEvent, reason: String) async throws -> String {
+        let position = event.position ?? MessagePosition(topic: event.header.type, partition: -1, offset: -1)
+        let wasParked = try await retryingWhileDatabaseAway {
+            try await client.transaction(logger: logger) { connection in
+                try await parked.recordAndPark(event, at: position, reason: reason, on: connection)
+            }
+        }
+        guard wasParked else {
+            count(event, "duplicate")
+            return "duplicate"
+        }
+        logger.error(
+            "event parked: it cannot be applied now",
+            metadata: [
+                "event_id": .string(event.header.id.uuidString), "type": .string(event.header.type),
+                "dataschemaversion": "\(event.header.dataschemaversion)", "reason": .string(reason),
+            ])
+        count(event, "parked")
+        return "parked"
+    }
+
+    /// Parks an event, new to the inbox in this transaction, behind an earlier parked event of its subject.
+    private func parkBehind(_ event: ReceivedEvent, on connection: PostgresConnection) async throws {
+        let position = event.position ?? MessagePosition(topic: event.header.type, partition: -1, offset: -1)
+        try await parked.park(event, at: position, reason: "waits behind an earlier parked event of its subject", on: connection)
+    }
+
+    /// Parks a message whose envelope cannot be read, so that a later binary that reads it can apply it.
+    private func parkUnreadable(_ message: KafkaMessage) async throws {
+        let wasParked = try await retryingWhileDatabaseAway {
+            try await client.transaction(logger: logger) { connection in
+                try await parked.parkUnreadable(message, reason: "unreadable envelope", on: connection)
+            }
+        }
+        guard wasParked else { return }
+        logger.error(
+            "event parked: its envelope cannot be read",
+            metadata: ["topic": .string(message.topic), "partition": "\(message.partition)", "offset": "\(message.offset)"])
+        countParked(topic: message.topic)
+    }
+
+    /// Runs `operation` until it succeeds, with the inbox's backoff.
+    private func retryingWhileDatabaseAway<T>(_ operation: () async throws -> T) async throws -> T {
+        try await Backoff.retrying(
+            Backoff(initial: .milliseconds(100), maximum: maxBackoff),
+            onFailure: { error, wait in
+                logger.warning(
+                    "event not parked yet; will retry", metadata: ["error": .string(LogSafeError.describe(error)), "retry_in": "\(wait)"])
+            }, operation)
+    }
+
+    /// Counts a parked event in `events_parked_total{group,topic}` and `inbox_events_total{topic,result="parked"}`.
+    private func countParked(topic: String) {
+        Counter(label: "events_parked_total", dimensions: [("group", consumer.groupId), ("topic", topic)]).increment()
+        Counter(label: "inbox_events_total", dimensions: [("topic", topic), ("result", "parked")]).increment()
     }
 
     /// Counts one outcome in `inbox_events_total{topic,result}`: `applied`, `duplicate` (skipped, already applied),
-    /// `rejected` (skipped, can never apply), `unreadable` (skipped, no header) or `retried` (one failed attempt).
+    /// `parked` (kept in `parked_events` until it can be applied) or `retried` (one failed attempt).
     private func count(_ event: ReceivedEvent, _ result: String) {
+        guard result != "parked" else { return countParked(topic: event.position?.topic ?? event.header.type) }
         Counter(label: "inbox_events_total", dimensions: [("topic", event.header.type), ("result", result)]).increment()
     }
 

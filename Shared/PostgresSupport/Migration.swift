@@ -76,6 +76,38 @@ public struct Migration: Sendable, Equatable {
             CREATE INDEX inbox_processed_at ON inbox (processed_at);
             """)
 
+    /// The events a consuming schema received but could not apply yet (`kit/0007_parked_events`), see `ParkedEvents`:
+    /// each is kept whole, with where it was read and why it waits, and retried after an upgrade. Its id is in the
+    /// inbox too (the row is what says it is not applied yet), so a redelivery is a duplicate.
+    public static let parkedEvents = Migration(
+        name: "kit/0007_parked_events",
+        sql: """
+            CREATE TABLE parked_events (
+                -- Park order: retried in it, and a user's later events wait behind their earlier ones.
+                seq               bigserial   PRIMARY KEY,
+                -- The envelope's id; for a message without a readable envelope, md5 of its bytes.
+                event_id          uuid        NOT NULL UNIQUE,
+                topic             text        NOT NULL,
+                kafka_partition   integer     NOT NULL,
+                kafka_offset      bigint      NOT NULL,
+                -- The user the event is about (the envelope's subject, else the message key).
+                subject           text        NOT NULL,
+                -- Null when the envelope could not be read.
+                event_type        text,
+                dataschemaversion integer,
+                payload           bytea       NOT NULL,
+                traceparent       text,
+                reason            text        NOT NULL,
+                parked_at         timestamptz NOT NULL DEFAULT now(),
+                last_attempt_at   timestamptz NOT NULL DEFAULT now(),
+                attempts          integer     NOT NULL DEFAULT 1
+            );
+            CREATE INDEX parked_events_by_subject ON parked_events (subject, seq);
+            """)
+
+    /// Every kit migration a consuming schema needs, in application order.
+    public static let consuming: [Migration] = [inbox, parkedEvents]
+
     /// What a schema that serves a changes feed keeps (`kit/0005_sync`): a change counter per user, tombstones of
     /// deleted entities, and the log of conflicts its last-write-wins rule resolved. See `SyncClock`.
     public static let sync = Migration(

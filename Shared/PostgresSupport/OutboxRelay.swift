@@ -40,7 +40,11 @@ public final class OutboxRelay: Service {
     public func run() async throws {
         if let startAfter {
             // A shutdown before the migrations ran must not leave the relay waiting forever.
-            await withGracefulShutdownHandler { await startAfter.wait() } onGracefulShutdown: { startAfter.open() }
+            await withGracefulShutdownHandler {
+                await startAfter.wait()
+            } onGracefulShutdown: {
+                startAfter.open()
+            }
         }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.listenForInserts() }
@@ -177,14 +181,15 @@ public final class OutboxRelay: Service {
 
     /// Marks every retained published row unsent, so the relay publishes the window again in id order.
     private func requeueRetained(on connection: PostgresConnection) async throws {
-        let requeued = try await connection.query(
-            """
-            WITH requeued AS (
-                UPDATE outbox SET sent_at = NULL, kafka_partition = NULL, kafka_offset = NULL
-                WHERE sent_at IS NOT NULL RETURNING 1)
-            SELECT count(*) FROM requeued
-            """, logger: logger
-        ).decode(Int64.self).first { _ in true } ?? 0
+        let requeued =
+            try await connection.query(
+                """
+                WITH requeued AS (
+                    UPDATE outbox SET sent_at = NULL, kafka_partition = NULL, kafka_offset = NULL
+                    WHERE sent_at IS NOT NULL RETURNING 1)
+                SELECT count(*) FROM requeued
+                """, logger: logger
+            ).decode(Int64.self).first { _ in true } ?? 0
         logger.warning(
             "broker lost its log (a new message got an offset it had already given); publishing the retained outbox again",
             metadata: ["rows": "\(requeued)"])

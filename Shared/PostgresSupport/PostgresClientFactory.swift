@@ -18,7 +18,8 @@ enum PostgresClientFactory {
         configuration.options.minimumConnections = settings.minimumConnections
         configuration.options.maximumConnections = settings.maximumConnections
         configuration.options.connectTimeout = settings.connectTimeout
-        let timeoutMilliseconds = settings.queryTimeout.components.seconds * 1000
+        let timeoutMilliseconds =
+            settings.queryTimeout.components.seconds * 1000
             + settings.queryTimeout.components.attoseconds / 1_000_000_000_000_000
         configuration.options.additionalStartupParameters = [
             ("search_path", settings.schema),

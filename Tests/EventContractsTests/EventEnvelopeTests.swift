@@ -59,6 +59,31 @@ struct EventEnvelopeTests {
         #expect(envelope.data.deletedAt == Date(timeIntervalSince1970: 1_795_255_200))
     }
 
+    @Test("fields a consumer does not know, in the envelope and in data, are ignored (a producer may add optional ones)")
+    func unknownFieldsAreIgnored() throws {
+        let payload = WeightLogged(
+            userId: userId, date: "2026-11-21", weightKg: 81.4, ketonesMmolPerLiter: nil, loggedAt: Date(timeIntervalSince1970: 1_790_000_000),
+            version: 2)
+        let envelope = EventEnvelope(source: "metrics", subject: userId.uuidString, data: payload, time: Date(timeIntervalSince1970: 1_790_000_001))
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(try EventCoding.encode(envelope))) as? [String: Any])
+        var data = try #require(json["data"] as? [String: Any])
+        data["bodyFatPercent"] = 18.5
+        data["device"] = ["kind": "scale", "model": "X1"]
+        json["data"] = data
+        json["partitionkey"] = "a later CloudEvents extension"
+        let bytes = Array(try JSONSerialization.data(withJSONObject: json))
+
+        #expect(try EventCoding.decode(WeightLogged.self, from: bytes) == envelope)
+        #expect(try EventCoding.header(of: bytes).id == envelope.id)
+    }
+
+    @Test("a payload type reads only its own dataschemaversion unless it says it reads older ones")
+    func readableVersions() {
+        #expect(UserDeleted.readableVersions == 1...1)
+        #expect(!UserDeleted.readableVersions.contains(2), "a newer version is a new schema: never decoded as the older type")
+        #expect(MealConsumed.readableVersions.contains(MealConsumed.schemaVersion))
+    }
+
     @Test("every topic of the contract has a payload type bound to it")
     func everyTopicHasAPayload() {
         let payloads: [any EventPayload.Type] = [

@@ -62,6 +62,18 @@ struct EventFlowTrackerTests {
         #expect(fresh.assess(backlog: [], consumers: [("sharing", partition(lag: 0, processed: 7))], now: start + .seconds(60)).state == .up)
         #expect(fresh.assess(backlog: [], consumers: [("sharing", partition(lag: 0, processed: 7))], now: start + .seconds(90)).state == .up)
     }
+
+    @Test("parked events degrade events at once, per topic, and nothing parked is up again")
+    func parkedEvents() {
+        var tracker = EventFlowTracker(stuckAfter: .seconds(30))
+        let parked = [
+            ParkedBacklog(group: "trends", topic: "meal.consumed", parked: 2), ParkedBacklog(group: "trends", topic: "weight.logged", parked: 0),
+        ]
+        let verdict = tracker.assess(backlog: [], consumers: [], parked: parked, now: start)
+        #expect(verdict.state == .degraded)
+        #expect(verdict.reasons == ["consumer group trends: 2 meal.consumed events parked (see parked_events)"])
+        #expect(tracker.assess(backlog: [], consumers: [], parked: [], now: start + .seconds(1)).state == .up)
+    }
 }
 
 @Suite("A stuck relay shows in readiness and metrics", .enabled(if: TestEnvironment.isAvailable), .serialized)

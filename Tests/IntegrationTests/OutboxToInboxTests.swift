@@ -254,6 +254,12 @@ struct OutboxToInboxTests {
                 for (user, id) in zip(users, ids) {
                     #expect(try await appliedCount(of: id, client: consumerDB) == (user == poison ? 0 : 1), "event of user \(user)")
                 }
+                // The rejected event is not lost: it waits, whole, in parked_events with the handler's reason.
+                var parked: [(UUID, String)] = []
+                for try await row in try await consumerDB.query("SELECT event_id, reason FROM parked_events").decode((UUID, String).self) {
+                    parked.append(row)
+                }
+                #expect(parked.map(\.0) == [ids[17]] && parked.map(\.1) == ["poison"])
             }
         }
     }
@@ -270,9 +276,10 @@ struct OutboxToInboxTests {
         try await MigrationRunner(client: producerDB, schema: "itest_producer", logger: logger).apply(
             Migration.publishing + [Migration(name: "0001_accounts_closed.sql", sql: "CREATE TABLE accounts_closed (user_id uuid NOT NULL);")])
         try await emptySchema(consumerDB)
-        try await MigrationRunner(client: consumerDB, schema: "itest_consumer", logger: logger).apply([
-            .inbox, Migration(name: "0001_deletions.sql", sql: "CREATE TABLE deletions (event_id uuid NOT NULL, user_id uuid NOT NULL);"),
-        ])
+        try await MigrationRunner(client: consumerDB, schema: "itest_consumer", logger: logger).apply(
+            Migration.consuming + [
+                Migration(name: "0001_deletions.sql", sql: "CREATE TABLE deletions (event_id uuid NOT NULL, user_id uuid NOT NULL);")
+            ])
     }
 }
 

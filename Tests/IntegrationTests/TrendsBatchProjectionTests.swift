@@ -1,5 +1,6 @@
 import EventContracts
 import Foundation
+import PostgresNIO
 import PostgresSupport
 import Testing
 
@@ -86,7 +87,9 @@ struct TrendsBatchProjectionTests {
         }
     }
 
-    @Test("an unreadable meal in a batch rejects the batch, so the inbox applies its events one by one; through the broker only it is skipped")
+    @Test(
+        "an unreadable meal in a batch rejects the batch, so the inbox applies its events one by one; through the broker it is parked, with the user's later events behind it"
+    )
     func unreadableEventInABatch() async throws {
         try await ProjectionStack.run(start: Self.start) { stack in
             let user = UUID()
@@ -105,8 +108,15 @@ struct TrendsBatchProjectionTests {
             var ids: [UUID] = []
             for meal in good.prefix(2) + [broken] + good.suffix(3) { ids.append(try await stack.publish(MealConsumed(meal: meal), userId: user)) }
             try await stack.awaitApplied(ids)
+            // The user's events keep their order: the two before the broken one apply, the three after it wait with it.
             let day = try await stack.get("/api/history/2026-03-10", as: user, DayHistory.self)
-            #expect(day.meals.count == 5 && day.summary.calories == 500 && day.summary.mealsConsumed == 5)
+            #expect(day.meals.count == 2 && day.summary.calories == 200 && day.summary.mealsConsumed == 2)
+            var parked: [(UUID, String)] = []
+            let query: PostgresQuery = "SELECT event_id, reason FROM parked_events WHERE subject = \(user.uuidString.lowercased()) ORDER BY seq"
+            for try await row in try await stack.database.query(query).decode((UUID, String).self) { parked.append(row) }
+            #expect(parked.map(\.0) == Array(ids.suffix(4)), "\(parked)")
+            #expect(parked.first.map { !$0.1.contains("waits behind") } == true, "the broken meal is parked for what is wrong with it: \(parked)")
+            #expect(parked.dropFirst().allSatisfy { $0.1 == "waits behind an earlier parked event of its subject" })
         }
     }
 }

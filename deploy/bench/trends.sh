@@ -487,8 +487,8 @@ part c && row "    floor: /health/live on TrendsService, p99" "$(ms "$(col live 
 part c && row "    floor: /health/live on the gateway, p99" "$(ms "$(col gateway-live 3)") ms (p50 $(ms "$(col gateway-live 2)") ms, $(col gateway-live 1) req/s)" "floor" "-"
 part c && row "(c) via gateway req/s / gateway /health/live req/s" "$(awk -v a="$(col gateway 1)" -v b="$(col gateway-live 1)" 'BEGIN { printf "%.2fx", (b > 0) ? a / b : 0 }')" "goal >= 0.5x (issue 21)" \
   "$(verdict "$(awk -v a="$(col gateway 1)" -v b="$(col gateway-live 1)" 'BEGIN { print (b > 0) ? a / b : 0 }')" ">=" 0.5)"
-rejected=$(grep -c '"event rejected' "$WORK/trends.log" || true)
-[ "$rejected" = 0 ] || say "warning: trends rejected $rejected events (see $WORK/trends.log); rejected events count as applied above"
+parked=$(grep -c '"event parked' "$WORK/trends.log" || true)
+[ "$parked" = 0 ] || say "warning: trends parked $parked events (see $WORK/trends.log); parked events count as applied above"
 part a && part b && awk -v a="$APPLIED" -v r="$EVENT_RATE" 'BEGIN { if (a < r) printf "(a) at %d events/s is more than the projection applies (%.0f/s): trends falls behind, so that latency is a queue growing with the run\n", r, a }'
 part b && awk -v t="$(col throughput 7)" -v p="$(col throughput 8)" -v b="$(col throughput 9)" -v w="$(col throughput 5)" -v c="$(nproc)" \
   'BEGIN { printf "(b) CPU while the projection ran %.1f s on %d cores: trends %.1f s, PostgreSQL %.1f s, broker %.1f s\n", w, c, t, p, b }'
