@@ -2,8 +2,8 @@
 """Targeted bad-input cases through the gateway, standard library only.
   targeted.py OPENAPI_JSON RESULTS_JSON
 
-For every operation of the OpenAPI document with a JSON body: an oversized body (over the gateway's 1 MiB, or the
-analyze route's 14,745,600 bytes; sent with Content-Length and chunked), malformed, truncated and empty JSON, the
+For every operation of the OpenAPI document with a JSON body: an oversized body (over its route's `maxBodyBytes` in
+deploy/gateway-routes.json, else the gateway's 1 MiB; sent with Content-Length and chunked), malformed, truncated and empty JSON, the
 wrong content types (text/plain, a form, none), invalid UTF-8, deeply nested JSON (as the body and as a field),
 huge, tiny and odd numbers in every numeric field (1e308, 1e400, 1e-300, -1, 2^63, -2^63-1, a bare NaN, "NaN",
 "Infinity") and SQL and HTML (`'; DROP TABLE ...--`, `' OR 1=1--`, `<script>alert(1)</script>`) in every string
@@ -34,7 +34,7 @@ import fuzzlib  # noqa: E402
 from fuzzlib import call, send  # noqa: E402
 
 GATEWAY_LIMIT = 1_048_576
-ANALYZE_LIMIT = 14_745_600
+ROUTES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gateway-routes.json")
 SQL = ["'; DROP TABLE meals;--", "' OR 1=1--"]
 HTML = ["<script>alert(1)</script>"]
 INJECTIONS = SQL + HTML
@@ -42,6 +42,15 @@ RAW_NUMBERS = ["1e308", "1e400", "1e-300", "-1", "9223372036854775808", "-922337
 SENTINEL = "__fuzz_raw_value__"
 
 results = []
+
+
+def route_limit(path):
+    """The body limit of the gateway route `path` falls under (the longest matching prefix), else the gateway's."""
+    with open(ROUTES_FILE) as routes_file:
+        routes = json.load(routes_file)["routes"]
+    matching = [r for r in routes if path == r["prefix"] or path.startswith(r["prefix"].rstrip("/") + "/")]
+    longest = max(matching, key=lambda r: len(r["prefix"]), default={})
+    return longest.get("maxBodyBytes", GATEWAY_LIMIT)
 
 
 def now_iso(minutes_ago=60):
@@ -309,7 +318,7 @@ VALID = {
     "POST /api/analyze": dict(
         body=lambda w: {"text": "2 scrambled eggs and a slice of toast", "hint": "breakfast at home", "mealType": "breakfast",
                         "captureKind": "full_meal", "eatenAt": now_iso()},
-        readback=readback_get(lambda w, a: f"/api/meals/{a.json()['id']}"), limit=ANALYZE_LIMIT, not_stored={"hint"}),
+        readback=readback_get(lambda w, a: f"/api/meals/{a.json()['id']}"), not_stored={"hint"}),
     "POST /api/meals": dict(body=lambda w: w.meal_body(), readback=readback_get(lambda w, a: f"/api/meals/{a.json()['id']}")),
     "PUT /api/meals/{id}": dict(
         body=lambda w: {"title": "Fuzz edited", "mealType": "dinner", "eatenAt": now_iso(90), "notes": "edited notes",
@@ -331,6 +340,14 @@ VALID = {
                                      readback=readback_get(lambda w, a: "/api/metrics/weight?days=366")),
     "POST /api/metrics/ketones": dict(body=lambda w: {"date": yesterday(), "level": 0.8, "notes": "fuzz ketones"},
                                       readback=readback_get(lambda w, a: "/api/metrics/ketones?days=366")),
+    # A public address as the base URL: a name would have to resolve, and this machine may have no DNS.
+    "PUT /api/users/vision-key": dict(
+        body=lambda w: {"apiKey": f"sk-fuzz-{uuid.uuid4().hex}", "baseUrl": "https://93.184.216.34/v1", "model": "gpt-4o-mini"}),
+    "POST /api/sync/meals/import": dict(body=lambda w: {"meals": [dict(w.meal_body(), id=str(uuid.uuid4()))]}),
+    "POST /api/sync/metrics/import": dict(body=lambda w: {"weighIns": [{"date": yesterday(), "weight": 80.2, "unit": "kg"}]}),
+    "POST /api/sync/import": dict(
+        body=lambda w: {"meals": [dict(w.meal_body(), id=str(uuid.uuid4()))],
+                        "weighIns": [{"date": yesterday(), "weight": 80.3, "unit": "kg"}]}),
     "POST /api/share/meal/{id}": dict(body=lambda w: {"expiresInDays": 7, "includePhoto": False, "showDisplayName": True},
                                       path=lambda w: f"/api/share/meal/{w.meal_id}", optional=True),
 }
@@ -356,7 +373,7 @@ def body_cases(world, operation):
     note = [] if entry else [f"no valid body known for {label}; the document's example (or {{}}) is used"]
     make_body = entry["body"] if entry else (lambda w: example_body(operation))
     make_path = entry.get("path") if entry else None
-    limit = entry.get("limit", GATEWAY_LIMIT) if entry else GATEWAY_LIMIT
+    limit = route_limit(operation.path)
     optional = (entry or {}).get("optional", not operation.body_required)
     readback = (entry or {}).get("readback")
     not_stored = (entry or {}).get("not_stored", set())

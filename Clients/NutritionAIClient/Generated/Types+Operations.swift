@@ -8225,6 +8225,29 @@ public enum Operations {
                     }
                 }
             }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/delete(deleteMeal)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// `not_found`: no such meal of the caller.
             ///
             /// - Remark: Generated from `#/paths//api/meals/{id}/delete(deleteMeal)/responses/404`.
@@ -8266,6 +8289,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter is invalid (`modifiedAt` not an ISO 8601 time); `details` names it.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/delete(deleteMeal)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -8381,29 +8427,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "gatewayTimeout",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
-            ///
-            /// - Remark: Generated from `#/paths//api/meals/{id}/delete(deleteMeal)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.CSRFRejected)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            public var forbidden: Components.Responses.CSRFRejected {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -8573,13 +8596,48 @@ public enum Operations {
                 public var headers: Operations.consumeMeal.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/responses/200/content/json/case1`.
+                        case Meal(Components.Schemas.Meal)
+                        /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/responses/200/content/json/case2`.
+                        case DeletedEntity(Components.Schemas.DeletedEntity)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .Meal(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .DeletedEntity(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .Meal(value):
+                                try value.encode(to: encoder)
+                            case let .DeletedEntity(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Meal)
+                    case json(Operations.consumeMeal.Output.Ok.Body.jsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Meal {
+                    public var json: Operations.consumeMeal.Output.Ok.Body.jsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -8603,7 +8661,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The consumed meal.
+            /// The consumed meal; a write of a deleted meal answers its tombstone with `conflict: deletion_preserved`.
             ///
             /// - Remark: Generated from `#/paths//api/meals/{id}/consume/post(consumeMeal)/responses/200`.
             ///
@@ -9091,13 +9149,48 @@ public enum Operations {
                 public var headers: Operations.unconsumeMeal.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/meals/{id}/consume/DELETE/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/consume/DELETE/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/meals/{id}/consume/DELETE/responses/200/content/json/case1`.
+                        case Meal(Components.Schemas.Meal)
+                        /// - Remark: Generated from `#/paths/api/meals/{id}/consume/DELETE/responses/200/content/json/case2`.
+                        case DeletedEntity(Components.Schemas.DeletedEntity)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .Meal(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .DeletedEntity(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .Meal(value):
+                                try value.encode(to: encoder)
+                            case let .DeletedEntity(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/api/meals/{id}/consume/DELETE/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Meal)
+                    case json(Operations.unconsumeMeal.Output.Ok.Body.jsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Meal {
+                    public var json: Operations.unconsumeMeal.Output.Ok.Body.jsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -9121,7 +9214,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The meal, no longer consumed.
+            /// The meal, no longer consumed; a write of a deleted meal answers its tombstone with `conflict: deletion_preserved`.
             ///
             /// - Remark: Generated from `#/paths//api/meals/{id}/consume/delete(unconsumeMeal)/responses/200`.
             ///
@@ -9185,6 +9278,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/consume/delete(unconsumeMeal)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -9254,6 +9370,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A parameter is invalid (`modifiedAt` not an ISO 8601 time); `details` names it.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/consume/delete(unconsumeMeal)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -9369,29 +9508,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "gatewayTimeout",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
-            ///
-            /// - Remark: Generated from `#/paths//api/meals/{id}/consume/delete(unconsumeMeal)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.CSRFRejected)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            public var forbidden: Components.Responses.CSRFRejected {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -10053,13 +10169,48 @@ public enum Operations {
                 public var headers: Operations.putMealPhoto.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/content/json/case1`.
+                        case Meal(Components.Schemas.Meal)
+                        /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/content/json/case2`.
+                        case DeletedEntity(Components.Schemas.DeletedEntity)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .Meal(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .DeletedEntity(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .Meal(value):
+                                try value.encode(to: encoder)
+                            case let .DeletedEntity(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Meal)
+                    case json(Operations.putMealPhoto.Output.Ok.Body.jsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Meal {
+                    public var json: Operations.putMealPhoto.Output.Ok.Body.jsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -10083,7 +10234,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The meal with its new `photoUrl` (or, for a last-write-wins write older than the stored meal, the stored meal with `conflict`).
+            /// The meal with its new `photoUrl` (or, for a last-write-wins write older than the stored meal, the stored meal with `conflict`); a write of a deleted meal answers its tombstone with `conflict: deletion_preserved`.
             ///
             /// - Remark: Generated from `#/paths//api/meals/{id}/photo/put(putMealPhoto)/responses/200`.
             ///
@@ -10571,13 +10722,48 @@ public enum Operations {
                 public var headers: Operations.deleteMealPhoto.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/content/json/case1`.
+                        case Meal(Components.Schemas.Meal)
+                        /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/content/json/case2`.
+                        case DeletedEntity(Components.Schemas.DeletedEntity)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .Meal(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .DeletedEntity(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .Meal(value):
+                                try value.encode(to: encoder)
+                            case let .DeletedEntity(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Meal)
+                    case json(Operations.deleteMealPhoto.Output.Ok.Body.jsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Meal {
+                    public var json: Operations.deleteMealPhoto.Output.Ok.Body.jsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -10601,7 +10787,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The meal without a photo.
+            /// The meal without a photo; a write of a deleted meal answers its tombstone with `conflict: deletion_preserved`.
             ///
             /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)/responses/200`.
             ///
@@ -29012,6 +29198,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not `application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
                             response: self
                         )
                     }
