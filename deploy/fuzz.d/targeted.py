@@ -340,6 +340,10 @@ VALID = {
                                      readback=readback_get(lambda w, a: "/api/metrics/weight?days=366")),
     "POST /api/metrics/ketones": dict(body=lambda w: {"date": yesterday(), "level": 0.8, "notes": "fuzz ketones"},
                                       readback=readback_get(lambda w, a: "/api/metrics/ketones?days=366")),
+    # A 1x1 PNG as base64 JSON, one of the photo's documented bodies.
+    "PUT /api/meals/{id}/photo": dict(
+        body=lambda w: {"image": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="},
+        path=lambda w: f"/api/meals/{w.meal_id}/photo"),
     # A public address as the base URL: a name would have to resolve, and this machine may have no DNS.
     "PUT /api/users/vision-key": dict(
         body=lambda w: {"apiKey": f"sk-fuzz-{uuid.uuid4().hex}", "baseUrl": "https://93.184.216.34/v1", "model": "gpt-4o-mini"}),

@@ -7157,7 +7157,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/GatewayHealth/status`.
             public var status: Components.Schemas.GatewayHealth.statusPayload
-            /// Each part's state: the gateway itself (ready once it holds the token keys) and every upstream's `/health/ready` (unreachable when it did not answer in time).
+            /// Each part's state: the gateway itself (ready once it holds the token keys) and every upstream's `/health/ready`: `degraded` when it serves but its events are not flowing (its own readiness says why), `unreachable` when it did not answer in time.
             ///
             /// - Remark: Generated from `#/components/schemas/GatewayHealth/services`.
             public struct servicesPayload: Codable, Hashable, Sendable {
@@ -7172,6 +7172,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/GatewayHealth/services/auth`.
                 @frozen public enum authPayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case ready = "ready"
+                    case degraded = "degraded"
                     case not_ready = "not_ready"
                     case unreachable = "unreachable"
                 }
@@ -7180,6 +7181,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/GatewayHealth/services/meals`.
                 @frozen public enum mealsPayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case ready = "ready"
+                    case degraded = "degraded"
                     case not_ready = "not_ready"
                     case unreachable = "unreachable"
                 }
@@ -7188,6 +7190,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/GatewayHealth/services/metrics`.
                 @frozen public enum metricsPayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case ready = "ready"
+                    case degraded = "degraded"
                     case not_ready = "not_ready"
                     case unreachable = "unreachable"
                 }
@@ -7196,6 +7199,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/GatewayHealth/services/trends`.
                 @frozen public enum trendsPayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case ready = "ready"
+                    case degraded = "degraded"
                     case not_ready = "not_ready"
                     case unreachable = "unreachable"
                 }
@@ -7204,6 +7208,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/GatewayHealth/services/sharing`.
                 @frozen public enum sharingPayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case ready = "ready"
+                    case degraded = "degraded"
                     case not_ready = "not_ready"
                     case unreachable = "unreachable"
                 }
@@ -7212,6 +7217,7 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/GatewayHealth/services/additionalProperties`.
                 @frozen public enum additionalPropertiesPayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case ready = "ready"
+                    case degraded = "degraded"
                     case not_ready = "not_ready"
                     case unreachable = "unreachable"
                 }
@@ -7316,7 +7322,7 @@ extension Components {
                     try encoder.encodeAdditionalProperties(additionalProperties)
                 }
             }
-            /// Each part's state: the gateway itself (ready once it holds the token keys) and every upstream's `/health/ready` (unreachable when it did not answer in time).
+            /// Each part's state: the gateway itself (ready once it holds the token keys) and every upstream's `/health/ready`: `degraded` when it serves but its events are not flowing (its own readiness says why), `unreachable` when it did not answer in time.
             ///
             /// - Remark: Generated from `#/components/schemas/GatewayHealth/services`.
             public var services: Components.Schemas.GatewayHealth.servicesPayload
@@ -7324,7 +7330,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - status: ready when every part is ready.
-            ///   - services: Each part's state: the gateway itself (ready once it holds the token keys) and every upstream's `/health/ready` (unreachable when it did not answer in time).
+            ///   - services: Each part's state: the gateway itself (ready once it holds the token keys) and every upstream's `/health/ready`: `degraded` when it serves but its events are not flowing (its own readiness says why), `unreachable` when it did not answer in time.
             public init(
                 status: Components.Schemas.GatewayHealth.statusPayload,
                 services: Components.Schemas.GatewayHealth.servicesPayload
