@@ -19,6 +19,15 @@ struct GatewaySettings: Sendable {
     var jwksURL: URL?
     /// How often the keys are fetched again (`GATEWAY_JWKS_REFRESH_SECONDS`, default 300).
     var jwksRefreshInterval: Duration
+    /// Where the auth service lists revoked sessions (`GATEWAY_REVOCATIONS_URL`; default the `auth` upstream's
+    /// `/internal/revocations`, a path the routes file does not expose).
+    var revocationsURL: URL?
+    /// How often that list is polled (`GATEWAY_REVOCATIONS_POLL_SECONDS`, default 0.5): a sign-out reaches this gateway
+    /// within about one poll plus one round trip.
+    var revocationsPollInterval: Duration = .milliseconds(500)
+    /// How long without a successful poll before readiness reports the revocations `stale`
+    /// (`GATEWAY_REVOCATIONS_STALE_SECONDS`, default 10).
+    var revocationsStaleAfter: Duration = .seconds(10)
     /// Proxies whose `X-Forwarded-For` is believed (`GATEWAY_TRUSTED_PROXIES`, comma-separated CIDRs; default none).
     var trustedProxies: [IPNetwork]
     /// Browser origins allowed by CORS and for cookie sessions (`GATEWAY_WEB_ORIGINS`, comma-separated; default none:
@@ -55,6 +64,14 @@ extension GatewaySettings {
             self.jwksURL = routes.upstreams["auth"].map { $0.appendingPathComponent(".well-known/jwks.json") }
         }
         self.jwksRefreshInterval = .seconds(config.double(forKey: "gateway.jwks.refresh.seconds", default: 300))
+        if let revocations = config.string(forKey: "gateway.revocations.url") {
+            guard let url = URL(string: revocations) else { throw ConfigurationError.invalid("GATEWAY_REVOCATIONS_URL", reason: "not a URL") }
+            self.revocationsURL = url
+        } else {
+            self.revocationsURL = routes.upstreams["auth"].map { $0.appendingPathComponent("internal/revocations") }
+        }
+        self.revocationsPollInterval = .seconds(config.double(forKey: "gateway.revocations.poll.seconds", default: 0.5))
+        self.revocationsStaleAfter = .seconds(config.double(forKey: "gateway.revocations.stale.seconds", default: 10))
         self.trustedProxies = try config.string(forKey: "gateway.trusted.proxies", default: "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             .map { text in
