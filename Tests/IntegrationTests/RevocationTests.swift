@@ -70,7 +70,8 @@ struct RevocationTests {
             #expect(try await stack.gateway.call(.post, "/api/auth/logout", token: session.accessToken).status == .noContent)
             try await IdentityStack.withGateway(routesJSON: IdentityStack.routesJSON, upstreams: ["auth": stack.authPort], clock: stack.clock) {
                 restarted in
-                #expect(try await restarted.call(.get, "/api/auth/me", token: session.accessToken).errorCode == "invalid_token")
+                let first = try await restarted.call(.get, "/api/auth/me", token: session.accessToken)
+                #expect(first.errorCode == "invalid_token")
             }
         }
     }
