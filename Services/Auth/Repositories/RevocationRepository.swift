@@ -24,11 +24,13 @@ struct RevocationRepository: Sendable {
         try await forgetExpired(now: now, on: connection, logger: logger)
     }
 
-    /// Records every token of `userId` issued up to `now` as revoked (account deletion).
+    /// Records every token of `userId` issued up to `now` as revoked (account deletion). The cutoff is `now` rounded
+    /// up to a whole second: a token's `iat` is whole seconds, and one issued in the same second may carry the next.
     func revoke(userId: UUID, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        let cutoff = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up))
         let expiresAt = now.addingTimeInterval(lifetime.timeInterval)
         try await connection.query(
-            "INSERT INTO revocations (user_id, session_id, revoked_at, expires_at) VALUES (\(userId), NULL, \(now), \(expiresAt))",
+            "INSERT INTO revocations (user_id, session_id, revoked_at, expires_at) VALUES (\(userId), NULL, \(cutoff), \(expiresAt))",
             logger: logger)
         try await forgetExpired(now: now, on: connection, logger: logger)
     }
