@@ -58,7 +58,9 @@ struct RevocationSetTests {
         set.apply([], now: now.addingTimeInterval(931))
         #expect(set.count == 0)
         #expect(!set.isRevoked(token()))
-        set.apply([Revocation(userId: userId, sessionId: sessionId, revokedAt: now, expiresAt: now.addingTimeInterval(930))], now: now.addingTimeInterval(931))
+        set.apply(
+            [Revocation(userId: userId, sessionId: sessionId, revokedAt: now, expiresAt: now.addingTimeInterval(930))],
+            now: now.addingTimeInterval(931))
         #expect(set.count == 0, "an already expired revocation is not kept")
     }
 

@@ -57,7 +57,8 @@ struct RevocationTests {
             #expect(try await stack.gateway.call(.get, "/api/auth/me", token: kept.accessToken).status == .ok, "the changing session stays")
 
             start = ContinuousClock.now
-            let deleted = try await stack.gateway.call(.delete, "/api/users/me", json: #"{"password":"a new long passphrase"}"#, token: kept.accessToken)
+            let deleted = try await stack.gateway.call(
+                .delete, "/api/users/me", json: #"{"password":"a new long passphrase"}"#, token: kept.accessToken)
             #expect(deleted.status == .noContent)
             #expect(try await Self.refusedByGateway(kept.accessToken, on: stack.gateway, since: start), "account deletion")
         }
