@@ -57,19 +57,9 @@ extension GatewaySettings {
         self.upstreamTimeout = .seconds(config.double(forKey: "gateway.upstream.timeout.seconds", default: 30))
         self.healthTimeout = .seconds(config.double(forKey: "gateway.health.timeout.seconds", default: 2))
         self.tokenPolicy = AccessTokenPolicy(config: config)
-        if let jwks = config.string(forKey: "gateway.jwks.url") {
-            guard let url = URL(string: jwks) else { throw ConfigurationError.invalid("GATEWAY_JWKS_URL", reason: "not a URL") }
-            self.jwksURL = url
-        } else {
-            self.jwksURL = routes.upstreams["auth"].map { $0.appendingPathComponent(".well-known/jwks.json") }
-        }
+        self.jwksURL = try Self.authURL(config, name: "jwks", path: ".well-known/jwks.json", routes: routes)
         self.jwksRefreshInterval = .seconds(config.double(forKey: "gateway.jwks.refresh.seconds", default: 300))
-        if let revocations = config.string(forKey: "gateway.revocations.url") {
-            guard let url = URL(string: revocations) else { throw ConfigurationError.invalid("GATEWAY_REVOCATIONS_URL", reason: "not a URL") }
-            self.revocationsURL = url
-        } else {
-            self.revocationsURL = routes.upstreams["auth"].map { $0.appendingPathComponent("internal/revocations") }
-        }
+        self.revocationsURL = try Self.authURL(config, name: "revocations", path: "internal/revocations", routes: routes)
         self.revocationsPollInterval = .seconds(config.double(forKey: "gateway.revocations.poll.seconds", default: 0.5))
         self.revocationsStaleAfter = .seconds(config.double(forKey: "gateway.revocations.stale.seconds", default: 10))
         self.trustedProxies = try config.string(forKey: "gateway.trusted.proxies", default: "")
@@ -85,5 +75,14 @@ extension GatewaySettings {
         do { self.webOrigins = try WebOrigins(origins) } catch let error as WebOrigins.InvalidOrigin {
             throw ConfigurationError.invalid("GATEWAY_WEB_ORIGINS", reason: "\(error.text) is not an origin such as https://app.example.com")
         }
+    }
+
+    /// `GATEWAY_<NAME>_URL` when set, else the `auth` upstream's `path`.
+    private static func authURL(_ config: ConfigReader, name: String, path: String, routes: RouteTable) throws -> URL? {
+        guard let text = config.string(forKey: ConfigKey(["gateway", name, "url"])) else {
+            return routes.upstreams["auth"].map { $0.appendingPathComponent(path) }
+        }
+        guard let url = URL(string: text) else { throw ConfigurationError.invalid("GATEWAY_\(name.uppercased())_URL", reason: "not a URL") }
+        return url
     }
 }
