@@ -22859,7 +22859,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The gateway can verify tokens
+    /// The gateway can verify tokens and knows the revoked sessions
     ///
     /// - Remark: HTTP `GET /health/ready`.
     /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)`.
