@@ -18,11 +18,19 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
     let verifier = AccessTokenVerifier(policy: settings.tokenPolicy)
     let refresher = JWKSRefresher(
         url: jwksURL, client: client, verifier: verifier, interval: settings.jwksRefreshInterval, minimumGap: .seconds(30), logger: logger)
+    guard let revocationsURL = settings.revocationsURL else {
+        throw ConfigurationError.invalid("GATEWAY_REVOCATIONS_URL", reason: "required when the routes file has no auth upstream")
+    }
+    let revocations = RevocationSync(staleAfter: settings.revocationsStaleAfter)
+    let poller = RevocationPoller(
+        url: revocationsURL, client: client, verifier: verifier, sync: revocations, interval: settings.revocationsPollInterval,
+        now: GatewayClock.system.date, logger: logger)
     let application = makeGatewayApplication(
         settings: settings, client: client, verifier: verifier, apiDocument: try APIDocumentController.bundled(),
-        configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"), logger: logger)
+        configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
+        revocations: revocations, logger: logger)
     return RunnableService(
-        services: [HTTPClientService(client: client), refresher, application, ShutdownGrace(config: config)],
+        services: [HTTPClientService(client: client), refresher, poller, application, ShutdownGrace(config: config)],
         drainTimeout: settings.http.drainTimeout, admin: settings.http.admin, logger: logger)
 }
 
@@ -33,13 +41,13 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 func makeGatewayApplication(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
     configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system,
-    metrics: any MetricsFactory = MetricsSystem.factory, logger: Logger
+    metrics: any MetricsFactory = MetricsSystem.factory, revocations: RevocationSync? = nil, logger: Logger
 ) -> some ApplicationProtocol {
     let recorder = RequestMetricsRecorder(factory: metrics)
     let rateLimits = RateLimitGate(routes: settings.routes, limiter: limiter, now: clock.instant, metrics: metrics)
     let router = makeRouter(
         settings: settings, client: client, verifier: verifier, apiDocument: apiDocument, rateLimits: rateLimits, clock: clock,
-        recorder: recorder)
+        recorder: recorder, revocations: revocations)
     guard settings.passThrough, !TraceContext.isTracing else {
         return Application(router: router, configuration: configuration, logger: logger)
     }
@@ -67,7 +75,7 @@ func makeGatewayApplication(
 /// so they passed the same checks as proxied routes). `/metrics` is on the admin server only.
 func makeRouter(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
-    rateLimits: RateLimitGate, clock: GatewayClock, recorder: RequestMetricsRecorder
+    rateLimits: RateLimitGate, clock: GatewayClock, recorder: RequestMetricsRecorder, revocations: RevocationSync?
 ) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
@@ -91,8 +99,9 @@ func makeRouter(
         caller: ExportPartCaller(routes: settings.routes, upstreamClient: UpstreamClient(client: client, timeout: settings.upstreamTimeout)),
         now: clock.date
     ).addRoutes(to: router)
-    GatewayHealthController(upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier)
-        .addRoutes(to: router)
+    GatewayHealthController(
+        upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier, revocations: revocations
+    ).addRoutes(to: router)
     apiDocument.addRoutes(to: router)
     return router
 }

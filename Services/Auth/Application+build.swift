@@ -21,7 +21,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     let hasher = PasswordHasher(settings: settings.passwords)
     let accounts = AccountRepository()
-    let sessions = SessionRepository()
+    let sessions = SessionRepository(
+        revocations: RevocationRepository(lifetime: settings.accessTokenLifetime + settings.tokenPolicy.leeway))
     let throttle = LoginThrottle(client: client, settings: settings.throttle, logger: logger)
     let accessTokens = await AccessTokenIssuer(
         policy: settings.tokenPolicy, lifetime: settings.accessTokenLifetime, signingKeys: settings.signingKeys)
@@ -59,6 +60,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         .addRoutes(to: router)
     ProfileSyncController(store: accountStore, now: now).addRoutes(to: router)
     ExportController(part: AccountExportTables.part, pool: client).addRoutes(to: router)
+    RevocationController(client: client, revocations: sessions.revocations, now: now).addRoutes(to: router)
 
     return BackendApplication(
         infrastructure: infrastructure, services: [hasher, mailRelay, infrastructure.syncPurge(syncSettings, idempotencyKeys: false)], router: router,

@@ -17,6 +17,8 @@ public enum AccessTokenError: Error, Sendable, Equatable {
     case notYetValid
     /// Claims present but unusable (a subject or session that is not a UUID).
     case invalidClaims
+    /// Its session ended (sign-out, password change or reset, refresh-token reuse) or its account was deleted.
+    case revoked
 
     /// A short English reason for `WWW-Authenticate` and the error body.
     public var reason: String {
@@ -32,6 +34,7 @@ public enum AccessTokenError: Error, Sendable, Equatable {
         case .expired: "The token has expired."
         case .notYetValid: "The token is not valid yet."
         case .invalidClaims: "The token's claims are invalid."
+        case .revoked: "The token's session has ended; sign in again."
         }
     }
 }

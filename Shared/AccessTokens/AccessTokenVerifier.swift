@@ -5,7 +5,7 @@ import Synchronization
 /// Verifies NutritionAI access tokens against the auth service's published keys (EdDSA, Ed25519 only).
 /// Refuses, before any signature work, oversized tokens, any `alg` but EdDSA (so `none` and HMAC confusion
 /// fail), `crit` headers, and a `kid` it did not fetch itself; then checks signature, issuer, audience and times.
-/// Verified tokens are cached until they expire.
+/// Verified tokens are cached until they expire or their session is revoked (`applyRevocations`).
 public final class AccessTokenVerifier: Sendable {
     /// The keys currently trusted; replaced whole on every refresh.
     private struct KeySet: Sendable {
@@ -16,6 +16,8 @@ public final class AccessTokenVerifier: Sendable {
     public let policy: AccessTokenPolicy
     private let keys = Mutex(KeySet())
     private let cache: VerifiedTokenCache
+    /// Ended sessions and users, checked on every answer, cached or not.
+    public let revocations = RevocationSet()
     private let unknownKeyContinuation: AsyncStream<Void>.Continuation
     /// Yields when a token names a key id not in the set: a hint that the auth service rotated keys, so the
     /// refresher may fetch early. Never more than one pending element.
@@ -61,14 +63,25 @@ public final class AccessTokenVerifier: Sendable {
     /// The caller of `token` when it was verified before and has not expired at `now`, without any other work;
     /// nil otherwise (then `verify` decides). For paths that must not suspend, such as the gateway's pass-through.
     public func cachedVerification(of token: String, now: Date = Date()) -> VerifiedAccessToken? {
-        guard token.utf8.count <= policy.maxTokenBytes else { return nil }
-        return cache.lookup(token, now: now)
+        guard token.utf8.count <= policy.maxTokenBytes, let cached = cache.lookup(token, now: now) else { return nil }
+        return revocations.isRevoked(cached) ? nil : cached
+    }
+
+    /// Adds `revocations` to the known ones and drops the cached tokens they refuse, so neither the pass-through
+    /// nor the router accepts those tokens from now on.
+    public func applyRevocations(_ revocations: [Revocation], now: Date = Date()) {
+        self.revocations.apply(revocations, now: now)
+        guard !revocations.isEmpty else { return }
+        cache.removeAll(where: self.revocations.isRevoked)
     }
 
     /// Verifies `token` at `now`, returning who it proves; throws the first reason to refuse it.
     public func verify(_ token: String, now: Date = Date()) async throws(AccessTokenError) -> VerifiedAccessToken {
         guard token.utf8.count <= policy.maxTokenBytes else { throw .tooLarge }
-        if let cached = cache.lookup(token, now: now) { return cached }
+        if let cached = cache.lookup(token, now: now) {
+            guard !revocations.isRevoked(cached) else { throw .revoked }
+            return cached
+        }
         let keySet = keys.withLock { $0 }
         guard let collection = keySet.collection else { throw .keysUnavailable }
         guard let header = TokenHeader.parse(token) else { throw .malformed }
@@ -84,6 +97,8 @@ public final class AccessTokenVerifier: Sendable {
             throw (error as? JWTError)?.errorType == .signatureVerificationFailed ? .badSignature : .malformed
         }
         let verified = try check(claims, now: now)
+        // Checked on every cache hit too, so a revocation applied while this check ran still refuses the token.
+        guard !revocations.isRevoked(verified) else { throw .revoked }
         cache.store(token, verified, now: now)
         return verified
     }
@@ -99,7 +114,7 @@ public final class AccessTokenVerifier: Sendable {
         guard let userId = UUID(uuidString: claims.subject.value), let sessionId = UUID(uuidString: claims.sessionId) else {
             throw .invalidClaims
         }
-        return VerifiedAccessToken(userId: userId, sessionId: sessionId, expiresAt: claims.expiresAt.value)
+        return VerifiedAccessToken(userId: userId, sessionId: sessionId, issuedAt: claims.issuedAt.value, expiresAt: claims.expiresAt.value)
     }
 }
 

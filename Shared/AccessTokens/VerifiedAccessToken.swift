@@ -4,15 +4,18 @@ import Foundation
 public struct VerifiedAccessToken: Sendable, Equatable {
     public let userId: UUID
     public let sessionId: UUID
+    /// The token's `iat`, compared with a user-wide revocation's cutoff.
+    public let issuedAt: Date
     public let expiresAt: Date
     /// `userId` and `sessionId` as the gateway passes them on (lower-case), made once per verified token rather than
     /// once per request: the verified-token cache hands out the same value for every request of a signed-in client.
     public let userIdText: String
     public let sessionIdText: String
 
-    public init(userId: UUID, sessionId: UUID, expiresAt: Date) {
+    public init(userId: UUID, sessionId: UUID, issuedAt: Date, expiresAt: Date) {
         self.userId = userId
         self.sessionId = sessionId
+        self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         self.userIdText = userId.uuidString.lowercased()
         self.sessionIdText = sessionId.uuidString.lowercased()

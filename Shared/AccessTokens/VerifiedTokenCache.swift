@@ -34,6 +34,11 @@ final class VerifiedTokenCache: Sendable {
         }
     }
 
+    /// Forgets the entries `predicate` picks.
+    func removeAll(where predicate: (VerifiedAccessToken) -> Bool) {
+        entries.withLock { entries in entries = entries.filter { !predicate($0.value) } }
+    }
+
     func removeAll() {
         entries.withLock { $0.removeAll() }
     }

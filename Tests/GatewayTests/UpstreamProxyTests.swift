@@ -77,16 +77,20 @@ struct UpstreamProxyTests {
 
     /// A gateway in front of the echo upstream; its metrics go to `metrics`.
     func withGateway(
-        metrics: any MetricsFactory = TestMetrics(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+        metrics: any MetricsFactory = TestMetrics(), verifier: AccessTokenVerifier? = nil,
+        _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
-        try await echoUpstream().test(.live) { upstream in try await withGateway(upstreamPort: upstream.port!, metrics: metrics, body) }
+        try await echoUpstream().test(.live) { upstream in
+            try await withGateway(upstreamPort: upstream.port!, metrics: metrics, verifier: verifier, body)
+        }
     }
 
     /// A gateway whose `meals` upstream listens on `upstreamPort`.
     func withGateway(
-        upstreamPort: Int, metrics: any MetricsFactory = TestMetrics(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+        upstreamPort: Int, metrics: any MetricsFactory = TestMetrics(), verifier: AccessTokenVerifier? = nil,
+        _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
-        try await tokens.withGateway(settings: try settings(upstreamPort: upstreamPort), metrics: metrics, body)
+        try await tokens.withGateway(settings: try settings(upstreamPort: upstreamPort), metrics: metrics, verifier: verifier, body)
     }
 
     @Test("client identity headers are stripped, the request id and query are passed on")

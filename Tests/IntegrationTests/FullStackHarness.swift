@@ -246,12 +246,13 @@ extension TestClientProtocol {
 }
 
 /// How many rows each table of the client's schema holds about `userId` (tables with a `user_id` column, and
-/// auth's `users` by id); the `deleted_users` tombstones are left out, they exist to remember a deletion.
+/// auth's `users` by id); the `deleted_users` tombstones and auth's `revocations` are left out, they exist to remember a
+/// deletion (a revocation refuses the deleted user's access tokens at the gateways, and goes when those have expired).
 func rowsAbout(_ userId: UUID, client: PostgresPool) async throws -> [String: Int] {
     let tables = try await client.query(
         """
         SELECT table_name::text FROM information_schema.columns
-        WHERE table_schema = current_schema() AND column_name = 'user_id' AND table_name <> 'deleted_users'
+        WHERE table_schema = current_schema() AND column_name = 'user_id' AND table_name NOT IN ('deleted_users', 'revocations')
         """, logger: TestEnvironment.logger)
     var names: [String] = []
     for try await name in tables.decode(String.self) { names.append(name) }

@@ -16,12 +16,15 @@ import Testing
 @testable import AuthService
 @testable import Gateway
 
-/// The real auth service (on the itest_auth schema, the real broker) behind the real gateway, both live on loopback.
+/// The real auth service (on the itest_auth schema, the real broker) behind the real gateway, both live on loopback;
+/// the gateway polls the auth service's revocations every 500 ms, as deployed.
 struct IdentityStack: Sendable {
     let gateway: any TestClientProtocol
     let clock: TestClock
     let mailDirectory: URL
     let database: PostgresPool
+    /// Where the auth service listens, for a second gateway in front of it.
+    let authPort: Int
 
     /// Rate limits for these tests: generous, except the `auth` policy the rate-limit test exercises.
     static let routesJSON = """
@@ -59,7 +62,9 @@ struct IdentityStack: Sendable {
             try await auth.application.test(.live) { authClient in
                 try await withGateway(routesJSON: routesJSON, upstreams: ["auth": authClient.port!], clock: clock) { gateway in
                     try await body(
-                        IdentityStack(gateway: gateway, clock: clock, mailDirectory: mailDirectory, database: auth.infrastructure.postgres))
+                        IdentityStack(
+                            gateway: gateway, clock: clock, mailDirectory: mailDirectory, database: auth.infrastructure.postgres,
+                            authPort: authClient.port!))
                 }
             }
         }
@@ -88,14 +93,22 @@ struct IdentityStack: Sendable {
                 url: settings.jwksURL!, client: client, verifier: verifier, interval: .seconds(300), minimumGap: .seconds(30),
                 logger: TestEnvironment.logger)
             #expect(await refresher.refresh(), "the gateway could not load the auth service's JWKS")
+            let gatewayClock = GatewayClock(date: { clock.now() }, instant: { .now })
+            let revocations = RevocationSync(staleAfter: .seconds(10))
+            let poller = RevocationPoller(
+                url: URL(string: "http://127.0.0.1:\(authPort)/internal/revocations")!, client: client, verifier: verifier, sync: revocations,
+                interval: .milliseconds(500), now: gatewayClock.date, logger: TestEnvironment.logger)
+            #expect(await poller.poll(after: nil) != nil, "the gateway could not load the auth service's revocations")
             let application = Gateway.makeGatewayApplication(
                 settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(),
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)), clock: GatewayClock(date: { clock.now() }, instant: { .now }),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)), clock: gatewayClock, revocations: revocations,
                 logger: TestEnvironment.logger)
-            try await application.test(.live) { gateway in
-                let checked = ContractCheckingClient(gateway)
-                try await body(checked)
-                #expect(checked.problems.isEmpty, "answers that differ from the OpenAPI document:\n\(checked.problems.joined(separator: "\n"))")
+            try await withRunning([poller]) {
+                try await application.test(.live) { gateway in
+                    let checked = ContractCheckingClient(gateway)
+                    try await body(checked)
+                    #expect(checked.problems.isEmpty, "answers that differ from the OpenAPI document:\n\(checked.problems.joined(separator: "\n"))")
+                }
             }
         } catch {
             try await client.shutdown()
@@ -148,6 +161,10 @@ extension TestResponse {
 
     /// The `error.code` of an error answer.
     var errorCode: String? { (try? decoded(ErrorBody.self))?.error.code }
+
+    /// Whether this is the 401 of an ended session: `session_ended` from the auth service, or `invalid_token` from a
+    /// gateway that already knows the revocation (within 2 s of the sign-out, so either may answer right after it).
+    var isSessionEndedRefusal: Bool { status == .unauthorized && (errorCode == "session_ended" || errorCode == "invalid_token") }
 }
 
 /// The parts of a session answer the tests read.

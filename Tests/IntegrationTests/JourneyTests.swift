@@ -101,7 +101,7 @@ struct JourneyTests {
 
             try await stack.expect(.noContent, .post, "/api/auth/logout", token: ben.token)
             let ended = try await stack.gateway.call(.get, "/api/auth/me", token: ben.token)
-            #expect(ended.status == .unauthorized && ended.errorCode == "session_ended")
+            #expect(ended.isSessionEndedRefusal)
             let refresh = try await stack.gateway.call(.post, "/api/auth/refresh", json: #"{"refreshToken":"\#(ben.refreshToken)"}"#)
             #expect(refresh.status == .unauthorized)
 

@@ -5,8 +5,11 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 
-/// `GET /health`: the readiness of every upstream service, asked concurrently, plus the gateway's own
-/// (ready once it holds the token verification keys).
+/// `GET /health`: the readiness of every upstream service, asked concurrently, plus the gateway's own: ready once it
+/// holds the token verification keys and has loaded the revocation list once (`revocations`, when the gateway polls
+/// one); `GET /health/ready` answers 503 until then. While no revocation poll has succeeded within the bound the
+/// gateway keeps serving (200) with the revocations it knows and reports itself `degraded` here (see
+/// docs/OPERATIONS.md, "Revocation at the edge").
 struct GatewayHealthController: Sendable {
     /// The aggregated report.
     struct Report: Codable, Sendable, Equatable {
@@ -21,11 +24,21 @@ struct GatewayHealthController: Sendable {
     let client: HTTPClient
     let timeout: Duration
     let verifier: AccessTokenVerifier
+    /// The revocation list's freshness; nil when this gateway polls none (tests without an auth service).
+    var revocations: RevocationSync?
 
     func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get("/health") { _, _ in try await report() }
         router.get("/health/live") { _, _ in Response(status: .ok) }
-        router.get("/health/ready") { _, _ in Response(status: verifier.hasKeys ? .ok : .serviceUnavailable) }
+        router.get("/health/ready") { _, _ in Response(status: state() == "not_ready" ? .serviceUnavailable : .ok) }
+    }
+
+    /// The gateway's own state: `not_ready` without keys or before the first revocation load, `degraded` while the
+    /// revocation list is stale (still serving), `ready` otherwise.
+    func state() -> String {
+        let revocations = revocations?.state()
+        guard verifier.hasKeys, revocations != .loading else { return "not_ready" }
+        return revocations == .stale ? "degraded" : "ready"
     }
 
     func report() async throws -> Response {
@@ -37,7 +50,7 @@ struct GatewayHealthController: Sendable {
                     return (name, state)
                 }
             }
-            var states: [String: String] = ["gateway": verifier.hasKeys ? "ready" : "not_ready"]
+            var states: [String: String] = ["gateway": state()]
             for await (name, state) in group { states[name] = state }
             return states
         }

@@ -19,6 +19,15 @@ struct GatewaySettings: Sendable {
     var jwksURL: URL?
     /// How often the keys are fetched again (`GATEWAY_JWKS_REFRESH_SECONDS`, default 300).
     var jwksRefreshInterval: Duration
+    /// Where the auth service lists revoked sessions (`GATEWAY_REVOCATIONS_URL`; default the `auth` upstream's
+    /// `/internal/revocations`, a path the routes file does not expose).
+    var revocationsURL: URL?
+    /// How often that list is polled (`GATEWAY_REVOCATIONS_POLL_SECONDS`, default 0.5): a sign-out reaches this gateway
+    /// within about one poll plus one round trip.
+    var revocationsPollInterval: Duration = .milliseconds(500)
+    /// How long without a successful poll before readiness reports the revocations `stale`
+    /// (`GATEWAY_REVOCATIONS_STALE_SECONDS`, default 10).
+    var revocationsStaleAfter: Duration = .seconds(10)
     /// Proxies whose `X-Forwarded-For` is believed (`GATEWAY_TRUSTED_PROXIES`, comma-separated CIDRs; default none).
     var trustedProxies: [IPNetwork]
     /// Browser origins allowed by CORS and for cookie sessions (`GATEWAY_WEB_ORIGINS`, comma-separated; default none:
@@ -48,13 +57,11 @@ extension GatewaySettings {
         self.upstreamTimeout = .seconds(config.double(forKey: "gateway.upstream.timeout.seconds", default: 30))
         self.healthTimeout = .seconds(config.double(forKey: "gateway.health.timeout.seconds", default: 2))
         self.tokenPolicy = AccessTokenPolicy(config: config)
-        if let jwks = config.string(forKey: "gateway.jwks.url") {
-            guard let url = URL(string: jwks) else { throw ConfigurationError.invalid("GATEWAY_JWKS_URL", reason: "not a URL") }
-            self.jwksURL = url
-        } else {
-            self.jwksURL = routes.upstreams["auth"].map { $0.appendingPathComponent(".well-known/jwks.json") }
-        }
+        self.jwksURL = try Self.authURL(config, name: "jwks", path: ".well-known/jwks.json", routes: routes)
         self.jwksRefreshInterval = .seconds(config.double(forKey: "gateway.jwks.refresh.seconds", default: 300))
+        self.revocationsURL = try Self.authURL(config, name: "revocations", path: "internal/revocations", routes: routes)
+        self.revocationsPollInterval = .seconds(config.double(forKey: "gateway.revocations.poll.seconds", default: 0.5))
+        self.revocationsStaleAfter = .seconds(config.double(forKey: "gateway.revocations.stale.seconds", default: 10))
         self.trustedProxies = try config.string(forKey: "gateway.trusted.proxies", default: "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             .map { text in
@@ -68,5 +75,14 @@ extension GatewaySettings {
         do { self.webOrigins = try WebOrigins(origins) } catch let error as WebOrigins.InvalidOrigin {
             throw ConfigurationError.invalid("GATEWAY_WEB_ORIGINS", reason: "\(error.text) is not an origin such as https://app.example.com")
         }
+    }
+
+    /// `GATEWAY_<NAME>_URL` when set, else the `auth` upstream's `path`.
+    private static func authURL(_ config: ConfigReader, name: String, path: String, routes: RouteTable) throws -> URL? {
+        guard let text = config.string(forKey: ConfigKey(["gateway", name, "url"])) else {
+            return routes.upstreams["auth"].map { $0.appendingPathComponent(path) }
+        }
+        guard let url = URL(string: text) else { throw ConfigurationError.invalid("GATEWAY_\(name.uppercased())_URL", reason: "not a URL") }
+        return url
     }
 }

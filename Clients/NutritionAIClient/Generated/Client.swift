@@ -22919,7 +22919,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The gateway can verify tokens
+    /// The gateway can verify tokens and knows the revoked sessions
     ///
     /// - Remark: HTTP `GET /health/ready`.
     /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)`.

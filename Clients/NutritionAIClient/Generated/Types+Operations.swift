@@ -23488,7 +23488,7 @@ public enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
     }
-    /// The gateway can verify tokens
+    /// The gateway can verify tokens and knows the revoked sessions
     ///
     /// - Remark: HTTP `GET /health/ready`.
     /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)`.
@@ -23524,7 +23524,7 @@ public enum Operations {
                     self.headers = headers
                 }
             }
-            /// Ready (holds the token keys); no body.
+            /// Ready: holds the token keys and has loaded the revocation list at least once; no body. Stays 200 while the list is stale (GET /health shows the gateway degraded).
             ///
             /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)/responses/200`.
             ///
@@ -23572,7 +23572,7 @@ public enum Operations {
                     self.headers = headers
                 }
             }
-            /// Not ready yet; no body.
+            /// Not ready yet: no token keys, or the revocation list not loaded yet; no body.
             ///
             /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)/responses/503`.
             ///

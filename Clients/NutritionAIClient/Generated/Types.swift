@@ -487,7 +487,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /health/live`.
     /// - Remark: Generated from `#/paths//health/live/get(getLiveness)`.
     func getLiveness(_ input: Operations.getLiveness.Input) async throws -> Operations.getLiveness.Output
-    /// The gateway can verify tokens
+    /// The gateway can verify tokens and knows the revoked sessions
     ///
     /// - Remark: HTTP `GET /health/ready`.
     /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)`.
@@ -1584,7 +1584,7 @@ extension APIProtocol {
     public func getLiveness() async throws -> Operations.getLiveness.Output {
         try await getLiveness(Operations.getLiveness.Input())
     }
-    /// The gateway can verify tokens
+    /// The gateway can verify tokens and knows the revoked sessions
     ///
     /// - Remark: HTTP `GET /health/ready`.
     /// - Remark: Generated from `#/paths//health/ready/get(getReadiness)`.

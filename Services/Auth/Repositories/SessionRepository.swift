@@ -3,8 +3,11 @@ import NIOCore
 import PostgresNIO
 import ServiceDefaults
 
-/// Sessions and their rotating refresh tokens in schema `auth`.
+/// Sessions and their rotating refresh tokens in schema `auth`. Ending a session records its revocation in the same
+/// transaction, so every gateway stops accepting its access tokens (`RevocationRepository`).
 struct SessionRepository: Sendable {
+    var revocations = RevocationRepository()
+
     /// A session as listed to its owner.
     struct Session: Sendable, Equatable {
         var id: UUID
@@ -82,6 +85,7 @@ struct SessionRepository: Sendable {
             """, logger: logger)
         var ended = false
         for try await _ in rows.decode(UUID.self) { ended = true }
+        if ended { try await revocations.revoke(sessionIds: [sessionId], userId: userId, now: now, on: connection, logger: logger) }
         return ended
     }
 
@@ -93,9 +97,10 @@ struct SessionRepository: Sendable {
             UPDATE sessions SET ended_at = \(now), ended_reason = \(reason)
             WHERE user_id = \(userId) AND ended_at IS NULL AND id IS DISTINCT FROM \(keeping) RETURNING id
             """, logger: logger)
-        var count = 0
-        for try await _ in rows.decode(UUID.self) { count += 1 }
-        return count
+        var ended: [UUID] = []
+        for try await id in rows.decode(UUID.self) { ended.append(id) }
+        try await revocations.revoke(sessionIds: ended, userId: userId, now: now, on: connection, logger: logger)
+        return ended.count
     }
 
     /// Whether the session is active: not ended and not expired.

@@ -104,6 +104,8 @@ struct PostgresAccountStore: AccountStore {
             guard try await accounts.delete(userId: userId, on: connection, logger: logger) else { return false }
             // The sync tables have no foreign key to users; the account's rows above went by cascade.
             try await SyncClock.forget(userId, on: connection, logger: logger)
+            // Its sessions went by cascade without ending: revoke the user's tokens as a whole.
+            try await issuer.sessions.revocations.revoke(userId: userId, now: now, on: connection, logger: logger)
             try await AccountEvents.userDeleted(userId, now: now, on: connection, logger: logger)
             return true
         }
