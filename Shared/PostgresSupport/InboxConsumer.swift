@@ -280,14 +280,7 @@ public final class InboxConsumer: Service {
     /// Records the id and applies the effect if the id was new; returns what happened. A rejection is thrown,
     /// so that the transaction rolls back whatever the handler wrote before it.
     private func apply(_ event: ReceivedEvent, on connection: PostgresConnection) async throws -> String {
-        let inserted =
-            try await connection.query(
-                """
-                INSERT INTO inbox (event_id, event_type) VALUES (\(event.header.id), \(event.header.type))
-                ON CONFLICT (event_id) DO NOTHING RETURNING event_id
-                """, logger: logger
-            ).decode(UUID.self).first { _ in true } != nil
-        guard inserted else { return "duplicate" }
+        guard try await Self.record(event.header, on: connection, logger: logger) else { return "duplicate" }
         if try await !parked.blocked([event.header.subject], on: connection).isEmpty {
             try await parkBehind(event, on: connection)
             return "parked"
@@ -296,13 +289,28 @@ public final class InboxConsumer: Service {
         return "applied"
     }
 
+    /// Records the event's id in the inbox; false when it was there already (applied or parked before).
+    static func record(_ header: EventHeader, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        try await connection.query(
+            """
+            INSERT INTO inbox (event_id, event_type) VALUES (\(header.id), \(header.type))
+            ON CONFLICT (event_id) DO NOTHING RETURNING event_id
+            """, logger: logger
+        ).decode(UUID.self).first { _ in true } != nil
+    }
+
+    /// Where a parked event was read; a test's event handed over without a message is parked under its type.
+    private func position(of event: ReceivedEvent) -> MessagePosition {
+        event.position ?? MessagePosition(topic: event.header.type, partition: -1, offset: -1)
+    }
+
     /// Parks an event its handler rejected: its inbox row and its parked row commit together (retried while the database
     /// is away). Returns `parked`, or `duplicate` when the inbox already had it.
     private func park(_ event: ReceivedEvent, reason: String) async throws -> String {
-        let position = event.position ?? MessagePosition(topic: event.header.type, partition: -1, offset: -1)
+        let readAt = position(of: event)
         let wasParked = try await retryingWhileDatabaseAway {
             try await client.transaction(logger: logger) { connection in
-                try await parked.recordAndPark(event, at: position, reason: reason, on: connection)
+                try await parked.recordAndPark(event, at: readAt, reason: reason, on: connection)
             }
         }
         guard wasParked else {
@@ -321,8 +329,7 @@ public final class InboxConsumer: Service {
 
     /// Parks an event, new to the inbox in this transaction, behind an earlier parked event of its subject.
     private func parkBehind(_ event: ReceivedEvent, on connection: PostgresConnection) async throws {
-        let position = event.position ?? MessagePosition(topic: event.header.type, partition: -1, offset: -1)
-        try await parked.park(event, at: position, reason: "waits behind an earlier parked event of its subject", on: connection)
+        try await parked.park(event, at: position(of: event), reason: "waits behind an earlier parked event of its subject", on: connection)
     }
 
     /// Parks a message whose envelope cannot be read, so that a later binary that reads it can apply it.
@@ -358,7 +365,7 @@ public final class InboxConsumer: Service {
     /// Counts one outcome in `inbox_events_total{topic,result}`: `applied`, `duplicate` (skipped, already applied),
     /// `parked` (kept in `parked_events` until it can be applied) or `retried` (one failed attempt).
     private func count(_ event: ReceivedEvent, _ result: String) {
-        guard result != "parked" else { return countParked(topic: event.position?.topic ?? event.header.type) }
+        guard result != "parked" else { return countParked(topic: position(of: event).topic) }
         Counter(label: "inbox_events_total", dimensions: [("topic", event.header.type), ("result", result)]).increment()
     }
 

@@ -59,14 +59,7 @@ struct ParkedEventRetry: Sendable {
                 guard try await parked.take(row, on: connection) else { return nil }
                 // Parked without a readable envelope, it was recorded under the md5 of its bytes: record its own id now.
                 if row.eventId != header.id {
-                    let fresh =
-                        try await connection.query(
-                            """
-                            INSERT INTO inbox (event_id, event_type) VALUES (\(header.id), \(header.type))
-                            ON CONFLICT (event_id) DO NOTHING RETURNING event_id
-                            """, logger: logger
-                        ).decode(UUID.self).first { _ in true } != nil
-                    guard fresh else { return "duplicate" }
+                    guard try await InboxConsumer.record(header, on: connection, logger: logger) else { return "duplicate" }
                 }
                 try await handler.handle(event, on: connection, logger: logger)
                 return "applied"

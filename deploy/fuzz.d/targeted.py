@@ -44,11 +44,17 @@ SENTINEL = "__fuzz_raw_value__"
 results = []
 
 
+def load_routes():
+    with open(ROUTES_FILE) as routes_file:
+        return json.load(routes_file)["routes"]
+
+
+ROUTES = load_routes()
+
+
 def route_limit(path):
     """The body limit of the gateway route `path` falls under (the longest matching prefix), else the gateway's."""
-    with open(ROUTES_FILE) as routes_file:
-        routes = json.load(routes_file)["routes"]
-    matching = [r for r in routes if path == r["prefix"] or path.startswith(r["prefix"].rstrip("/") + "/")]
+    matching = [r for r in ROUTES if path == r["prefix"] or path.startswith(r["prefix"].rstrip("/") + "/")]
     longest = max(matching, key=lambda r: len(r["prefix"]), default={})
     return longest.get("maxBodyBytes", GATEWAY_LIMIT)
 
