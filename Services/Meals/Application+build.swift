@@ -41,13 +41,13 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     let syncSettings = try SyncSettings(config: config)
     let retention = MealHistoryRetention(client: client, meals: meals, profiles: profiles, store: store)
-    let retentionJob = PeriodicJob(
-        name: "history-retention", every: syncSettings.purgeInterval, startAfter: infrastructure.migrated, logger: logger
-    ) { logger in try await retention.purge(now: now(), logger: logger) }
+    let retentionJob = infrastructure.periodicJob(name: "history-retention", every: syncSettings.purgeInterval) { logger in
+        try await retention.purge(now: now(), logger: logger)
+    }
     let photoRetention = MealPhotoRetention(client: client, meals: meals, profiles: profiles, store: store)
-    let photoRetentionJob = PeriodicJob(
-        name: "photo-retention", every: syncSettings.purgeInterval, startAfter: infrastructure.migrated, logger: logger
-    ) { logger in try await photoRetention.purge(now: now(), logger: logger) }
+    let photoRetentionJob = infrastructure.periodicJob(name: "photo-retention", every: syncSettings.purgeInterval) { logger in
+        try await photoRetention.purge(now: now(), logger: logger)
+    }
     var services: [any Service] = [
         foods, inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob, photoRetentionJob,
     ]

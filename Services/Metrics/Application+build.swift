@@ -30,9 +30,9 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let http = try HTTPServerSettings(config: config, defaultPort: 8083)
     let syncSettings = try SyncSettings(config: config)
     let retention = HistoryRetentionPurge(client: client, days: days, profiles: profiles)
-    let retentionJob = PeriodicJob(
-        name: "history-retention", every: syncSettings.purgeInterval, startAfter: infrastructure.migrated, logger: logger
-    ) { logger in try await retention.purge(now: now(), logger: logger) }
+    let retentionJob = infrastructure.periodicJob(name: "history-retention", every: syncSettings.purgeInterval) { logger in
+        try await retention.purge(now: now(), logger: logger)
+    }
     let router = ServiceRuntime.makeRouter(service: "metrics", checks: infrastructure.readinessChecks)
     router.add(middleware: IdempotencyMiddleware(client: client, maxRequestBytes: max(http.maxBodyBytes, SyncImportLimits.maximumBodyBytes)))
     let store = PostgresBodyMetricsStore(client: client, days: days, profiles: profiles, now: now)

@@ -81,10 +81,15 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
         }
         Gauge(label: "events_flow_degraded").record(verdict.state == .degraded ? 1 : 0)
         if verdict.state != previous.state || (verdict.state == .degraded && verdict.reasons.count != previous.reasons.count) {
-            if verdict.state == .degraded {
+            switch verdict.state {
+            case .degraded:
                 logger.warning("events are not flowing", metadata: ["reasons": .array(verdict.reasons.map { .string($0) })])
-            } else {
-                logger.notice("events flow again")
+            case .waiting:
+                logger.notice(
+                    "waiting for partitions (joining the consumer group)",
+                    metadata: ["groups": .array(verdict.waitingGroups.map { .string($0) })])
+            case .up, .down:
+                logger.notice(previous.state == .waiting ? "partitions assigned; events flow" : "events flow again")
             }
         }
         return verdict

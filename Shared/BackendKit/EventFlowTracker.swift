@@ -10,6 +10,9 @@ import ServiceDefaults
 /// - a consumer has had no partition assigned (it lost its group, or the group cannot settle);
 /// - a partition has had lag while the consumer's position in it did not move (the consumer is stuck);
 /// and at once while a consumer has parked events (it could not apply them; they wait for an upgrade or a fix).
+/// Before `stuckAfter`, a consumer without partitions makes the verdict `waiting`: this replica has not been given its
+/// share of the partitions yet (it is joining its group, or the group rebalances after a replica came or went). A replica
+/// beyond the topics' partition count gets none and keeps saying so (`degraded` after `stuckAfter`).
 public struct EventFlowTracker: Sendable {
     /// One partition as a consumer group sees it.
     struct PartitionKey: Hashable, Sendable {
@@ -40,12 +43,15 @@ public struct EventFlowTracker: Sendable {
             reasons.append("outbox \(topic.topic): \(topic.unsent) rows unsent, the oldest for \(Int(topic.oldestAge.timeInterval)) s")
         }
         var seen: Set<PartitionKey> = []
+        var waiting: [String] = []
         for (group, status) in consumers {
             if status.assigned.isEmpty {
                 let since = unassignedSince[group] ?? now
                 unassignedSince[group] = since
                 if now - since >= stuckAfter {
                     reasons.append("consumer group \(group): no partition assigned for \(Int((now - since).timeInterval)) s")
+                } else {
+                    waiting.append(group)
                 }
                 continue
             }
@@ -65,6 +71,6 @@ public struct EventFlowTracker: Sendable {
             }
         }
         stalledSince = stalledSince.filter { seen.contains($0.key) }
-        return EventFlowVerdict(reasons: reasons)
+        return EventFlowVerdict(reasons: reasons, waitingGroups: waiting)
     }
 }

@@ -63,6 +63,7 @@ public struct ServiceInfrastructure: Sendable {
         if !publishes.isEmpty { migrations += Migration.publishing }
         if consumes { migrations += Migration.consuming }
         migrations += kitTables
+        migrations.append(Migration.scheduledJobs)
         if let migrationsDirectory { migrations += try Migration.load(from: migrationsDirectory) }
         self.migrations = migrations
 
@@ -103,6 +104,13 @@ public struct ServiceInfrastructure: Sendable {
         return InboxConsumer(
             client: postgres, consumer: consumer, handler: handler, logger: logger, batchLimit: inboxBatchLimit,
             startAfter: migrated, parkedRetryInterval: parkedRetryInterval)
+    }
+
+    /// A job that runs every `interval` once the migrations ran, each round on one replica only (`ScheduledRounds`).
+    public func periodicJob(
+        name: String, every interval: Duration, work: @escaping @Sendable (Logger) async throws -> Void
+    ) -> PeriodicJob {
+        PeriodicJob(name: name, every: interval, rounds: ScheduledRounds(client: postgres), startAfter: migrated, logger: logger, work: work)
     }
 
     /// Applies the schema's migrations, retrying while the database is unreachable, for at most the start-up timeout.

@@ -168,4 +168,14 @@ public struct Migration: Sendable, Equatable {
             );
             CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
             """)
+
+    /// When each scheduled job last started a round on any replica (`kit/0008_scheduled_jobs`), see `ScheduledRounds`.
+    public static let scheduledJobs = Migration(
+        name: "kit/0008_scheduled_jobs",
+        sql: """
+            CREATE TABLE scheduled_jobs (
+                name            text        PRIMARY KEY,
+                last_started_at timestamptz NOT NULL
+            );
+            """)
 }

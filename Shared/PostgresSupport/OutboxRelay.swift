@@ -108,10 +108,20 @@ public final class OutboxRelay: Service {
     }
 
     /// Publishes up to one batch; returns how many rows were published and the first failure, if any.
-    /// The rows stay locked (`FOR UPDATE SKIP LOCKED`) until their offsets are recorded, so a second
-    /// replica's relay never publishes the same rows at the same time.
+    ///
+    /// Each batch runs under the schema's relay lock, a transaction-level advisory lock: the replicas of a service
+    /// publish one batch at a time, each the oldest unsent rows, so a user's events reach Kafka in the order they were
+    /// written however many replicas relay. (Row locks alone, `FOR UPDATE SKIP LOCKED`, let a second replica publish
+    /// the next rows while the first still publishes earlier ones.) A replica that finds the lock taken publishes
+    /// nothing this round and tries again at its next wake; the lock goes with the transaction, so a replica that
+    /// dies mid-batch frees it at once.
     func publishBatch() async throws -> (published: Int, failure: (any Error)?) {
         try await client.transaction(logger: logger) { connection in
+            let lock = try await connection.query(
+                "SELECT pg_try_advisory_xact_lock(hashtext(\(Self.lockKey(schema: schema))))", logger: logger)
+            let leads = try await lock.decode(Bool.self).first { _ in true } ?? false
+            Gauge(label: "outbox_relay_leader").record(leads ? 1 : 0)
+            guard leads else { return (0, nil) }
             let rows = try await connection.query(
                 """
                 SELECT id, event_id, topic, message_key, payload, traceparent FROM outbox
@@ -163,6 +173,9 @@ public final class OutboxRelay: Service {
             return (sentIds.count, failure)
         }
     }
+
+    /// The advisory lock key (hashed) that serialises the relay's batches across the replicas of `schema`.
+    static func lockKey(schema: String) -> String { "nutritionai.outbox_relay.\(schema)" }
 
     /// True when the broker gave a new message an offset at or below one it gave before on the same
     /// partition: its log was reset, and everything published before is gone.

@@ -5,10 +5,11 @@ import Hummingbird
 public struct HealthController: Sendable {
     /// The body of both health routes.
     public struct Report: ResponseEncodable, Decodable, Sendable, Equatable {
-        /// `live`; or `ready`, `degraded` (every dependency answers, some late: still 200) or `not_ready` (503).
+        /// `live`; or `ready`, `degraded` (every dependency answers, some late: still 200), `waiting` (ready, still taking
+        /// up its share of the events: 200) or `not_ready` (503).
         public var status: String
         public var service: String
-        /// Each dependency's state: `up`, `degraded` or `down`.
+        /// Each dependency's state: `up`, `waiting`, `degraded` or `down`.
         public var checks: [String: String]
     }
 
@@ -42,7 +43,7 @@ public struct HealthController: Sendable {
         }
         let states = Set(results.values)
         let ready = !states.contains(.down)
-        let status = !ready ? "not_ready" : states.contains(.degraded) ? "degraded" : "ready"
+        let status = !ready ? "not_ready" : states.contains(.degraded) ? "degraded" : states.contains(.waiting) ? "waiting" : "ready"
         let report = Report(status: status, service: service, checks: results.mapValues(\.rawValue))
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if !ready { headers[.retryAfter] = "1" }

@@ -31,17 +31,22 @@ struct EventFlowTrackerTests {
         #expect(tracker.assess(backlog: nil, consumers: [], now: start).state == .up, "an unreadable outbox is postgres' check's to report")
     }
 
-    @Test("a consumer without partitions degrades events once the threshold has passed, and recovers when assigned")
+    @Test("a consumer without partitions is waiting, degrades events once the threshold has passed, and recovers when assigned")
     func unassignedConsumer() {
         var tracker = EventFlowTracker(stuckAfter: .seconds(10))
         let unassigned = ConsumerStatus(assigned: [])
-        #expect(tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start).state == .up)
-        #expect(tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start + .seconds(9)).state == .up)
+        let joining = tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start)
+        #expect(joining.state == .waiting)
+        #expect(joining.waitingGroups == ["trends"])
+        #expect(tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start + .seconds(9)).state == .waiting)
         #expect(tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start + .seconds(10)).state == .degraded)
         let assigned = partition(lag: 0, processed: 5)
         #expect(tracker.assess(backlog: [], consumers: [("trends", assigned)], now: start + .seconds(11)).state == .up)
-        // Losing the partitions again starts a new wait.
-        #expect(tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start + .seconds(12)).state == .up)
+        // Losing the partitions again (a rebalance) starts a new wait.
+        #expect(tracker.assess(backlog: [], consumers: [("trends", unassigned)], now: start + .seconds(12)).state == .waiting)
+        // A finding elsewhere outranks the wait.
+        let stuckOutbox = [OutboxBacklog(topic: "meal.analyzed", unsent: 1, oldestAge: .seconds(30))]
+        #expect(tracker.assess(backlog: stuckOutbox, consumers: [("trends", unassigned)], now: start + .seconds(13)).state == .degraded)
     }
 
     @Test("lag that does not shrink degrades events; progress, or no lag, does not")

@@ -93,6 +93,29 @@ struct ServiceRouterTests {
         }
     }
 
+    @Test("a replica still joining its consumer group is ready (200) and says events: waiting; degraded outranks it")
+    func waitingReadiness() async throws {
+        let joining: [any ReadinessCheck] = [FixedCheck(name: "postgres", up: true), FixedCheck(name: "events", state: .waiting)]
+        try await makeApp(checks: joining).test(.router) { client in
+            try await client.execute(uri: "/health/ready", method: .get) { response in
+                #expect(response.status == .ok)
+                let report = try JSONDecoder().decode(HealthController.Report.self, from: Data(buffer: response.body))
+                #expect(report.status == "waiting")
+                #expect(report.checks == ["postgres": "up", "events": "waiting"])
+            }
+        }
+        let waitingAndDegraded: [any ReadinessCheck] = [
+            FixedCheck(name: "kafka", state: .degraded), FixedCheck(name: "events", state: .waiting),
+        ]
+        try await makeApp(checks: waitingAndDegraded).test(.router) { client in
+            try await client.execute(uri: "/health/ready", method: .get) { response in
+                #expect(response.status == .ok)
+                let report = try JSONDecoder().decode(HealthController.Report.self, from: Data(buffer: response.body))
+                #expect(report.status == "degraded")
+            }
+        }
+    }
+
     @Test("an unexpected error is a 500 in the error shape that reveals nothing of its cause")
     func unexpectedErrorLeaksNothing() async throws {
         try await makeApp(checks: []).test(.router) { client in
