@@ -41,12 +41,13 @@ version_at_least() { # version_at_least HAVE WANT
 }
 
 step_system_packages() {
-  step "system packages (PostgreSQL 15, libpq, OpenSSL, curl, build tools)"
+  step "system packages (PostgreSQL 15, libpq, OpenSSL, curl, build tools, HAProxy)"
   # openssl (the command) makes the mail tests' throwaway certificates; python3-pip installs the PyPI tools below;
-  # systemd brings systemd-analyze, which the test command's artefacts check verifies the VM unit with.
+  # systemd brings systemd-analyze, which the test command's artefacts check verifies the VM unit with; haproxy is the
+  # load balancer in front of the gateways of `deploy/stack --replicas N` (and of the services' internal addresses).
   apt_install postgresql-15 postgresql-client-15 libpq-dev libssl-dev libcurl4-openssl-dev \
     pkgconf build-essential python3 python3-pip openssl curl ca-certificates \
-    liblz4-dev libsasl2-dev libzstd-dev rapidjson-dev zlib1g-dev dpkg-dev patch systemd
+    liblz4-dev libsasl2-dev libzstd-dev rapidjson-dev zlib1g-dev dpkg-dev patch systemd haproxy
   # Debian starts a default cluster on install; the project runs its own, so keep the system one off.
   if command -v pg_lsclusters >/dev/null && pg_lsclusters -h 2>/dev/null | grep -q online; then
     pg_ctlcluster 15 main stop 2>/dev/null || true

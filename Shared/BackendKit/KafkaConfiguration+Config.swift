@@ -6,10 +6,12 @@ import PostgresSupport
 extension KafkaConfiguration {
     /// Reads `kafka.*` keys (`KAFKA_BROKERS`, `KAFKA_DELIVERY_TIMEOUT_SECONDS`, ...) with the local defaults.
     ///
-    /// Consumers use static group membership by default, with the instance id `<host name>-<HTTP_PORT>` (just the
-    /// host name when `HTTP_PORT` is unset, since each service's default port differs): stable across restarts
-    /// of one process and distinct between replicas, which cannot share a host and a port. `KAFKA_GROUP_INSTANCE_ID`
-    /// overrides it; `none`, or `HTTP_PORT=0` (a port chosen at random, as in tests), gives dynamic membership.
+    /// Consumers use dynamic group membership unless `KAFKA_GROUP_INSTANCE_ID` asks for static membership: an id of
+    /// its own, or `auto` for `<host name>-<HTTP_PORT>` (stable across restarts of one process, distinct between
+    /// replicas). Measured on the local broker (docs/PERFORMANCE.md, "Consumers across replicas"): Tansu 0.6 never
+    /// moved a SIGKILLed static member's partitions to the other replica (not within 70 s), while dynamic members
+    /// with the 4 s session had them moved in 6.0 s. On a Kafka cluster, static membership spares a restart its two
+    /// rebalances.
     public init(config: ConfigReader, clientId: String) {
         var extra: [String: String] = [:]
         // librdkafka's own debug contexts (`cgrp,topic,msg`...), logged at level debug, for troubleshooting.
@@ -21,16 +23,18 @@ extension KafkaConfiguration {
             metadataRefreshInterval: .seconds(config.double(forKey: "kafka.metadata.refresh.seconds", default: 3)),
             fetchMaxWait: .milliseconds(config.int(forKey: "kafka.fetch.max.wait.milliseconds", default: 20)),
             producerLinger: .milliseconds(config.int(forKey: "kafka.linger.milliseconds", default: 2)),
-            sessionTimeout: .seconds(config.double(forKey: "kafka.session.timeout.seconds", default: 6)),
+            sessionTimeout: .seconds(config.double(forKey: "kafka.session.timeout.seconds", default: 4)),
             groupInstanceId: Self.groupInstanceId(config: config),
             extraProperties: extra)
     }
 
-    /// The static membership id from `kafka.group.instance.id`, or derived from the host and the HTTP port.
+    /// The static membership id from `kafka.group.instance.id` (`auto`: the host and the HTTP port), or nil for
+    /// dynamic membership (unset, empty, `none`, or `auto` with a random port).
     static func groupInstanceId(config: ConfigReader) -> String? {
-        if let configured = config.string(forKey: "kafka.group.instance.id") {
-            return configured.isEmpty || configured == "none" ? nil : configured
+        guard let configured = config.string(forKey: "kafka.group.instance.id"), !configured.isEmpty, configured != "none" else {
+            return nil
         }
+        guard configured == "auto" else { return configured }
         let host = ProcessInfo.processInfo.hostName
         switch config.int(forKey: "http.port") {
         case nil: return host
