@@ -15,6 +15,39 @@ for _entry in ENV.get("SERVICES", "auth:auth:8081 meals:meals:8082 metrics:metri
     _name, _schema, _port = _entry.split(":")
     PORTS[_name] = int(_port)
 PORTS["postgres"] = int(ENV.get("PG_PORT", "15432"))
+
+
+def _stack_replicas():
+    """The running stack's replicas per service (deploy/stack records them in stack.conf), else NUTRITION_REPLICAS."""
+    try:
+        with open(os.path.join(RUN_DIR, "stack.conf")) as conf:
+            for line in conf:
+                if line.startswith("REPLICAS="):
+                    return int(line.split("=", 1)[1].strip().strip("'\""))
+    except (OSError, ValueError):
+        pass
+    return int(ENV.get("NUTRITION_REPLICAS", "1"))
+
+
+REPLICAS = _stack_replicas()
+
+
+def instances(part):
+    """The processes of a service or the gateway: the part itself, or PART-1 ... PART-N with replicas."""
+    return [part] if REPLICAS <= 1 else [f"{part}-{i}" for i in range(1, REPLICAS + 1)]
+
+
+# Every service and gateway process, and the other processes of the stack.
+APP_PARTS = [name for part in SERVICES + ["gateway"] for name in instances(part)]
+INFRA_PARTS = ["broker", "postgres"] + (["balancer"] if REPLICAS > 1 else [])
+
+
+def instance_port(name):
+    """A process's own port: its part's, plus 100 per replica number (deploy/stack's scheme)."""
+    base, _, replica = name.rpartition("-")
+    if base and replica.isdigit():
+        return PORTS[base] + 100 * int(replica)
+    return PORTS[name]
 PORTS["broker"] = int(ENV.get("BROKER_PORT", "19092"))
 PG_SOCKET_DIR = ENV.get("PG_SOCKET_DIR", os.path.join(REPO, ".local", "postgres", "run"))
 PG_DATABASE = ENV.get("PG_DATABASE", "nutritionai")

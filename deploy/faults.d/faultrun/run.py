@@ -3,7 +3,7 @@ proves events flow again, the injection record and the recovery pause."""
 import datetime as dt
 import time
 
-from .config import PORTS, SERVICES, now
+from .config import APP_PARTS, INFRA_PARTS, PORTS, now
 from .http import call, port_open
 from .output import bad, ok, say
 from .stack import log_tail, part_alive, readiness, stack, wait_all_ready
@@ -22,7 +22,7 @@ class Run:
 
     # -- process supervision: a part that died without being told to is a finding, and is started again
     def supervise(self, context):
-        for part in SERVICES + ["gateway", "broker", "postgres"]:
+        for part in APP_PARTS + INFRA_PARTS:
             if part_alive(part):
                 continue
             if part in ("postgres",) and port_open(PORTS["postgres"]):

@@ -23,11 +23,13 @@ it as a module) this becomes one more module here, off by default since it needs
 from .drain import SigtermDrain
 from .infra import InfraRestart
 from .kill import KillAndRestart
+from .rolling import RollingDeploy
 from .stall import Stall
 
 # The stalls last (and the infrastructure's last among them): a part that stays broken after a fault would spoil
-# the measurements of every fault after it.
-KINDS = [KillAndRestart(), InfraRestart(), SigtermDrain(), Stall()]
+# the measurements of every fault after it. The rolling deploy runs only when asked for (deploy/rolling), on a
+# replicated stack.
+KINDS = [KillAndRestart(), InfraRestart(), SigtermDrain(), Stall(), RollingDeploy()]
 BY_NAME = {kind.name: kind for kind in KINDS}
 
 
