@@ -24,13 +24,13 @@ from .kind import FaultKind
 
 # The services that consume events, each in one consumer group.
 CONSUMERS = ["meals", "metrics", "trends", "sharing"]
-READ_PATHS = ["/api/meals?limit=20", "/api/history/{today}", "/api/trends?period=7d", "/api/users/me",
-              "/api/foods/search?q=apple"]
+READ_PATHS = ["/api/meals?limit=20", "/api/history/{today}", "/api/trends?period=7d", "/api/users/profile", "/api/auth/me",
+              "/api/user/stats", "/api/foods/search?q=apple"]
 
 
 class Readers:
-    """Reader threads: GETs of the users' lists, history, trends, profile and the food search through the balancer,
-    each answer recorded as (start, status or None)."""
+    """Reader threads: GETs of the users' meals, history, trends, profile, session, stats and the food search through
+    the balancer, each answer recorded as (start, status or None, path, error code); anything but a 2xx is a failure."""
 
     def __init__(self, users, rate):
         self.users = users
@@ -60,7 +60,7 @@ class Readers:
     def between(self, start, end):
         with self.lock:
             window = [a for a in self.answers if start <= a[0] <= end]
-        failed = [a for a in window if a[1] is None or a[1] >= 500 or a[1] == 429]
+        failed = [a for a in window if a[1] is None or not 200 <= a[1] < 300]
         return len(window), failed
 
 
