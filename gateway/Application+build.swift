@@ -44,15 +44,18 @@ func makeGatewayApplication(
     metrics: any MetricsFactory = MetricsSystem.factory, revocations: RevocationSync? = nil, logger: Logger
 ) -> some ApplicationProtocol {
     let recorder = RequestMetricsRecorder(factory: metrics)
+    let balancers = UpstreamBalancer.all(for: settings.routes, metrics: metrics, logger: logger)
+    let upstreamClient = UpstreamClient(client: client, timeout: settings.upstreamTimeout, balancers: balancers)
+    let prober = UpstreamReadinessProber(balancers: Array(balancers.values), client: client, probing: settings.probing, logger: logger)
     let rateLimits = RateLimitGate(routes: settings.routes, limiter: limiter, now: clock.instant, metrics: metrics)
     let router = makeRouter(
-        settings: settings, client: client, verifier: verifier, apiDocument: apiDocument, rateLimits: rateLimits, clock: clock,
-        recorder: recorder, revocations: revocations)
+        settings: settings, client: client, upstreamClient: upstreamClient, verifier: verifier, apiDocument: apiDocument,
+        rateLimits: rateLimits, clock: clock, recorder: recorder, revocations: revocations)
     guard settings.passThrough, !TraceContext.isTracing else {
-        return Application(router: router, configuration: configuration, logger: logger)
+        return Application(router: router, configuration: configuration, services: [prober], logger: logger)
     }
     let admission = PassThroughAdmission(
-        routes: settings.routes, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), verifier: verifier,
+        routes: settings.routes, balancers: balancers, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), verifier: verifier,
         rateLimits: rateLimits, clock: clock, webOrigins: settings.webOrigins, maxBodyBytes: settings.http.maxBodyBytes)
     let pools = UpstreamConnectionPools(connectTimeout: settings.connectTimeout)
     let upstreamTimeout = settings.upstreamTimeout
@@ -66,7 +69,7 @@ func makeGatewayApplication(
                     admission: admission, pools: pools, metrics: recorder, counters: counters, upstreamTimeout: upstreamTimeout,
                     serverName: serverName, logger: logger)
             ]),
-        configuration: configuration, logger: logger)
+        configuration: configuration, services: [prober], logger: logger)
 }
 
 /// The gateway's router: platform middleware (request span, request id, and the request metrics inside the error
@@ -74,8 +77,8 @@ func makeGatewayApplication(
 /// own routes: those of paths no upstream serves, and the composed sync routes (upstream `gateway` in the routes file,
 /// so they passed the same checks as proxied routes). `/metrics` is on the admin server only.
 func makeRouter(
-    settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
-    rateLimits: RateLimitGate, clock: GatewayClock, recorder: RequestMetricsRecorder, revocations: RevocationSync?
+    settings: GatewaySettings, client: HTTPClient, upstreamClient: UpstreamClient, verifier: AccessTokenVerifier,
+    apiDocument: APIDocumentController, rateLimits: RateLimitGate, clock: GatewayClock, recorder: RequestMetricsRecorder, revocations: RevocationSync?
 ) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
@@ -88,15 +91,13 @@ func makeRouter(
     router.add(middleware: CSRFMiddleware(origins: settings.webOrigins))
     router.add(middleware: AuthenticationMiddleware(verifier: verifier, now: clock.date))
     router.add(middleware: RateLimitMiddleware(gate: rateLimits))
-    router.add(
-        middleware: UpstreamProxy(
-            routes: settings.routes, client: client, upstreamTimeout: settings.upstreamTimeout, maxBodyBytes: settings.http.maxBodyBytes))
+    router.add(middleware: UpstreamProxy(upstreamClient: upstreamClient, maxBodyBytes: settings.http.maxBodyBytes))
     SyncController(
-        caller: SyncAreaCaller(routes: settings.routes, upstreamClient: UpstreamClient(client: client, timeout: settings.upstreamTimeout)),
+        caller: SyncAreaCaller(routes: settings.routes, upstreamClient: upstreamClient),
         maxImportBytes: settings.routes.route(for: "/api/sync/import")?.maxBodyBytes ?? settings.http.maxBodyBytes
     ).addRoutes(to: router)
     DataExportController(
-        caller: ExportPartCaller(routes: settings.routes, upstreamClient: UpstreamClient(client: client, timeout: settings.upstreamTimeout)),
+        caller: ExportPartCaller(routes: settings.routes, upstreamClient: upstreamClient),
         now: clock.date
     ).addRoutes(to: router)
     GatewayHealthController(
@@ -106,11 +107,14 @@ func makeRouter(
     return router
 }
 
-private func upstreamClientConfiguration(_ settings: GatewaySettings) -> HTTPClient.Configuration {
+/// The upstream HTTP client's configuration: the connect timeout of `settings`, no retry of a failed connection
+/// (the balancer sends the request to another address instead), no redirects, decompression or own spans.
+func upstreamClientConfiguration(_ settings: GatewaySettings) -> HTTPClient.Configuration {
     var configuration = HTTPClient.Configuration()
     configuration.timeout = .init(connect: .init(settings.connectTimeout), read: .init(settings.upstreamTimeout))
     configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)
-    // Fail fast on a refused connection (503 at once) instead of retrying until the request deadline.
+    // Fail fast on a refused connection instead of retrying it until the request deadline: `UpstreamClient` tries
+    // another address at once (or answers 503 when none is left).
     configuration.connectionPool.retryConnectionEstablishment = false
     configuration.redirectConfiguration = .disallow
     configuration.decompression = .disabled

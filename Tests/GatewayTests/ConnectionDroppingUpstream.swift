@@ -4,7 +4,8 @@ import Synchronization
 
 /// A bare HTTP/1.1 upstream that closes the connection of each of the first `dropping` requests it receives,
 /// without answering (what a draining service does to a keep-alive connection the gateway is just using), and
-/// answers `200 ok` to the requests after those. Records the request line of every request it received.
+/// answers `200 ok` to the requests after those. Records the request line of every request it received, but for the
+/// gateway's readiness probes, which it answers `200 ok` (they are not the requests under test).
 struct ConnectionDroppingUpstream: Sendable {
     private let channel: any Channel
     private let log: RequestLog
@@ -53,7 +54,7 @@ struct ConnectionDroppingUpstream: Sendable {
             guard let end = head.range(of: "\r\n\r\n") else { return }
             let requestLine = String(head[..<(head.range(of: "\r\n")?.lowerBound ?? end.lowerBound)])
             head = ""
-            if log.shouldDrop(requestLine) {
+            if !requestLine.hasPrefix("GET /health/ready "), log.shouldDrop(requestLine) {
                 context.close(promise: nil)
                 return
             }

@@ -24,7 +24,7 @@ struct DataExportRoutesTests {
             let names = ["auth", "meals", "metrics", "trends", "sharing"]
             let sections = ["account", "meals", "metrics", "trends", "sharing"]
             let routes = RouteTable(
-                upstreams: Dictionary(uniqueKeysWithValues: names.map { ($0, base) }),
+                upstreams: Dictionary(uniqueKeysWithValues: names.map { ($0, [base]) }),
                 routes: [.init(prefix: "/api/export", upstream: RouteTable.gatewayUpstream, isPublic: false, rateLimit: "export")]
                     + zip(sections, names).map { .init(prefix: "/api/export/\($0)", upstream: $1, isPublic: false, rateLimit: "export") },
                 rateLimits: ["export": RateLimitPolicy(name: "export", limit: 100, windowSeconds: 3600, per: .user)])

@@ -69,10 +69,10 @@ struct RateLimiterTests {
     @Test("the routes file names only defined, usable policies")
     func routeTableValidation() throws {
         let url = URL(string: "http://127.0.0.1:1")!
-        let unknown = RouteTable(upstreams: ["a": url], routes: [.init(prefix: "/a", upstream: "a", isPublic: true, rateLimit: "nope")])
+        let unknown = RouteTable(upstreams: ["a": [url]], routes: [.init(prefix: "/a", upstream: "a", isPublic: true, rateLimit: "nope")])
         #expect(throws: RouteTableError.self) { try unknown.validate() }
         let zero = RouteTable(
-            upstreams: ["a": url], routes: [], rateLimits: ["z": RateLimitPolicy(name: "z", limit: 0, windowSeconds: 60, per: .ip)])
+            upstreams: ["a": [url]], routes: [], rateLimits: ["z": RateLimitPolicy(name: "z", limit: 0, windowSeconds: 60, per: .ip)])
         #expect(throws: RouteTableError.self) { try zero.validate() }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let shipped = try RouteTable.load(from: root.appendingPathComponent("deploy/gateway-routes.json").path)

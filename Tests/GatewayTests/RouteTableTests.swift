@@ -1,4 +1,6 @@
+import Configuration
 import Foundation
+import ServiceDefaults
 import Testing
 
 @testable import Gateway
@@ -6,7 +8,7 @@ import Testing
 @Suite("Gateway route table")
 struct RouteTableTests {
     let table = RouteTable(
-        upstreams: ["auth": URL(string: "http://127.0.0.1:1")!, "meals": URL(string: "http://127.0.0.1:2")!],
+        upstreams: ["auth": [URL(string: "http://127.0.0.1:1")!], "meals": [URL(string: "http://127.0.0.1:2")!]],
         routes: [
             .init(prefix: "/api/auth", upstream: "auth", isPublic: false),
             .init(prefix: "/api/auth/login", upstream: "auth", isPublic: true),
@@ -69,8 +71,45 @@ struct RouteTableTests {
         let own = RouteTable(upstreams: [:], routes: [.init(prefix: "/api/sync/changes", upstream: RouteTable.gatewayUpstream, isPublic: false)])
         try own.validate()
         let addressed = RouteTable(
-            upstreams: [RouteTable.gatewayUpstream: URL(string: "http://127.0.0.1:1")!],
+            upstreams: [RouteTable.gatewayUpstream: [URL(string: "http://127.0.0.1:1")!]],
             routes: [.init(prefix: "/api/sync/changes", upstream: RouteTable.gatewayUpstream, isPublic: false)])
         #expect(throws: RouteTableError.self) { try addressed.validate() }
+    }
+
+    @Test("an upstream has one address or an array of them; an empty list, a non-http address or a repeated one is refused")
+    func upstreamAddresses() throws {
+        func table(_ upstreams: String) throws -> RouteTable {
+            let json = #"{"upstreams": \#(upstreams), "routes": [{"prefix": "/api/meals", "upstream": "meals", "public": false}]}"#
+            let table = try JSONDecoder().decode(RouteTable.self, from: Data(json.utf8))
+            try table.validate()
+            return table
+        }
+        #expect(try table(#"{"meals": "http://10.0.0.1:8082"}"#).upstreams["meals"]?.map(\.absoluteString) == ["http://10.0.0.1:8082"])
+        let replicas = try table(#"{"meals": ["http://10.0.0.1:8082", "http://10.0.0.2:8082"]}"#)
+        #expect(replicas.upstreams["meals"]?.map(\.absoluteString) == ["http://10.0.0.1:8082", "http://10.0.0.2:8082"])
+        for broken in [#"{"meals": []}"#, #"{"meals": ["ftp://10.0.0.1"]}"#, #"{"meals": ["http://a:1", "http://a:1"]}"#, #"{"meals": 8082}"#] {
+            #expect(throws: (any Error).self, "\(broken)") { try table(broken) }
+        }
+    }
+
+    @Test("UPSTREAM_<NAME>_URLS sets several addresses and UPSTREAM_<NAME>_URL one; both at once or a bad address is refused by name")
+    func environmentOverrides() throws {
+        let shipped = RouteTable(
+            upstreams: ["meals": [URL(string: "http://127.0.0.1:8082")!]], routes: [.init(prefix: "/api/meals", upstream: "meals", isPublic: false)])
+        func overridden(_ values: [AbsoluteConfigKey: ConfigValue]) throws -> [String]? {
+            var table = shipped
+            try table.overrideUpstreams(from: ConfigReader(provider: InMemoryProvider(values: values)))
+            return table.upstreams["meals"]?.map(\.absoluteString)
+        }
+        #expect(
+            try overridden(["upstream.meals.urls": "http://10.0.0.1:8082, http://10.0.0.2:8082"]) == ["http://10.0.0.1:8082", "http://10.0.0.2:8082"])
+        #expect(try overridden(["upstream.meals.url": "http://10.0.0.9:8082"]) == ["http://10.0.0.9:8082"])
+        #expect(try overridden([:]) == ["http://127.0.0.1:8082"])
+        let both = #expect(throws: ConfigurationError.self) {
+            try overridden(["upstream.meals.urls": "http://10.0.0.1:8082", "upstream.meals.url": "http://10.0.0.2:8082"])
+        }
+        #expect(both.map { "\($0)" }?.contains("UPSTREAM_MEALS_URLS") == true)
+        let bad = #expect(throws: ConfigurationError.self) { try overridden(["upstream.meals.urls": "http://10.0.0.1:8082,meals-2:8082"]) }
+        #expect(bad.map { "\($0)" }?.contains("meals-2:8082") == true)
     }
 }

@@ -21,7 +21,7 @@ struct SyncRoutesTests {
         try await areas.application().test(.live) { upstream in
             let base = URL(string: "http://127.0.0.1:\(upstream.port!)")!
             let routes = RouteTable(
-                upstreams: ["auth": base, "meals": base, "metrics": metricsDown ? URL(string: "http://127.0.0.1:1")! : base],
+                upstreams: ["auth": [base], "meals": [base], "metrics": [metricsDown ? URL(string: "http://127.0.0.1:1")! : base]],
                 routes: [
                     .init(prefix: "/api/sync/changes", upstream: RouteTable.gatewayUpstream, isPublic: false, rateLimit: "sync"),
                     .init(prefix: "/api/sync/conflicts", upstream: RouteTable.gatewayUpstream, isPublic: false, rateLimit: "sync"),

@@ -22,7 +22,7 @@ extension TokenFactory {
     }
 
     /// Runs `body` against the whole gateway of `settings` (router and pass-through, on a live server on a free
-    /// port), trusting this factory's key, on `clock`, with its metrics in `metrics`, verifying with `verifier` (tests
+    /// port, its upstream client configured as `buildApplication` configures it), trusting this factory's key, on `clock`, with its metrics in `metrics`, verifying with `verifier` (tests
     /// that revoke sessions pass theirs) and reporting `revocations`' freshness; the upstream HTTP client it makes is
     /// shut down afterwards, whatever `body` does.
     func withGateway(
@@ -30,7 +30,7 @@ extension TokenFactory {
         verifier: AccessTokenVerifier? = nil, revocations: RevocationSync? = nil,
         _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: upstreamClientConfiguration(settings))
         do {
             let verifier = verifier ?? AccessTokenVerifier(policy: policy)
             try await verifier.replaceKeys(jwksJSON: jwks)

@@ -58,7 +58,7 @@ struct UpstreamProxyTests {
 
     func settings(upstreamPort: Int) throws -> GatewaySettings {
         let routes = RouteTable(
-            upstreams: ["meals": URL(string: "http://127.0.0.1:\(upstreamPort)")!, "down": URL(string: "http://127.0.0.1:1")!],
+            upstreams: ["meals": [URL(string: "http://127.0.0.1:\(upstreamPort)")!], "down": [URL(string: "http://127.0.0.1:1")!]],
             routes: [
                 .init(prefix: "/api/meals", upstream: "meals", isPublic: true),
                 .init(prefix: "/api/private", upstream: "meals", isPublic: false),

@@ -75,7 +75,7 @@ struct IdentityStack: Sendable {
         routesJSON: String, upstreams: [String: Int], clock: TestClock, _ body: @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         var routes = try JSONDecoder().decode(RouteTable.self, from: Data(routesJSON.utf8))
-        for (name, port) in upstreams { routes.upstreams[name] = URL(string: "http://127.0.0.1:\(port)")! }
+        for (name, port) in upstreams { routes.upstreams[name] = [URL(string: "http://127.0.0.1:\(port)")!] }
         try routes.validate()
         let authPort = upstreams["auth"] ?? 0
         let policy = AccessTokenPolicy(issuer: AccessTokenPolicy.defaultIssuer, audience: AccessTokenPolicy.defaultAudience)

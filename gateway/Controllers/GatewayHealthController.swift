@@ -10,6 +10,9 @@ import NIOHTTP1
 /// one); `GET /health/ready` answers 503 until then. While no revocation poll has succeeded within the bound the
 /// gateway keeps serving (200) with the revocations it knows and reports itself `degraded` here (see
 /// docs/OPERATIONS.md, "Revocation at the edge").
+/// An upstream with several addresses (replicas) is asked at each, and shows the best state among them: it serves as
+/// long as one address does (the balancer sends requests there), and shows `not_ready` or `unreachable` only when no
+/// address serves. Which addresses are in rotation is in `gateway_upstream_available_addresses` and the log.
 struct GatewayHealthController: Sendable {
     /// The aggregated report.
     struct Report: Codable, Sendable, Equatable {
@@ -20,7 +23,7 @@ struct GatewayHealthController: Sendable {
         var services: [String: String]
     }
 
-    let upstreams: [String: URL]
+    let upstreams: [String: [URL]]
     let client: HTTPClient
     let timeout: Duration
     let verifier: AccessTokenVerifier
@@ -43,10 +46,10 @@ struct GatewayHealthController: Sendable {
 
     func report() async throws -> Response {
         let states = await withTaskGroup(of: (String, String).self) { group in
-            for (name, url) in upstreams {
+            for (name, urls) in upstreams {
                 group.addTask {
                     // Awaited before the tuple is made (see `HealthController`).
-                    let state = await readiness(of: url)
+                    let state = await readiness(of: urls)
                     return (name, state)
                 }
             }
@@ -61,6 +64,16 @@ struct GatewayHealthController: Sendable {
             status: allServing ? .ok : .serviceUnavailable,
             headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The best state among the addresses `bases`, asked at once.
+    private func readiness(of bases: [URL]) async -> String {
+        let order = ["ready", "degraded", "not_ready", "unreachable"]
+        let states = await withTaskGroup(of: String.self) { group in
+            for base in bases { group.addTask { await readiness(of: base) } }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        return states.min { (order.firstIndex(of: $0) ?? order.count) < (order.firstIndex(of: $1) ?? order.count) } ?? "unreachable"
     }
 
     private func readiness(of base: URL) async -> String {

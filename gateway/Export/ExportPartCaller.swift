@@ -10,18 +10,18 @@ import ServiceDefaults
 /// (`UpstreamClient.setGatewayHeaders`) and the client's trace context, and hands back their answers unread, so the
 /// gateway streams them through without holding them.
 struct ExportPartCaller: Sendable {
-    /// Where each part is served: its upstream's name and address, as the routes file routes `/api/export/<part>`.
-    let parts: [ExportSection: (upstream: String, base: URL)]
+    /// Where each part is served: its upstream's name, as the routes file routes `/api/export/<part>`.
+    let parts: [ExportSection: String]
     let upstreamClient: UpstreamClient
     /// Largest table list read (a part lists a handful of names).
     static let maximumTableListBytes = 64 * 1024
 
     /// Finds each part's upstream in `routes`; a part without a route is answered 503 when asked.
     init(routes: RouteTable, upstreamClient: UpstreamClient) {
-        var parts: [ExportSection: (upstream: String, base: URL)] = [:]
+        var parts: [ExportSection: String] = [:]
         for section in ExportSection.allCases {
-            if let route = routes.route(for: Substring(section.path)), let base = routes.upstreams[route.upstream] {
-                parts[section] = (route.upstream, base)
+            if let route = routes.route(for: Substring(section.path)), upstreamClient.serves(route.upstream) {
+                parts[section] = route.upstream
             }
         }
         self.parts = parts
@@ -32,11 +32,11 @@ struct ExportPartCaller: Sendable {
     /// still to be read. Anything but a 200 is the error the client gets: 503 `upstream_unavailable` for a part that
     /// failed or could not be reached (504 when it timed out), 502 `bad_gateway` for a part that refused the call.
     func open(_ section: ExportSection, query: String, request: Request, context: GatewayRequestContext) async throws -> HTTPClientResponse {
-        guard let (upstream, base) = parts[section] else {
+        guard let upstream = parts[section] else {
             context.logger.error("no route for the export part", metadata: ["part": .string(section.rawValue)])
             throw UpstreamClient.unavailable(section.rawValue)
         }
-        var upstreamRequest = HTTPClientRequest(url: base.absoluteString + section.path + "?" + query)
+        var upstreamRequest = HTTPClientRequest(url: section.path + "?" + query)
         upstreamRequest.method = .GET
         for name in ["traceparent", "tracestate"] {
             if let fieldName = HTTPField.Name(name), let value = request.headers[fieldName] {
@@ -62,7 +62,7 @@ struct ExportPartCaller: Sendable {
     func csvFiles(of section: ExportSection, request: Request, context: GatewayRequestContext) async throws -> [String] {
         struct TableList: Decodable { var tables: [String] }
         let response = try await open(section, query: "format=csv", request: request, context: context)
-        let upstream = parts[section]?.upstream ?? section.rawValue
+        let upstream = parts[section] ?? section.rawValue
         do {
             let body = try await response.body.collect(upTo: Self.maximumTableListBytes)
             return try JSONDecoder().decode(TableList.self, from: Data(buffer: body)).tables

@@ -23,11 +23,13 @@ struct PassThroughAdmission: Sendable {
     /// Set when any web origin is configured: answers then vary by `Origin` (as `CORSMiddleware` says on its answers).
     let variesByOrigin: Bool
     let maxBodyBytes: Int
-    private let upstreams: [String: UpstreamAddress]
+    /// The balancers of the upstreams the pass-through can reach (plain `http` addresses); the others' requests go to
+    /// the router.
+    private let upstreams: [String: UpstreamBalancer]
 
     init(
-        routes: RouteTable, addresses: ClientAddressResolver, verifier: AccessTokenVerifier, rateLimits: RateLimitGate, clock: GatewayClock,
-        webOrigins: WebOrigins, maxBodyBytes: Int
+        routes: RouteTable, balancers: [String: UpstreamBalancer], addresses: ClientAddressResolver, verifier: AccessTokenVerifier,
+        rateLimits: RateLimitGate, clock: GatewayClock, webOrigins: WebOrigins, maxBodyBytes: Int
     ) {
         self.routes = routes
         self.addresses = addresses
@@ -36,10 +38,7 @@ struct PassThroughAdmission: Sendable {
         self.clock = clock
         self.variesByOrigin = !webOrigins.isEmpty
         self.maxBodyBytes = maxBodyBytes
-        self.upstreams = routes.upstreams.compactMapValues { url in
-            guard url.scheme == "http", let host = url.host, url.path.isEmpty || url.path == "/" else { return nil }
-            return UpstreamAddress(host: host, port: url.port ?? 80)
-        }
+        self.upstreams = balancers.filter { $0.value.passesThrough }
     }
 
     /// The decision for `request` from `peer` (the direct peer's IP address), whose id is `requestId`.
@@ -73,20 +72,19 @@ struct PassThroughAdmission: Sendable {
         case .admitted(let answerHeaders):
             return .forward(
                 PassThroughRequest(
-                    route: route.prefix, upstreamName: route.upstream, upstream: upstream,
-                    head: upstreamHead(request, authority: upstream.authority, caller: caller, clientAddress: clientAddress, requestId: requestId),
+                    route: route.prefix, balancer: upstream,
+                    head: upstreamHead(request, caller: caller, clientAddress: clientAddress, requestId: requestId),
                     answerHeaders: answerHeaders, isSafeToRetry: [.get, .head, .options].contains(request.method), hasBody: hasBody))
         }
     }
 
     /// The request as its upstream gets it: the client's headers without hop-by-hop and identity ones, then the
-    /// headers only the gateway sets.
+    /// headers only the gateway sets (`Host` is set per attempt, by `PassThroughHandler`).
     private func upstreamHead(
-        _ request: HTTPRequest, authority: String, caller: VerifiedAccessToken?, clientAddress: String, requestId: String
+        _ request: HTTPRequest, caller: VerifiedAccessToken?, clientAddress: String, requestId: String
     ) -> HTTPRequestHead {
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headerFields.count + 6)
-        headers.add(name: "Host", value: authority)
         for field in request.headerFields {
             let name = field.name.canonicalName
             if ProxyHeaders.hopByHop.contains(name) || ProxyHeaders.identity.contains(name) { continue }

@@ -13,6 +13,10 @@ final class PassThroughExchange {
     let active: Meter
     /// The upstream connection, once there is one.
     var connection: UpstreamConnectionPool.Connection?
+    /// The address the current attempt goes to, counted in flight by its balancer until the answer's head arrives.
+    var lease: UpstreamLease?
+    /// Addresses whose connection could not be made for this request (positions in the balancer's endpoints).
+    var unreachable: [Int] = []
     /// Body parts read from the client before the upstream connection was ready.
     var bodyWaiting: [ByteBuffer] = []
     /// The client's whole request has been read.
@@ -35,6 +39,12 @@ final class PassThroughExchange {
         self.requestId = requestId
         self.method = method
         self.active = active
+    }
+
+    /// Ends the current attempt's lease, if any (see `UpstreamLease.finish`).
+    func endLease(connectFailed: Bool = false) {
+        lease?.finish(connectFailed: connectFailed)
+        lease = nil
     }
 
     /// It may be sent again on a new connection: a safe request without a body whose connection closed before any

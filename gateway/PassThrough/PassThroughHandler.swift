@@ -13,8 +13,11 @@ import ServiceDefaults
 /// `PassThroughAdmission` decides from the head; whatever it does not take goes to the router unchanged. Answers it
 /// makes itself have the router's shape: the upstream's answer with `X-Request-Id`, the rate-limit headers and
 /// `Vary: Origin` where the router adds them; 429 from `RateLimitGate`; 502, 503 or 504 in the one error shape as
-/// `UpstreamClient` maps them; the same request metrics (`RequestMetricsRecorder`). A safe request is sent once
-/// more when a kept-alive upstream connection closed before answering; writes never are.
+/// `UpstreamClient` maps them; the same request metrics (`RequestMetricsRecorder`). Each attempt's address comes from
+/// the upstream's balancer (`UpstreamBalancer`, shared with the router); one that cannot be connected to is ejected and
+/// the request goes to another address, each at most once, whatever its method: nothing of it was sent, and its body
+/// is still held here (reads from the client wait until a connection is made). A safe request without a body is sent
+/// once more when a kept-alive upstream connection closed before answering; writes never are.
 /// Requests on one connection are answered in order: a request read while another is answered (pipelining) waits.
 /// At shutdown a connection closes after the answer in progress (the router's quiesce is held until then).
 final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, UpstreamExchangeDelegate {
@@ -251,13 +254,19 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     // MARK: - Upstream side
 
+    /// Leases an address for `exchange` and sends it there, on an idle connection of this loop or a new one.
     private func connect(_ exchange: PassThroughExchange) {
         guard let pool else { return }
-        if let connection = pool.takeIdle(to: exchange.request.upstream) {
+        guard let lease = exchange.request.balancer.lease(excluding: exchange.unreachable), let address = lease.endpoint.address else {
+            fail(exchange, error: UpstreamAddressesExhausted(), connecting: true)
+            return
+        }
+        exchange.lease = lease
+        if let connection = pool.takeIdle(to: address) {
             attach(connection, to: exchange)
             return
         }
-        pool.connect(to: exchange.request.upstream).assumeIsolated().whenComplete { [weak self] result in
+        pool.connect(to: address).assumeIsolated().whenComplete { [weak self] result in
             guard let self, self.exchange === exchange else {
                 if case .success(let channel) = result { channel.close(promise: nil) }
                 return
@@ -265,23 +274,45 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             switch result {
             case .success(let channel):
                 do {
-                    self.attach(try UpstreamConnectionPool.Connection(channel: channel), to: exchange)
+                    self.attach(try UpstreamConnectionPool.Connection(channel: channel, address: address), to: exchange)
                 } catch {
                     channel.close(promise: nil)
                     self.fail(exchange, error: error, connecting: true)
                 }
             case .failure(let error):
-                self.fail(exchange, error: error, connecting: true)
+                self.connectFailed(exchange, error: error)
             }
         }
     }
 
-    /// Sends the request on `connection`: its head, the body read so far and its end when read.
+    /// No connection could be made to the address of `exchange`'s attempt: it is ejected, and the request goes to
+    /// another address not tried yet, or fails with 503 when there is none.
+    private func connectFailed(_ exchange: PassThroughExchange, error: any Error) {
+        guard let lease = exchange.lease else { return }
+        exchange.endLease(connectFailed: true)
+        exchange.unreachable.append(lease.index)
+        guard exchange.unreachable.count < exchange.request.balancer.endpoints.count else {
+            fail(exchange, error: error, connecting: true)
+            return
+        }
+        // Nothing was sent on a connection that was never made: any method may go to another address, and the body
+        // read so far is still in `bodyWaiting`.
+        lease.countRetry(reason: .connect)
+        logger.debug(
+            "could not connect to an upstream address; trying another",
+            metadata: ["upstream": .string(lease.balancer.name), "address": .string(lease.endpoint.label), "request_id": .string(exchange.requestId)])
+        connect(exchange)
+    }
+
+    /// Sends the request on `connection`: its head (with the `Host` of the connection's address), the body read so
+    /// far and its end when read.
     private func attach(_ connection: UpstreamConnectionPool.Connection, to exchange: PassThroughExchange) {
         exchange.connection = connection
         connection.relay.exchange = self
         let channel = connection.channel
-        channel.write(HTTPClientRequestPart.head(exchange.request.head), promise: nil)
+        var head = exchange.request.head
+        head.headers.replaceOrAdd(name: "Host", value: connection.address.authority)
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
         for buffer in exchange.bodyWaiting { channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil) }
         exchange.bodyWaiting = []
         if exchange.requestRead {
@@ -298,6 +329,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         case .head(let head):
             // An interim answer (100 Continue) is the upstream's business: the client did not ask for it.
             guard head.status.code >= 200 else { return }
+            exchange.endLease()
             let status = HTTPResponse.Status(code: Int(head.status.code), reasonPhrase: head.status.reasonPhrase)
             exchange.answerStatus = status
             exchange.upstreamKeepsAlive = head.isKeepAlive
@@ -329,6 +361,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         exchange.connection = nil
         if exchange.mayRetry {
             exchange.retried = true
+            exchange.lease?.countRetry(reason: .closed)
+            exchange.endLease()
             logger.debug(
                 "upstream closed the connection before answering; sending the safe request again",
                 metadata: ["request_id": .string(exchange.requestId)])
@@ -347,6 +381,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// Ends `exchange` after a failure: the one error shape when no answer was started, else the client's connection
     /// closes (its answer cannot be completed).
     private func fail(_ exchange: PassThroughExchange, error: any Error, connecting: Bool) {
+        exchange.endLease()
         guard let context else { return }
         let upstream = exchange.request.upstreamName
         logger.warning(
@@ -378,6 +413,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// request, and goes on with the client's next request.
     private func finish(_ exchange: PassThroughExchange, status: HTTPResponse.Status, failed: Bool) {
         exchange.timeout?.cancel()
+        exchange.endLease()
         exchange.active.decrement()
         metrics.record(route: exchange.request.route, method: exchange.method, status: status, since: exchange.started, failed: failed)
         AccessLog.record(
@@ -386,7 +422,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         if let connection = exchange.connection, let pool {
             if exchange.upstreamPaused { connection.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in } }
             if exchange.upstreamKeepsAlive, exchange.requestSent {
-                pool.giveBack(connection, to: exchange.request.upstream)
+                pool.giveBack(connection)
             } else {
                 connection.relay.exchange = nil
                 connection.channel.close(promise: nil)
@@ -411,6 +447,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         guard let exchange else { return }
         self.exchange = nil
         exchange.timeout?.cancel()
+        exchange.endLease()
         exchange.active.decrement()
         if let connection = exchange.connection {
             connection.relay.exchange = nil

@@ -6,14 +6,16 @@ import NIOPosix
 /// its own pool (`UpstreamConnectionPools`), used only on that loop: a request and its upstream exchange never leave
 /// the thread its client's connection lives on, and no lock is taken.
 final class UpstreamConnectionPool {
-    /// An upstream connection and the handler that passes its answers on.
+    /// An upstream connection, the address it goes to and the handler that passes its answers on.
     struct Connection {
         let channel: any Channel
+        let address: UpstreamAddress
         let relay: UpstreamResponseRelay
 
-        /// The connection of a channel `connect` made; call it on the channel's event loop.
-        init(channel: any Channel) throws {
+        /// The connection of a channel `connect` made to `address`; call it on the channel's event loop.
+        init(channel: any Channel, address: UpstreamAddress) throws {
             self.channel = channel
+            self.address = address
             self.relay = try channel.pipeline.syncOperations.handler(type: UpstreamResponseRelay.self)
         }
     }
@@ -53,9 +55,10 @@ final class UpstreamConnectionPool {
             .connect(host: upstream.host, port: upstream.port)
     }
 
-    /// Keeps `connection` for the next request to `upstream`, or closes it when enough are kept.
-    func giveBack(_ connection: Connection, to upstream: UpstreamAddress) {
+    /// Keeps `connection` for the next request to its address, or closes it when enough are kept.
+    func giveBack(_ connection: Connection) {
         eventLoop.preconditionInEventLoop()
+        let upstream = connection.address
         connection.relay.exchange = nil
         guard connection.channel.isActive, idle[upstream, default: []].count < maxIdlePerUpstream else {
             connection.channel.close(promise: nil)

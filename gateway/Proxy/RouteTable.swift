@@ -1,7 +1,8 @@
 import Foundation
 
 /// Which upstream serves which path prefix, whether the route needs a signed-in user, and its rate limit.
-/// Loaded from a JSON file (`GATEWAY_ROUTES_FILE`); upstream addresses may be overridden per environment.
+/// Loaded from a JSON file (`GATEWAY_ROUTES_FILE`); an upstream has one address or several (replicas, balanced by
+/// `UpstreamBalancer`), and the addresses may be overridden per environment (`RouteTable+Environment.swift`).
 public struct RouteTable: Sendable, Decodable, Equatable {
     /// One routing rule.
     public struct Route: Sendable, Decodable, Equatable {
@@ -37,14 +38,15 @@ public struct RouteTable: Sendable, Decodable, Equatable {
     /// whether a path is public and how it is limited, instead of a second list of exceptions in code.
     public static let gatewayUpstream = "gateway"
 
-    public var upstreams: [String: URL]
+    /// Each upstream's addresses, in the order written; never empty once validated.
+    public var upstreams: [String: [URL]]
     public var routes: [Route]
     /// Named rate-limit policies.
     var rateLimits: [String: RateLimitPolicy]
     /// The policy of routes that name none; nil for no limit.
     var defaultRateLimit: String?
 
-    init(upstreams: [String: URL], routes: [Route], rateLimits: [String: RateLimitPolicy] = [:], defaultRateLimit: String? = nil) {
+    init(upstreams: [String: [URL]], routes: [Route], rateLimits: [String: RateLimitPolicy] = [:], defaultRateLimit: String? = nil) {
         self.upstreams = upstreams
         self.routes = routes.sorted { $0.prefix.count > $1.prefix.count }
         self.rateLimits = Dictionary(
@@ -60,7 +62,7 @@ public struct RouteTable: Sendable, Decodable, Equatable {
         enum Keys: String, CodingKey { case upstreams, routes, rateLimits, defaultRateLimit }
         let container = try decoder.container(keyedBy: Keys.self)
         self.init(
-            upstreams: try container.decode([String: URL].self, forKey: .upstreams),
+            upstreams: try container.decode([String: UpstreamURLList].self, forKey: .upstreams).mapValues(\.urls),
             routes: try container.decode([Route].self, forKey: .routes),
             rateLimits: try container.decodeIfPresent([String: RateLimitPolicy].self, forKey: .rateLimits) ?? [:],
             defaultRateLimit: try container.decodeIfPresent(String.self, forKey: .defaultRateLimit))
@@ -79,9 +81,15 @@ public struct RouteTable: Sendable, Decodable, Equatable {
     }
 
     /// Throws when a route names an upstream that has no address (other than the gateway itself, which must have
-    /// none) or a rate limit that is not defined, or when a policy could never admit a request.
+    /// none), when an upstream's address is not a plain `http://` or `https://` base URL or is written twice, when a
+    /// route names a rate limit that is not defined, or when a policy could never admit a request.
     public func validate() throws {
         if upstreams[Self.gatewayUpstream] != nil { throw RouteTableError.reservedUpstream(Self.gatewayUpstream) }
+        for (name, urls) in upstreams {
+            if urls.isEmpty { throw RouteTableError.noAddress(name) }
+            for url in urls where !Self.isUpstreamBase(url) { throw RouteTableError.invalidAddress(upstream: name, address: url.absoluteString) }
+            if Set(urls).count < urls.count { throw RouteTableError.repeatedAddress(name) }
+        }
         for route in routes where route.upstream != Self.gatewayUpstream && upstreams[route.upstream] == nil {
             throw RouteTableError.unknownUpstream(route: route.prefix, upstream: route.upstream)
         }
@@ -91,6 +99,12 @@ public struct RouteTable: Sendable, Decodable, Equatable {
         for policy in rateLimits.values where policy.limit < 1 || policy.windowSeconds < 1 {
             throw RouteTableError.invalidRateLimit(policy.name)
         }
+    }
+
+    /// An upstream address the gateway can call: `http` or `https` with a host, no query, fragment or credentials.
+    static func isUpstreamBase(_ url: URL) -> Bool {
+        ["http", "https"].contains(url.scheme?.lowercased()) && url.host?.isEmpty == false && url.query == nil && url.fragment == nil
+            && url.user == nil
     }
 
     /// The longest-prefix route for `path`, if any.
@@ -108,6 +122,9 @@ public enum RouteTableError: Error, CustomStringConvertible {
     case unknownRateLimit(String)
     case invalidRateLimit(String)
     case reservedUpstream(String)
+    case noAddress(String)
+    case invalidAddress(upstream: String, address: String)
+    case repeatedAddress(String)
 
     public var description: String {
         switch self {
@@ -115,6 +132,10 @@ public enum RouteTableError: Error, CustomStringConvertible {
         case .unknownRateLimit(let name): "rate limit \(name) is used but not defined in rateLimits"
         case .invalidRateLimit(let name): "rate limit \(name) needs a limit and windowSeconds of at least 1"
         case .reservedUpstream(let name): "upstream \(name) is the gateway itself and may not have an address"
+        case .noAddress(let name): "upstream \(name) has an empty list of addresses"
+        case .invalidAddress(let name, let address):
+            "upstream \(name) has the address \(address), which is not an http:// or https:// URL with a host (and no query)"
+        case .repeatedAddress(let name): "upstream \(name) names the same address twice"
         }
     }
 }

@@ -9,33 +9,68 @@ import NIOPosix
 import ServiceDefaults
 
 /// How the gateway talks to an upstream service, for the proxy and for the routes the gateway composes itself
-/// (`/api/sync/...`): one client span per call, the headers only the gateway sets, a safe request sent once more when
-/// the upstream closed its connection unanswered, and failures mapped to 502, 503 or 504 in the one error shape.
+/// (`/api/sync/...`): an address chosen by the upstream's balancer for each attempt, one client span per attempt, the
+/// headers only the gateway sets, and failures mapped to 502, 503 or 504 in the one error shape.
+/// An attempt whose connection could not be made goes to another address, whatever its method, each address at most
+/// once; a safe request whose connection the upstream closed before answering is sent once more (see `UpstreamProxy`).
 struct UpstreamClient: Sendable {
     typealias Context = GatewayRequestContext
     let client: HTTPClient
-    /// Time allowed for an upstream's whole answer.
+    /// Time allowed for an upstream's whole answer, all attempts together.
     let timeout: Duration
+    /// Each upstream's balancer, by name.
+    let balancers: [String: UpstreamBalancer]
 
-    /// Sends `request` to the upstream named `upstream` inside a client span (`GET meals`); any failure to get an
-    /// answer is thrown as the `APIError` the client sees (see `gatewayError`).
+    /// Whether the upstream named `upstream` has addresses (the gateway's own routes have none).
+    func serves(_ upstream: String) -> Bool { balancers[upstream] != nil }
+
+    /// Sends `request`, whose `url` is a path and query (`/api/meals?limit=5`), to an address of the upstream named
+    /// `upstream`, inside a client span per attempt (`GET meals`); any failure to get an answer is thrown as the
+    /// `APIError` the client sees (see `gatewayError`).
     func send(_ request: HTTPClientRequest, upstream: String, context: Context) async throws -> HTTPClientResponse {
+        guard let balancer = balancers[upstream] else {
+            context.logger.error("no address for the upstream", metadata: ["upstream": .string(upstream)])
+            throw Self.unavailable(upstream)
+        }
         do {
-            return try await HTTPClientSpan.send(request, name: "\(request.method.rawValue) \(upstream)", client: client) {
-                try await execute($0, context: context)
-            }
+            return try await execute(request, on: balancer, context: context)
         } catch {
             throw Self.gatewayError(for: error, upstream: upstream, context: context)
         }
     }
 
-    private func execute(_ request: HTTPClientRequest, context: Context) async throws -> HTTPClientResponse {
+    private func execute(_ request: HTTPClientRequest, on balancer: UpstreamBalancer, context: Context) async throws -> HTTPClientResponse {
         let deadline = NIODeadline.now() + .init(timeout)
-        do {
-            return try await client.execute(request, deadline: deadline, logger: context.logger)
-        } catch  where [.GET, .HEAD, .OPTIONS].contains(request.method) && Self.connectionClosedBeforeAnswer(error) {
-            context.logger.debug("upstream closed the connection before answering; sending the safe request again")
-            return try await client.execute(request, deadline: deadline, logger: context.logger)
+        var tried: [Int] = []
+        var resent = false
+        while true {
+            guard let lease = balancer.lease(excluding: tried) else { throw UpstreamAddressesExhausted() }
+            var attempt = request
+            attempt.url = lease.endpoint.base + request.url
+            do {
+                let response = try await HTTPClientSpan.send(attempt, name: "\(request.method.rawValue) \(balancer.name)", client: client) {
+                    try await client.execute($0, deadline: deadline, logger: context.logger)
+                }
+                lease.finish()
+                return response
+            } catch let error where Self.connectionNotMade(error) {
+                // No connection, so the upstream never saw the request: any method, a write too, may go to another address.
+                lease.finish(connectFailed: Self.addressFailed(error))
+                tried.append(lease.index)
+                guard tried.count < balancer.endpoints.count else { throw error }
+                lease.countRetry(reason: .connect)
+                context.logger.debug(
+                    "could not connect to an upstream address; trying another",
+                    metadata: ["upstream": .string(balancer.name), "address": .string(lease.endpoint.label)])
+            } catch let error where [.GET, .HEAD, .OPTIONS].contains(request.method) && !resent && Self.connectionClosedBeforeAnswer(error) {
+                lease.finish()
+                resent = true
+                lease.countRetry(reason: .closed)
+                context.logger.debug("upstream closed the connection before answering; sending the safe request again")
+            } catch {
+                lease.finish()
+                throw error
+            }
         }
     }
 
@@ -64,6 +99,22 @@ struct UpstreamClient: Sendable {
         headers.replaceOrAdd(name: "X-Forwarded-Proto", value: scheme)
     }
 
+    /// No connection to the address could be made (refused, unreachable, timed out connecting), or none was free in
+    /// time: nothing was sent.
+    static func connectionNotMade(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError, error == .connectTimeout || error == .getConnectionFromPoolTimeout { return true }
+        return addressFailed(error)
+    }
+
+    /// The address itself failed to accept a connection (not a pool of connections all busy).
+    private static func addressFailed(_ error: any Error) -> Bool {
+        if let error = error as? HTTPClientError { return error == .connectTimeout }
+        if error is NIOConnectionError { return true }
+        if case ChannelError.connectTimeout = error { return true }
+        guard let code = (error as? IOError)?.errnoCode else { return false }
+        return [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT].contains(code)
+    }
+
     /// The connection ended (closed, reset or broken pipe) with no answer read from it.
     private static func connectionClosedBeforeAnswer(_ error: any Error) -> Bool {
         if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
@@ -85,7 +136,7 @@ struct UpstreamClient: Sendable {
             default: break
             }
         }
-        if error is NIOConnectionError || (error as? IOError)?.errnoCode == ECONNREFUSED {
+        if error is UpstreamAddressesExhausted || connectionNotMade(error) {
             return unavailable(upstream)
         }
         return failed(upstream)

@@ -17,7 +17,8 @@ import ServiceDefaults
 /// (the closed connection has left the pool): a draining or restarting service closes idle keep-alive connections,
 /// and the gateway may have picked one of them just then (RFC 9110 §9.2.2 allows retrying idempotent requests;
 /// AsyncHTTPClient does not).
-/// Writes are never retried: whether the upstream acted on one is unknown, so the client gets the 502 and decides.
+/// Writes are never sent again once sent: whether the upstream acted on one is unknown, so the client gets the 502 and
+/// decides. Any request whose connection could not be made goes to another address of the upstream (`UpstreamClient`).
 /// Requests that match no route fall through (to the gateway's own routes or 404), and so do routes whose upstream
 /// is `RouteTable.gatewayUpstream`: the gateway answers those itself, after the same route match, token check and
 /// rate limit as any proxied route (see `SyncController`).
@@ -25,16 +26,14 @@ struct UpstreamProxy: RouterMiddleware {
     /// The upstream that issues sessions, the only one the session cookies are passed to.
     static let sessionUpstream = "auth"
     typealias Context = GatewayRequestContext
-    let routes: RouteTable
-    let client: HTTPClient
-    let upstreamTimeout: Duration
+    let upstreamClient: UpstreamClient
     let maxBodyBytes: Int
 
     /// Upstream answers up to this size are read whole and sent in one write; larger ones are streamed.
     static var bufferedResponseLimit: Int { 256 * 1024 }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let route = context.route, let base = routes.upstreams[route.upstream] else {
+        guard let route = context.route, upstreamClient.serves(route.upstream) else {
             return try await next(request, context)
         }
         // No service answers these, and the HTTP client refuses TRACE with a body (which was a 502): a client error.
@@ -42,8 +41,7 @@ struct UpstreamProxy: RouterMiddleware {
             throw APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not supported.")
         }
         let upstreamRequest = try await makeUpstreamRequest(
-            request, base: base, maxBodyBytes: route.maxBodyBytes ?? maxBodyBytes, context: context)
-        let upstreamClient = UpstreamClient(client: client, timeout: upstreamTimeout)
+            request, maxBodyBytes: route.maxBodyBytes ?? maxBodyBytes, context: context)
         let upstreamResponse = try await upstreamClient.send(upstreamRequest, upstream: route.upstream, context: context)
         var headers = HTTPFields()
         for header in upstreamResponse.headers where !ProxyHeaders.hopByHop.contains(header.name.lowercased()) {
@@ -64,8 +62,9 @@ struct UpstreamProxy: RouterMiddleware {
             headers: headers, body: body)
     }
 
-    private func makeUpstreamRequest(_ request: Request, base: URL, maxBodyBytes: Int, context: Context) async throws -> HTTPClientRequest {
-        var upstream = HTTPClientRequest(url: base.absoluteString + request.uri.description)
+    /// The request as its upstream gets it, addressed by path and query (`UpstreamClient` adds the address).
+    private func makeUpstreamRequest(_ request: Request, maxBodyBytes: Int, context: Context) async throws -> HTTPClientRequest {
+        var upstream = HTTPClientRequest(url: request.uri.description)
         upstream.method = .init(rawValue: request.method.rawValue)
         for field in request.headers {
             let name = field.name.canonicalName

@@ -3,11 +3,12 @@ import Configuration
 import Foundation
 import ServiceDefaults
 
-/// Everything the gateway reads at start; `GATEWAY_*` and `UPSTREAM_<NAME>_URL` variables over the routes file.
+/// Everything the gateway reads at start; `GATEWAY_*` and `UPSTREAM_<NAME>_URL(S)` variables over the routes file.
 struct GatewaySettings: Sendable {
     var http: HTTPServerSettings
     var routes: RouteTable
-    /// Time allowed to open a connection to an upstream.
+    /// Time allowed to open a connection to an upstream (`GATEWAY_CONNECT_TIMEOUT_SECONDS`, default 1): an address
+    /// that does not accept one within it is ejected and the request goes to another.
     var connectTimeout: Duration
     /// Time allowed for an upstream's whole answer.
     var upstreamTimeout: Duration
@@ -36,6 +37,8 @@ struct GatewaySettings: Sendable {
     /// Whether the pass-through (`PassThroughHandler`) forwards the apps' everyday requests itself
     /// (`GATEWAY_PASS_THROUGH`, default true); when false the router handles every request.
     var passThrough = true
+    /// How often and how patiently each upstream address's readiness is asked (`UpstreamReadinessProber`).
+    var probing = UpstreamProbing()
 }
 
 extension GatewaySettings {
@@ -44,16 +47,10 @@ extension GatewaySettings {
         self.http = try HTTPServerSettings(config: config, defaultPort: 8080)
         let routesFile = config.string(forKey: "gateway.routes.file", default: "deploy/gateway-routes.json")
         var routes = try RouteTable.load(from: routesFile)
-        for name in routes.upstreams.keys {
-            if let override = config.string(forKey: ConfigKey(["upstream", name, "url"])) {
-                guard let url = URL(string: override) else {
-                    throw ConfigurationError.invalid("UPSTREAM_\(name.uppercased())_URL", reason: "not a URL")
-                }
-                routes.upstreams[name] = url
-            }
-        }
+        try routes.overrideUpstreams(from: config)
         self.routes = routes
-        self.connectTimeout = .seconds(config.double(forKey: "gateway.connect.timeout.seconds", default: 2))
+        self.connectTimeout = .seconds(config.double(forKey: "gateway.connect.timeout.seconds", default: 1))
+        self.probing = UpstreamProbing(config: config)
         self.upstreamTimeout = .seconds(config.double(forKey: "gateway.upstream.timeout.seconds", default: 30))
         self.healthTimeout = .seconds(config.double(forKey: "gateway.health.timeout.seconds", default: 2))
         self.tokenPolicy = AccessTokenPolicy(config: config)
@@ -77,10 +74,10 @@ extension GatewaySettings {
         }
     }
 
-    /// `GATEWAY_<NAME>_URL` when set, else the `auth` upstream's `path`.
+    /// `GATEWAY_<NAME>_URL` when set, else the `auth` upstream's first address's `path`.
     private static func authURL(_ config: ConfigReader, name: String, path: String, routes: RouteTable) throws -> URL? {
         guard let text = config.string(forKey: ConfigKey(["gateway", name, "url"])) else {
-            return routes.upstreams["auth"].map { $0.appendingPathComponent(path) }
+            return routes.upstreams["auth"]?.first.map { $0.appendingPathComponent(path) }
         }
         guard let url = URL(string: text) else { throw ConfigurationError.invalid("GATEWAY_\(name.uppercased())_URL", reason: "not a URL") }
         return url

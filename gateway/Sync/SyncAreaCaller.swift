@@ -10,18 +10,18 @@ import ServiceDefaults
 /// (`UpstreamClient.setGatewayHeaders`: request id, `X-User-Id`, `X-Session-Id`, client address) and the client's
 /// trace context, through the same client span, retry and failure mapping as the proxy.
 struct SyncAreaCaller: Sendable {
-    /// Where each area is served: its upstream's name and address, as the routes file routes `/api/sync/<area>`.
-    let areas: [SyncArea: (upstream: String, base: URL)]
+    /// Where each area is served: its upstream's name, as the routes file routes `/api/sync/<area>`.
+    let areas: [SyncArea: String]
     let upstreamClient: UpstreamClient
     /// Largest area answer read (a page of 500 meals with their items is well below).
     static let maximumAnswerBytes = 32 * 1024 * 1024
 
     /// Finds each area's upstream in `routes`; an area without a route is answered 503 when asked.
     init(routes: RouteTable, upstreamClient: UpstreamClient) {
-        var areas: [SyncArea: (upstream: String, base: URL)] = [:]
+        var areas: [SyncArea: String] = [:]
         for area in SyncArea.allCases {
-            if let route = routes.route(for: Substring(area.pathPrefix)), let base = routes.upstreams[route.upstream] {
-                areas[area] = (route.upstream, base)
+            if let route = routes.route(for: Substring(area.pathPrefix)), upstreamClient.serves(route.upstream) {
+                areas[area] = route.upstream
             }
         }
         self.areas = areas
@@ -38,11 +38,11 @@ struct SyncAreaCaller: Sendable {
         _ area: SyncArea, _ method: HTTPMethod, _ pathAndQuery: String, body: ByteBuffer? = nil, request: Request,
         context: GatewayRequestContext
     ) async throws -> SyncAreaAnswer {
-        guard let (upstream, base) = areas[area] else {
+        guard let upstream = areas[area] else {
             context.logger.error("no route for the sync area", metadata: ["area": .string(area.rawValue)])
             throw UpstreamClient.unavailable(area.rawValue)
         }
-        var upstreamRequest = HTTPClientRequest(url: base.absoluteString + area.pathPrefix + pathAndQuery)
+        var upstreamRequest = HTTPClientRequest(url: area.pathPrefix + pathAndQuery)
         upstreamRequest.method = method
         for name in Self.passedHeaders {
             if let fieldName = HTTPField.Name(name), let value = request.headers[fieldName] {
