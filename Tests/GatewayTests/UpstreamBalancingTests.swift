@@ -128,4 +128,24 @@ struct UpstreamBalancingTests {
             }
         }
     }
+
+    @Test("/health shows an upstream ready while one of its replicas is, and unreachable (503) once none answers")
+    func healthAcrossReplicas() async throws {
+        let a = try await ReplicaUpstream.start(name: "a")
+        let b = try await ReplicaUpstream.start(name: "b")
+        try await b.stop()
+        try await tokens.withGateway(settings: settings([a, b], passThrough: true, probeInterval: .seconds(60))) { gateway in
+            try await gateway.execute(uri: "/health", method: .get) { response in
+                let report = try JSONDecoder().decode(GatewayHealthController.Report.self, from: Data(buffer: response.body))
+                #expect(report.services["meals"] == "ready")
+                #expect(response.status == .ok)
+            }
+            try await a.stop()
+            try await gateway.execute(uri: "/health", method: .get) { response in
+                let report = try JSONDecoder().decode(GatewayHealthController.Report.self, from: Data(buffer: response.body))
+                #expect(report.services["meals"] == "unreachable")
+                #expect(response.status == .serviceUnavailable)
+            }
+        }
+    }
 }
