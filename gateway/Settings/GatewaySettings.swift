@@ -50,7 +50,7 @@ extension GatewaySettings {
         try routes.overrideUpstreams(from: config)
         self.routes = routes
         self.connectTimeout = .seconds(config.double(forKey: "gateway.connect.timeout.seconds", default: 1))
-        self.probing = UpstreamProbing(config: config)
+        self.probing = try UpstreamProbing(config: config)
         self.upstreamTimeout = .seconds(config.double(forKey: "gateway.upstream.timeout.seconds", default: 30))
         self.healthTimeout = .seconds(config.double(forKey: "gateway.health.timeout.seconds", default: 2))
         self.tokenPolicy = AccessTokenPolicy(config: config)

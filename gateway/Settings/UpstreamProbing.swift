@@ -1,4 +1,5 @@
 import Configuration
+import ServiceDefaults
 
 /// How the gateway asks every upstream address's `/health/ready` to eject it or bring it back
 /// (`UpstreamReadinessProber`).
@@ -12,9 +13,13 @@ struct UpstreamProbing: Sendable {
 }
 
 extension UpstreamProbing {
-    /// Reads the two settings.
-    init(config: ConfigReader) {
-        self.interval = .seconds(config.double(forKey: "gateway.upstream.probe.interval.seconds", default: 1))
-        self.timeout = .seconds(config.double(forKey: "gateway.upstream.probe.timeout.seconds", default: 0.5))
+    /// Reads the two settings; each must be above zero.
+    init(config: ConfigReader) throws {
+        let interval = config.double(forKey: "gateway.upstream.probe.interval.seconds", default: 1)
+        let timeout = config.double(forKey: "gateway.upstream.probe.timeout.seconds", default: 0.5)
+        guard interval > 0 else { throw ConfigurationError.invalid("GATEWAY_UPSTREAM_PROBE_INTERVAL_SECONDS", reason: "must be above 0") }
+        guard timeout > 0 else { throw ConfigurationError.invalid("GATEWAY_UPSTREAM_PROBE_TIMEOUT_SECONDS", reason: "must be above 0") }
+        self.interval = .seconds(interval)
+        self.timeout = .seconds(timeout)
     }
 }
