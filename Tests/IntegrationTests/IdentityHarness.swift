@@ -84,9 +84,8 @@ struct IdentityStack: Sendable {
             connectTimeout: .seconds(2), upstreamTimeout: .seconds(20), healthTimeout: .seconds(2), tokenPolicy: policy,
             jwksURL: URL(string: "http://127.0.0.1:\(authPort)/.well-known/jwks.json")!, jwksRefreshInterval: .seconds(300),
             trustedProxies: [IPNetwork("127.0.0.1")!, IPNetwork("::1")!], webOrigins: try WebOrigins(IdentityStack.webOrigin))
-        var clientConfiguration = HTTPClient.Configuration()
-        clientConfiguration.tracing.tracer = nil  // as the gateway's own upstream client: the proxy makes the client span
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
+        // The gateway's own upstream client configuration: no client spans of its own, no retried connections.
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: upstreamClientConfiguration(settings))
         do {
             let verifier = AccessTokenVerifier(policy: policy)
             let refresher = JWKSRefresher(
