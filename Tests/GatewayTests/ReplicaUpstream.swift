@@ -6,7 +6,7 @@ import Synchronization
 /// One replica of an upstream service for the balancing tests: answers every request `200` with its name as the body,
 /// and `/health/ready` `200` or `503` as `setReady` says (closing that connection, so no probe's connection lingers).
 /// Counts both. `stop()` closes its listener and every connection, as a process that exits does: the next connection
-/// to its port is refused.
+/// to its port is refused (the port stays reserved, `ReservedPort`, so no other test's server takes it).
 struct ReplicaUpstream: Sendable {
     let name: String
     /// The port it listens on (refused once stopped).
@@ -40,7 +40,9 @@ struct ReplicaUpstream: Sendable {
     /// Stops listening and closes every connection.
     func stop() async throws {
         try await server.close()
+        let reserved = ReservedPort(port)
         for connection in record.state.withLock({ $0.connections }) { try? await connection.close() }
+        record.state.withLock { $0.reserved = reserved }
     }
 
     /// What the replica has answered, shared with its connections' handlers.
@@ -50,6 +52,8 @@ struct ReplicaUpstream: Sendable {
             var requests = 0
             var probes = 0
             var connections: [any Channel] = []
+            /// Its port once stopped.
+            var reserved: ReservedPort?
         }
         let state = Mutex(State())
 

@@ -15,9 +15,10 @@ import Testing
 struct UpstreamBalancingTests {
     let tokens = TokenFactory()
 
-    func settings(_ replicas: [ReplicaUpstream], passThrough: Bool, probeInterval: Duration) throws -> GatewaySettings {
+    /// A gateway whose `meals` upstream has an address on each of `ports`.
+    func settings(_ ports: [Int], passThrough: Bool, probeInterval: Duration = .seconds(60)) throws -> GatewaySettings {
         let routes = RouteTable(
-            upstreams: ["meals": replicas.map { URL(string: "http://127.0.0.1:\($0.port)")! }],
+            upstreams: ["meals": ports.map { URL(string: "http://127.0.0.1:\($0)")! }],
             routes: [.init(prefix: "/api/meals", upstream: "meals", isPublic: true)])
         var settings = try tokens.settings(routes: routes)
         settings.passThrough = passThrough
@@ -57,7 +58,7 @@ struct UpstreamBalancingTests {
     func spread(passThrough: Bool) async throws {
         let metrics = TestMetrics()
         let replicas = [try await ReplicaUpstream.start(name: "a"), try await ReplicaUpstream.start(name: "b")]
-        try await tokens.withGateway(settings: settings(replicas, passThrough: passThrough, probeInterval: .seconds(60)), metrics: metrics) {
+        try await tokens.withGateway(settings: settings(replicas.map(\.port), passThrough: passThrough), metrics: metrics) {
             gateway in
             let answeredBy = try await answers(gateway, 10)
             #expect(answeredBy.filter { $0 == "a" }.count == 5)
@@ -73,7 +74,7 @@ struct UpstreamBalancingTests {
         let metrics = TestMetrics()
         let a = try await ReplicaUpstream.start(name: "a")
         let b = try await ReplicaUpstream.start(name: "b")
-        try await tokens.withGateway(settings: settings([a, b], passThrough: passThrough, probeInterval: .seconds(60)), metrics: metrics) {
+        try await tokens.withGateway(settings: settings([a.port, b.port], passThrough: passThrough), metrics: metrics) {
             gateway in
             // After the first round of probes the next is a minute away: only the refused connection can eject b.
             try await eventually("both replicas probed") { a.probes > 0 && b.probes > 0 }
@@ -98,7 +99,7 @@ struct UpstreamBalancingTests {
         let b = try await ReplicaUpstream.start(name: "b")
         b.setReady(false)
         try await tokens.withGateway(
-            settings: settings([a, b], passThrough: passThrough, probeInterval: .milliseconds(50)), metrics: metrics
+            settings: settings([a.port, b.port], passThrough: passThrough, probeInterval: .milliseconds(50)), metrics: metrics
         ) { gateway in
             try await eventually("b ejected") { try availableAddresses(metrics) == 1 }
             #expect(try await answers(gateway, 6) == Array(repeating: "a", count: 6))
@@ -113,9 +114,8 @@ struct UpstreamBalancingTests {
 
     @Test("a lone upstream that refuses connections is a 503 upstream_unavailable in the error shape", arguments: [true, false])
     func loneRefusingUpstream(passThrough: Bool) async throws {
-        let gone = try await ReplicaUpstream.start(name: "gone")
-        try await gone.stop()
-        try await tokens.withGateway(settings: settings([gone], passThrough: passThrough, probeInterval: .seconds(60))) { gateway in
+        let gone = try #require(ReservedPort())
+        try await tokens.withGateway(settings: settings([gone.port], passThrough: passThrough)) { gateway in
             for method in [HTTPRequest.Method.get, .post] {
                 let body = method == .get ? nil : ByteBuffer(string: "{}")
                 try await gateway.execute(uri: "/api/meals/today", method: method, body: body) { response in
@@ -134,7 +134,7 @@ struct UpstreamBalancingTests {
         let a = try await ReplicaUpstream.start(name: "a")
         let b = try await ReplicaUpstream.start(name: "b")
         try await b.stop()
-        try await tokens.withGateway(settings: settings([a, b], passThrough: true, probeInterval: .seconds(60))) { gateway in
+        try await tokens.withGateway(settings: settings([a.port, b.port], passThrough: true)) { gateway in
             try await gateway.execute(uri: "/health", method: .get) { response in
                 let report = try JSONDecoder().decode(GatewayHealthController.Report.self, from: Data(buffer: response.body))
                 #expect(report.services["meals"] == "ready")

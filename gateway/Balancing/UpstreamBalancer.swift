@@ -110,9 +110,6 @@ final class UpstreamBalancer: Sendable {
     /// Addresses in rotation now.
     var availableCount: Int { state.withLock { $0.ejected.count(where: { !$0 }) } }
 
-    /// Whether the address at `index` is out of rotation.
-    func isEjected(_ index: Int) -> Bool { state.withLock { $0.ejected[index] } }
-
     /// Records a failure of the address at `index` and takes it out of rotation; whether it was in rotation before.
     private func eject(_ index: Int, reason: UpstreamBalancerMetrics.EjectionReason, in state: inout State) -> Bool {
         // A probe repeats every round while the address stays down: only its first failure orders it among the ejected.
