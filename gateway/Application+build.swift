@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import NIOPosix
 import ServiceDefaults
+import ServiceLifecycle
 
 /// The composition root of the gateway: the upstream client, the token verifier and its key refresher,
 /// the rate limiter, the proxy and the gateway's own routes.
@@ -25,12 +26,18 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
     let poller = RevocationPoller(
         url: revocationsURL, client: client, verifier: verifier, sync: revocations, interval: settings.revocationsPollInterval,
         now: GatewayClock.system.date, logger: logger)
+    // Rate limits shared with the other gateways when a database is configured (README, "Rate limits").
+    let sharedLimits = try RateLimitStoreSettings.load(config: config).map { storeSettings in
+        try SharedRateLimiter.postgres(
+            settings: storeSettings, policies: Array(settings.routes.rateLimits.keys), clock: .system, logger: logger)
+    }
     let application = makeGatewayApplication(
         settings: settings, client: client, verifier: verifier, apiDocument: try APIDocumentController.bundled(),
         configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
-        revocations: revocations, logger: logger)
+        sharedLimits: sharedLimits?.limiter, revocations: revocations, logger: logger)
+    let background: [any Service] = [HTTPClientService(client: client), refresher, poller] + (sharedLimits?.services ?? [])
     return RunnableService(
-        services: [HTTPClientService(client: client), refresher, poller, application, ShutdownGrace(config: config)],
+        services: background + [application, ShutdownGrace(config: config)],
         drainTimeout: settings.http.drainTimeout, admin: settings.http.admin, logger: logger)
 }
 
@@ -40,11 +47,12 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 /// it makes the spans (decided here, where a tracer bound to the building task is seen, as in the tests).
 func makeGatewayApplication(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
-    configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system,
+    configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(), sharedLimits: SharedRateLimiter? = nil,
+    clock: GatewayClock = .system,
     metrics: any MetricsFactory = MetricsSystem.factory, revocations: RevocationSync? = nil, logger: Logger
 ) -> some ApplicationProtocol {
     let recorder = RequestMetricsRecorder(factory: metrics)
-    let rateLimits = RateLimitGate(routes: settings.routes, limiter: limiter, now: clock.instant, metrics: metrics)
+    let rateLimits = RateLimitGate(routes: settings.routes, limiter: limiter, shared: sharedLimits, now: clock.instant, metrics: metrics)
     let router = makeRouter(
         settings: settings, client: client, verifier: verifier, apiDocument: apiDocument, rateLimits: rateLimits, clock: clock,
         recorder: recorder, revocations: revocations)
@@ -100,7 +108,8 @@ func makeRouter(
         now: clock.date
     ).addRoutes(to: router)
     GatewayHealthController(
-        upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier, revocations: revocations
+        upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier, revocations: revocations,
+        rateLimitStore: rateLimits.shared?.status
     ).addRoutes(to: router)
     apiDocument.addRoutes(to: router)
     return router

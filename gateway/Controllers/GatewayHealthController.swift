@@ -9,7 +9,8 @@ import NIOHTTP1
 /// holds the token verification keys and has loaded the revocation list once (`revocations`, when the gateway polls
 /// one); `GET /health/ready` answers 503 until then. While no revocation poll has succeeded within the bound the
 /// gateway keeps serving (200) with the revocations it knows and reports itself `degraded` here (see
-/// docs/OPERATIONS.md, "Revocation at the edge").
+/// docs/OPERATIONS.md, "Revocation at the edge"). Likewise while the shared rate-limit store is down (`rate-limit-store`:
+/// `degraded`): the gateway serves on its own counts (README, "Rate limits").
 struct GatewayHealthController: Sendable {
     /// The aggregated report.
     struct Report: Codable, Sendable, Equatable {
@@ -26,6 +27,8 @@ struct GatewayHealthController: Sendable {
     let verifier: AccessTokenVerifier
     /// The revocation list's freshness; nil when this gateway polls none (tests without an auth service).
     var revocations: RevocationSync?
+    /// Whether the shared rate-limit store answers; nil when this gateway counts alone.
+    var rateLimitStore: RateLimitStoreStatus?
 
     func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get("/health") { _, _ in try await report() }
@@ -34,11 +37,11 @@ struct GatewayHealthController: Sendable {
     }
 
     /// The gateway's own state: `not_ready` without keys or before the first revocation load, `degraded` while the
-    /// revocation list is stale (still serving), `ready` otherwise.
+    /// revocation list is stale or the rate-limit store is down (still serving), `ready` otherwise.
     func state() -> String {
         let revocations = revocations?.state()
         guard verifier.hasKeys, revocations != .loading else { return "not_ready" }
-        return revocations == .stale ? "degraded" : "ready"
+        return revocations == .stale || rateLimitStore?.isUp == false ? "degraded" : "ready"
     }
 
     func report() async throws -> Response {
@@ -51,6 +54,7 @@ struct GatewayHealthController: Sendable {
                 }
             }
             var states: [String: String] = ["gateway": state()]
+            if let rateLimitStore { states["rate-limit-store"] = rateLimitStore.isUp ? "ready" : "degraded" }
             for await (name, state) in group { states[name] = state }
             return states
         }
