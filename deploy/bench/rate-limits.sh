@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Benchmark, not a test: what the shared rate-limit store (README, "Rate limits") costs, on this machine. Prints
+# figures beside their baseline; asserts nothing.
+#   deploy/bench/rate-limits.sh [runs=3] [seconds=10] [clients="1 4 16 64"]
+# pgbench runs the gateway's statement (PostgresRateLimitStore.take: the atomic upsert of one request of the auth
+# policy, 5 per 900 s) at each number of clients, as an unnamed statement parsed each time (postgres-nio's query, which
+# the gateway uses): (a) on 100,000 clients' windows picked at random (many addresses signing in), (b) on one window
+# (one address racing itself: every statement waits for the row lock of the one before), with synchronous_commit off
+# as the gateway's role has it (gateway/Migrations), and (c) as (a) with every commit waiting for its WAL flush.
+# Baseline: `SELECT 1`, the round trip alone. Statements per second and latency p50/p99 (from pgbench's per-statement
+# log; pgbench reads its clock lazily, so sub-millisecond figures at many clients are coarse), medians of `runs`.
+# Needs PostgreSQL (`bash deploy/infra.sh start`); works in a scratch schema (rate_limit_bench) that it drops after.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+source "$REPO_ROOT/deploy/lib/postgres.sh"
+source "$REPO_ROOT/deploy/lib/bench.sh"
+
+RUNS=${1:-3}; DURATION=${2:-10}; CLIENTS=${3:-"1 4 16 64"}
+SCHEMA=rate_limit_bench
+WORK="$LOCAL_DIR/bench/rate-limits"
+
+step "PostgreSQL and pgbench"
+pg_running || fail "PostgreSQL is not running; start it with: bash deploy/infra.sh start"
+command -v pgbench >/dev/null || fail "pgbench is needed (Debian's postgresql-contrib or postgresql-client)"
+mkdir -p "$WORK" && chown postgres "$WORK"
+psql_admin -d "$PG_DATABASE" -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" -c "CREATE SCHEMA $SCHEMA"
+trap 'psql_admin -d "$PG_DATABASE" -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" >/dev/null' EXIT
+PGOPTIONS="-c search_path=$SCHEMA" psql_admin -d "$PG_DATABASE" -f "$REPO_ROOT/gateway/Migrations/0001_rate_limits.sql"
+ok "schema $SCHEMA with the gateway's migrations"
+
+upsert() { # upsert KEY-EXPRESSION: PostgresRateLimitStore.take's statement for one auth request
+  cat <<SQL
+INSERT INTO rate_limit_windows AS w (policy, client_key, closes_at, used, granted)
+VALUES ('auth', $1, now() + make_interval(secs => 900.0), LEAST(1, 5), LEAST(1, 5))
+ON CONFLICT (policy, client_key) DO UPDATE SET
+    closes_at = CASE WHEN w.closes_at <= now() THEN excluded.closes_at ELSE w.closes_at END,
+    granted = CASE WHEN w.closes_at <= now() THEN excluded.granted ELSE GREATEST(0, LEAST(1, 5 - w.used)) END,
+    used = CASE WHEN w.closes_at <= now() THEN excluded.used ELSE w.used + GREATEST(0, LEAST(1, 5 - w.used)) END
+RETURNING granted, used, extract(epoch FROM closes_at - now())::float8;
+SQL
+}
+echo "SELECT 1;" >"$WORK/select1.sql"
+{ echo '\set k random(1, 100000)'; upsert "'ip:' || :k"; } >"$WORK/spread.sql"
+upsert "'ip:203.0.113.7'" >"$WORK/hot.sql"
+chown postgres "$WORK"/*.sql
+
+run_once() { # run_once SCRIPT CLIENTS SYNCHRONOUS_COMMIT: prints "statements/s p50_ms p99_ms"
+  local threads=$(( $2 < 2 ? 1 : 2 )) output
+  rm -f "$WORK"/log.*
+  output=$(cd "$WORK" && runuser -u postgres -- env PGOPTIONS="-c search_path=$SCHEMA -c synchronous_commit=$3" pgbench -n -M extended -h "$PG_SOCKET_DIR" \
+    -p "$PG_PORT" -c "$2" -j "$threads" -T "$DURATION" -f "$WORK/$1.sql" --log --log-prefix="$WORK/log" "$PG_DATABASE" 2>&1) \
+    || fail "pgbench failed: $output"
+  local tps; tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$output" | head -n1)
+  cat "$WORK"/log.* | awk '{ print $3 }' | sort -n | awk -v tps="$tps" '{ v[NR] = $1 }
+    END { printf "%.0f %.3f %.3f\n", tps, v[int(NR * 0.5) + 1] / 1000, v[int(NR * 0.99) + 1] / 1000 }'
+}
+
+step "statements per second and latency, medians of $RUNS runs of ${DURATION} s"
+printf '    %-8s %-34s %12s %10s %10s %9s\n' clients statement "per second" "p50 ms" "p99 ms" "vs SELECT 1"
+for clients in $CLIENTS; do
+  baseline=0
+  for variant in select1:off spread:off hot:off spread:on; do
+    script=${variant%:*} commit=${variant#*:}
+    results=()
+    for _ in $(seq "$RUNS"); do results+=("$(run_once "$script" "$clients" "$commit")"); done
+    tps=$(printf '%s\n' "${results[@]}" | awk '{ print $1 }' | bench_median)
+    p50=$(printf '%s\n' "${results[@]}" | awk '{ print $2 }' | bench_median)
+    p99=$(printf '%s\n' "${results[@]}" | awk '{ print $3 }' | bench_median)
+    [ "$script" = select1 ] && baseline=$tps
+    case $variant in
+      select1:off) label="SELECT 1 (baseline)" ;; spread:off) label="auth upsert, 100,000 windows" ;;
+      hot:off) label="auth upsert, one window" ;; spread:on) label="(a) waiting for the WAL flush" ;;
+    esac
+    printf '    %-8s %-34s %12s %10s %10s %9s\n' "$clients" "$label" "$tps" "$p50" "$p99" \
+      "$(awk -v a="$tps" -v b="$baseline" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+  done
+done
+say "for scale: a sign-in costs one bcrypt hash, about 63 ms of a core (INFRA.md), so about 31 sign-ins/s for the machine"
