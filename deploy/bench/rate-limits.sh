@@ -10,6 +10,11 @@
 # Baseline: `SELECT 1`, the round trip alone. Statements per second and latency p50/p99 (from pgbench's per-statement
 # log; pgbench reads its clock lazily, so sub-millisecond figures at many clients are coarse), medians of `runs`.
 # Needs PostgreSQL (`bash deploy/infra.sh start`); works in a scratch schema (rate_limit_bench) that it drops after.
+# The alternative, side by side: when BENCH_REDIS_SERVER names a redis-server binary (Debian's redis-tools; e.g.
+# `apt-get download redis-tools libjemalloc2 liblzf1`, `dpkg -x` each, redis-server is redis-check-rdb under that
+# name, LD_LIBRARY_PATH to the extracted libraries), the same check-and-count as a Lua script (GET, INCR, PEXPIRE on
+# a window's first request) under redis-benchmark, on a throwaway server at BENCH_REDIS_PORT (18890) with its
+# append-only file flushed every second (as durable as synchronous_commit off).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 source "$REPO_ROOT/deploy/lib/postgres.sh"
@@ -25,8 +30,9 @@ command -v pgbench >/dev/null || fail "pgbench is needed (Debian's postgresql-co
 mkdir -p "$WORK" && chown postgres "$WORK"
 psql_admin -d "$PG_DATABASE" -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" -c "CREATE SCHEMA $SCHEMA"
 trap 'psql_admin -d "$PG_DATABASE" -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" >/dev/null' EXIT
-PGOPTIONS="-c search_path=$SCHEMA" psql_admin -d "$PG_DATABASE" -f "$REPO_ROOT/gateway/Migrations/0001_rate_limits.sql"
-ok "schema $SCHEMA with the gateway's migrations"
+# The tables alone: the file's ALTER ROLE would set the administrator's own role; each run sets synchronous_commit.
+grep -v '^ALTER ROLE' "$REPO_ROOT/gateway/Migrations/0001_rate_limits.sql" | PGOPTIONS="-c search_path=$SCHEMA" psql_admin -d "$PG_DATABASE"
+ok "schema $SCHEMA with the gateway's tables"
 
 upsert() { # upsert KEY-EXPRESSION: PostgresRateLimitStore.take's statement for one auth request
   cat <<SQL
@@ -75,4 +81,34 @@ for clients in $CLIENTS; do
       "$(awk -v a="$tps" -v b="$baseline" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
   done
 done
+if [ -n "${BENCH_REDIS_SERVER:-}" ]; then
+  step "Redis $("$BENCH_REDIS_SERVER" --version | sed -n 's/.*v=\([0-9.]*\).*/\1/p'), the same check-and-count as a Lua script"
+  REDIS_PORT=${BENCH_REDIS_PORT:-18890}
+  REDIS_BENCHMARK="$(dirname "$BENCH_REDIS_SERVER")/redis-benchmark"
+  mkdir -p "$WORK/redis"
+  require_port_free "$REDIS_PORT" "the bench's Redis"
+  "$BENCH_REDIS_SERVER" --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$WORK/redis" --appendonly yes --appendfsync everysec --save "" \
+    --daemonize no >"$WORK/redis/server.log" 2>&1 &
+  redis_pid=$!
+  trap 'kill "$redis_pid" 2>/dev/null; psql_admin -d "$PG_DATABASE" -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" >/dev/null' EXIT
+  wait_for 10 "Redis" port_open "$REDIS_PORT" || fail "Redis did not start; see $WORK/redis/server.log"
+  # KEYS[1] the window; ARGV: amount, limit, window in ms. Returns granted, used, ms left.
+  script='local used = tonumber(redis.call("GET", KEYS[1]) or "0") local granted = math.max(0, math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - used)) if granted > 0 then used = redis.call("INCRBY", KEYS[1], granted) if used == granted then redis.call("PEXPIRE", KEYS[1], ARGV[3]) end end return {granted, used, redis.call("PTTL", KEYS[1])}'
+  printf '    %-8s %-34s %12s %10s %10s\n' clients statement "per second" "p50 ms" "p99 ms"
+  for clients in $CLIENTS; do
+    for variant in spread hot; do
+      results=()
+      for _ in $(seq "$RUNS"); do
+        key="auth|ip:203.0.113.7"; [ "$variant" = spread ] && key="auth|ip:__rand_int__"
+        results+=("$("$REDIS_BENCHMARK" -p "$REDIS_PORT" -c "$clients" -n $((DURATION * 20000)) -r 100000 --csv \
+          EVAL "$script" 1 "$key" 1 5 900000 | tail -n1 | tr -d '"' | awk -F, '{ printf "%.0f %s %s\n", $2, $5, $7 }')")
+      done
+      tps=$(printf '%s\n' "${results[@]}" | awk '{ print $1 }' | bench_median)
+      p50=$(printf '%s\n' "${results[@]}" | awk '{ print $2 }' | bench_median)
+      p99=$(printf '%s\n' "${results[@]}" | awk '{ print $3 }' | bench_median)
+      label="Lua check-and-count, 100,000 windows"; [ "$variant" = hot ] && label="Lua check-and-count, one window"
+      printf '    %-8s %-34s %12s %10s %10s\n' "$clients" "$label" "$tps" "$p50" "$p99"
+    done
+  done
+fi
 say "for scale: a sign-in costs one bcrypt hash, about 63 ms of a core (INFRA.md), so about 31 sign-ins/s for the machine"

@@ -1,6 +1,4 @@
 import Logging
-import PostgresSupport
-import ServiceDefaults
 import ServiceLifecycle
 
 /// The background work of the shared rate limits, until shutdown: applies the store's migrations (the store counts

@@ -82,7 +82,7 @@ final class SharedRateLimiter: Sendable {
         guard size > 1 else {
             return .decided(
                 RateLimiter.Decision(
-                    allowed: grant.granted > 0, remaining: policy.limit - grant.used,
+                    allowed: grant.granted > 0, remaining: max(0, policy.limit - grant.used),
                     resetSeconds: max(1, Int(grant.secondsLeft.rounded(.up)))))
         }
         return .decided(leases.addAndSpend(grant, key: key, limit: policy.limit, askedAt: askedAt, now: now(), endsAsk: asksLease))
