@@ -34,7 +34,8 @@ struct SharedRateLimitTests {
         }
     }
 
-    /// How many of `requests` racing requests of `client` under `policy`, spread over `gateways` in turn, were admitted.
+    /// How many of `requests` racing requests of `client` under `policy`, spread over `gateways` in turn, were
+    /// admitted.
     func race(_ requests: Int, _ policy: RateLimitPolicy, client: String, over gateways: [SharedRateLimiter]) async -> Int {
         await withTaskGroup(of: Bool.self) { group in
             for request in 0..<requests {

@@ -101,7 +101,7 @@ if [ -n "${BENCH_REDIS_SERVER:-}" ]; then
       for _ in $(seq "$RUNS"); do
         key="auth|ip:203.0.113.7"; [ "$variant" = spread ] && key="auth|ip:__rand_int__"
         results+=("$("$REDIS_BENCHMARK" -p "$REDIS_PORT" -c "$clients" -n $((DURATION * 20000)) -r 100000 --csv \
-          EVAL "$script" 1 "$key" 1 5 900000 | tail -n1 | tr -d '"' | awk -F, '{ printf "%.0f %s %s\n", $2, $5, $7 }')")
+          EVAL "$script" 1 "$key" 1 5 900000 | tail -n1 | tr -d '"' | awk -F, '{ printf "%.0f %s %s\n", $(NF - 6), $(NF - 3), $(NF - 1) }')")
       done
       tps=$(printf '%s\n' "${results[@]}" | awk '{ print $1 }' | bench_median)
       p50=$(printf '%s\n' "${results[@]}" | awk '{ print $2 }' | bench_median)

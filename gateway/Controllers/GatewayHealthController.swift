@@ -9,8 +9,8 @@ import NIOHTTP1
 /// holds the token verification keys and has loaded the revocation list once (`revocations`, when the gateway polls
 /// one); `GET /health/ready` answers 503 until then. While no revocation poll has succeeded within the bound the
 /// gateway keeps serving (200) with the revocations it knows and reports itself `degraded` here (see
-/// docs/OPERATIONS.md, "Revocation at the edge"). Likewise while the shared rate-limit store is down (`rate-limit-store`:
-/// `degraded`): the gateway serves on its own counts (README, "Rate limits").
+/// docs/OPERATIONS.md, "Revocation at the edge"). Likewise while the shared rate-limit store is down
+/// (`rate-limit-store: degraded`): the gateway serves on its own counts (README, "Rate limits across gateways").
 struct GatewayHealthController: Sendable {
     /// The aggregated report.
     struct Report: Codable, Sendable, Equatable {

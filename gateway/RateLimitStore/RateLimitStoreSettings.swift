@@ -2,8 +2,9 @@ import Configuration
 import PostgresSupport
 import ServiceDefaults
 
-/// How the gateways share their rate-limit budgets (README, "Rate limits"): read only when `POSTGRES_PASSWORD` is set;
-/// without it each gateway counts in its own memory, as a single gateway (and the unit tests) always did.
+/// How the gateways share their rate-limit budgets (README, "Rate limits across gateways"): read only when
+/// `POSTGRES_PASSWORD` is set; without it each gateway counts in its own memory, as a single gateway (and the unit
+/// tests) always did.
 struct RateLimitStoreSettings: Sendable {
     /// The gateway's own schema and role (`POSTGRES_*`; defaults schema `gateway`, role `gateway_service`).
     var postgres: PostgresSettings
