@@ -15,12 +15,15 @@
 # name, LD_LIBRARY_PATH to the extracted libraries), the same check-and-count as a Lua script (GET, INCR, PEXPIRE on
 # a window's first request) under redis-benchmark, on a throwaway server at BENCH_REDIS_PORT (18890) with its
 # append-only file flushed every second (as durable as synchronous_commit off).
+# BENCH_PARTS: which parts run, "p" (PostgreSQL) and "r" (Redis); default both.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 source "$REPO_ROOT/deploy/lib/postgres.sh"
 source "$REPO_ROOT/deploy/lib/bench.sh"
 
 RUNS=${1:-3}; DURATION=${2:-10}; CLIENTS=${3:-"1 4 16 64"}
+PARTS=${BENCH_PARTS:-pr}
+part() { [[ "$PARTS" == *"$1"* ]]; } # part LETTER: whether that part runs
 SCHEMA=rate_limit_bench
 WORK="$LOCAL_DIR/bench/rate-limits"
 
@@ -61,9 +64,10 @@ run_once() { # run_once SCRIPT CLIENTS SYNCHRONOUS_COMMIT: prints "statements/s 
     END { printf "%.0f %.3f %.3f\n", tps, v[int(NR * 0.5) + 1] / 1000, v[int(NR * 0.99) + 1] / 1000 }'
 }
 
-step "statements per second and latency, medians of $RUNS runs of ${DURATION} s"
-printf '    %-8s %-34s %12s %10s %10s %9s\n' clients statement "per second" "p50 ms" "p99 ms" "vs SELECT 1"
+part p && step "statements per second and latency, medians of $RUNS runs of ${DURATION} s"
+part p && printf '    %-8s %-34s %12s %10s %10s %9s\n' clients statement "per second" "p50 ms" "p99 ms" "vs SELECT 1"
 for clients in $CLIENTS; do
+  part p || break
   baseline=0
   for variant in select1:off spread:off hot:off spread:on; do
     script=${variant%:*} commit=${variant#*:}
@@ -81,17 +85,18 @@ for clients in $CLIENTS; do
       "$(awk -v a="$tps" -v b="$baseline" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
   done
 done
-if [ -n "${BENCH_REDIS_SERVER:-}" ]; then
+if part r && [ -n "${BENCH_REDIS_SERVER:-}" ]; then
   step "Redis $("$BENCH_REDIS_SERVER" --version | sed -n 's/.*v=\([0-9.]*\).*/\1/p'), the same check-and-count as a Lua script"
   REDIS_PORT=${BENCH_REDIS_PORT:-18890}
   REDIS_BENCHMARK="$(dirname "$BENCH_REDIS_SERVER")/redis-benchmark"
-  mkdir -p "$WORK/redis"
+  rm -rf "$WORK/redis" && mkdir -p "$WORK/redis"
   require_port_free "$REDIS_PORT" "the bench's Redis"
   "$BENCH_REDIS_SERVER" --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$WORK/redis" --appendonly yes --appendfsync everysec --save "" \
     --daemonize no >"$WORK/redis/server.log" 2>&1 &
   redis_pid=$!
   trap 'kill "$redis_pid" 2>/dev/null; psql_admin -d "$PG_DATABASE" -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" >/dev/null' EXIT
-  wait_for 10 "Redis" port_open "$REDIS_PORT" || fail "Redis did not start; see $WORK/redis/server.log"
+  wait_for 10 "Redis" bash -c "[ \"\$(\"$(dirname "$BENCH_REDIS_SERVER")/redis-cli\" -p $REDIS_PORT ping 2>/dev/null)\" = PONG ]" \
+    || fail "Redis did not start; see $WORK/redis/server.log"
   # KEYS[1] the window; ARGV: amount, limit, window in ms. Returns granted, used, ms left.
   script='local used = tonumber(redis.call("GET", KEYS[1]) or "0") local granted = math.max(0, math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - used)) if granted > 0 then used = redis.call("INCRBY", KEYS[1], granted) if used == granted then redis.call("PEXPIRE", KEYS[1], ARGV[3]) end end return {granted, used, redis.call("PTTL", KEYS[1])}'
   printf '    %-8s %-34s %12s %10s %10s\n' clients statement "per second" "p50 ms" "p99 ms"
