@@ -6,7 +6,7 @@ import ServiceDefaults
 /// Applies the matched route's rate-limit policy, counted per policy and per client IP or user: routes that name the
 /// same policy share its counter (the seeds' "5 per 15 minutes on the auth endpoints"). Shared by
 /// `RateLimitMiddleware` and the pass-through (`PassThroughAdmission`), so both count into the same windows: this
-/// gateway's own (`limiter`), or with a shared store those of every gateway (`shared`, README "Rate limits").
+/// gateway's own (`limiter`), or with a shared store those of every gateway (`shared`, README "Rate limits across gateways").
 /// Every limited answer carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); a refusal
 /// is 429 `rate_limited` with `Retry-After`, counted in `gateway_rate_limit_refusals_total` by policy; a fail-closed
 /// policy whose store is down is 503 `service_unavailable` with `Retry-After`.
@@ -46,7 +46,7 @@ struct RateLimitGate: Sendable {
     func admit(_ route: RouteTable.Route, caller: VerifiedAccessToken?, clientAddress: String) async -> Outcome {
         guard let policy = routes.rateLimitPolicy(for: route) else { return .admitted([:]) }
         let client = Self.client(of: policy, caller: caller, clientAddress: clientAddress)
-        guard let shared else { return outcome(policy, limiter.admit(key: "\(policy.name)|\(client)", policy: policy, now: now())) }
+        guard let shared else { return countedHere(policy, client: client) }
         // `decide` asks the store itself, so it never answers `askStore`.
         return outcome(policy, await shared.decide(policy, client: client, now: now)) ?? .admitted([:])
     }
@@ -55,8 +55,13 @@ struct RateLimitGate: Sendable {
     func admitWithoutWaiting(_ route: RouteTable.Route, caller: VerifiedAccessToken?, clientAddress: String) -> Outcome? {
         guard let policy = routes.rateLimitPolicy(for: route) else { return .admitted([:]) }
         let client = Self.client(of: policy, caller: caller, clientAddress: clientAddress)
-        guard let shared else { return outcome(policy, limiter.admit(key: "\(policy.name)|\(client)", policy: policy, now: now())) }
+        guard let shared else { return countedHere(policy, client: client) }
         return outcome(policy, shared.decideNow(policy, client: client, now: now()))
+    }
+
+    /// The outcome from this gateway's own windows (no shared store).
+    private func countedHere(_ policy: RateLimitPolicy, client: String) -> Outcome {
+        outcome(policy, limiter.admit(key: "\(policy.name)|\(client)", policy: policy, now: now()))
     }
 
     /// Whose requests `policy` counts together: the user, or the client's address.
