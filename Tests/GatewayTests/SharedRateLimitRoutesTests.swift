@@ -67,6 +67,23 @@ struct SharedRateLimitRoutesTests {
         }
     }
 
+    @Test("a leased policy's requests are counted from the lease, the later ones by the pass-through without the store")
+    func leasedThroughPassThrough() async throws {
+        let metrics = TestMetrics()
+        try await withTwoGateways(FakeRateLimitStore(), metrics: metrics) { first, _ in
+            var remaining: [String?] = []
+            for _ in 0..<3 {
+                try await first.execute(uri: "/api/meals/echo", method: .get) { response in
+                    #expect(response.status == .ok)
+                    remaining.append(response.headers[.rateLimit])
+                }
+            }
+            #expect(remaining == [39, 38, 37].map { "\"user\";r=\($0);t=60" }, "one window of 40 shared with the other gateway")
+        }
+        let forwarded = metrics.counterTotal(label: "gateway_pass_through_requests_total", dimensions: [("outcome", "forwarded")])
+        #expect(forwarded >= 1, "a request spent from the lease is forwarded by the pass-through")
+    }
+
     @Test("with the store down the fail-closed policy answers 503 in the error shape, the others count per gateway")
     func storeDown() async throws {
         let store = FakeRateLimitStore()
