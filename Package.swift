@@ -173,7 +173,8 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "ServiceDefaults", "AccessTokens", "SyncContracts", hummingbird, httpTypes, configuration, logging, lifecycle, metrics,
+                "ServiceDefaults", "AccessTokens", "SyncContracts", "PostgresSupport", postgres, hummingbird, httpTypes, configuration, logging,
+                lifecycle, metrics,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -181,7 +182,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             path: "gateway",
-            resources: [.copy("Resources/openapi.json")]
+            exclude: ["Migrations"],
+            resources: [.copy("Resources/openapi.json"), .copy("Migrations")]
         ),
 
         // MARK: Load run (deploy/load): simulated app users through the gateway

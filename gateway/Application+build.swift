@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import NIOPosix
 import ServiceDefaults
+import ServiceLifecycle
 
 /// The composition root of the gateway: the upstream client, the token verifier and its key refresher,
 /// the rate limiter, the proxy and the gateway's own routes.
@@ -25,12 +26,19 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
     let poller = RevocationPoller(
         url: revocationsURL, client: client, verifier: verifier, sync: revocations, interval: settings.revocationsPollInterval,
         now: GatewayClock.system.date, logger: logger)
+    // Rate limits shared with the other gateways when a database is configured (README, "Rate limits across gateways").
+    let sharedLimits = try RateLimitStoreSettings.load(config: config).map { storeSettings in
+        try SharedRateLimiter.postgres(
+            settings: storeSettings, policies: Array(settings.routes.rateLimits.keys), clock: .system, logger: logger)
+    }
+    let shutdownGrace = ShutdownGrace(config: config)
     let application = makeGatewayApplication(
         settings: settings, client: client, verifier: verifier, apiDocument: try APIDocumentController.bundled(),
         configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
-        revocations: revocations, logger: logger)
+        sharedLimits: sharedLimits?.limiter, revocations: revocations, shutdownGrace: shutdownGrace, logger: logger)
+    let background: [any Service] = [HTTPClientService(client: client), refresher, poller] + (sharedLimits?.services ?? [])
     return RunnableService(
-        services: [HTTPClientService(client: client), refresher, poller, application, ShutdownGrace(config: config)],
+        services: background + [application, shutdownGrace],
         drainTimeout: settings.http.drainTimeout, admin: settings.http.admin, logger: logger)
 }
 
@@ -40,17 +48,19 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 /// it makes the spans (decided here, where a tracer bound to the building task is seen, as in the tests).
 func makeGatewayApplication(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
-    configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(), clock: GatewayClock = .system,
-    metrics: any MetricsFactory = MetricsSystem.factory, revocations: RevocationSync? = nil, logger: Logger
+    configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(), sharedLimits: SharedRateLimiter? = nil,
+    clock: GatewayClock = .system,
+    metrics: any MetricsFactory = MetricsSystem.factory, revocations: RevocationSync? = nil, shutdownGrace: ShutdownGrace? = nil,
+    logger: Logger
 ) -> some ApplicationProtocol {
     let recorder = RequestMetricsRecorder(factory: metrics)
     let balancers = UpstreamBalancer.all(for: settings.routes, metrics: metrics, logger: logger)
     let upstreamClient = UpstreamClient(client: client, timeout: settings.upstreamTimeout, balancers: balancers)
     let prober = UpstreamReadinessProber(balancers: Array(balancers.values), client: client, probing: settings.probing, logger: logger)
-    let rateLimits = RateLimitGate(routes: settings.routes, limiter: limiter, now: clock.instant, metrics: metrics)
+    let rateLimits = RateLimitGate(routes: settings.routes, limiter: limiter, shared: sharedLimits, now: clock.instant, metrics: metrics)
     let router = makeRouter(
         settings: settings, client: client, upstreamClient: upstreamClient, verifier: verifier, apiDocument: apiDocument,
-        rateLimits: rateLimits, clock: clock, recorder: recorder, revocations: revocations)
+        rateLimits: rateLimits, clock: clock, recorder: recorder, revocations: revocations, shutdownGrace: shutdownGrace)
     guard settings.passThrough, !TraceContext.isTracing else {
         return Application(router: router, configuration: configuration, services: [prober], logger: logger)
     }
@@ -78,7 +88,9 @@ func makeGatewayApplication(
 /// so they passed the same checks as proxied routes). `/metrics` is on the admin server only.
 func makeRouter(
     settings: GatewaySettings, client: HTTPClient, upstreamClient: UpstreamClient, verifier: AccessTokenVerifier,
-    apiDocument: APIDocumentController, rateLimits: RateLimitGate, clock: GatewayClock, recorder: RequestMetricsRecorder, revocations: RevocationSync?
+    apiDocument: APIDocumentController, rateLimits: RateLimitGate, clock: GatewayClock, recorder: RequestMetricsRecorder,
+    revocations: RevocationSync?,
+    shutdownGrace: ShutdownGrace? = nil
 ) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
@@ -101,7 +113,8 @@ func makeRouter(
         now: clock.date
     ).addRoutes(to: router)
     GatewayHealthController(
-        upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier, revocations: revocations
+        upstreams: settings.routes.upstreams, client: client, timeout: settings.healthTimeout, verifier: verifier, revocations: revocations,
+        rateLimitStore: rateLimits.shared?.status, shutdownGrace: shutdownGrace
     ).addRoutes(to: router)
     apiDocument.addRoutes(to: router)
     return router

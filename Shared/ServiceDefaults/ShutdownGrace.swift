@@ -22,7 +22,10 @@ public final class ShutdownGrace: Service, ReadinessCheck {
         self.init(grace: .seconds(config.double(forKey: "http.shutdown.grace.seconds", default: 1)))
     }
 
-    public func state() async -> ReadinessState { stopping.load(ordering: .relaxed) ? .down : .up }
+    public func state() async -> ReadinessState { isStopping ? .down : .up }
+
+    /// Whether SIGTERM has come: the process serves out its grace, and reports not ready meanwhile.
+    public var isStopping: Bool { stopping.load(ordering: .relaxed) }
 
     public func run() async throws {
         do {

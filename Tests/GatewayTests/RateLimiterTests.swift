@@ -77,7 +77,7 @@ struct RateLimiterTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let shipped = try RouteTable.load(from: root.appendingPathComponent("deploy/gateway-routes.json").path)
         let login = try #require(shipped.route(for: "/api/auth/login"))
-        #expect(shipped.rateLimitPolicy(for: login) == RateLimitPolicy(name: "auth", limit: 5, windowSeconds: 900, per: .ip))
+        #expect(shipped.rateLimitPolicy(for: login) == RateLimitPolicy(name: "auth", limit: 5, windowSeconds: 900, per: .ip, failClosed: true))
         let meals = try #require(shipped.route(for: "/api/meals/1"))
         #expect(shipped.rateLimitPolicy(for: meals) == RateLimitPolicy(name: "user", limit: 100, windowSeconds: 3600, per: .user))
         // Shared links are opened without a token, so they are limited per client address.

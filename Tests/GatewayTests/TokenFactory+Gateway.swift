@@ -22,12 +22,13 @@ extension TokenFactory {
     }
 
     /// Runs `body` against the whole gateway of `settings` (router and pass-through, on a live server on a free
-    /// port, its upstream client configured as `buildApplication` configures it), trusting this factory's key, on `clock`, with its metrics in `metrics`, verifying with `verifier` (tests
-    /// that revoke sessions pass theirs) and reporting `revocations`' freshness; the upstream HTTP client it makes is
-    /// shut down afterwards, whatever `body` does.
+    /// port, its upstream client configured as `buildApplication` configures it), trusting this factory's key, on `clock`,
+    /// with its metrics in `metrics`, verifying with `verifier` (tests that revoke sessions pass theirs), reporting
+    /// `revocations`' freshness and counting in `sharedLimits` when given; the upstream HTTP client it makes is shut down
+    /// afterwards, whatever `body` does.
     func withGateway(
         settings: GatewaySettings, clock: GatewayClock = .system, metrics: any MetricsFactory = MetricsSystem.factory,
-        verifier: AccessTokenVerifier? = nil, revocations: RevocationSync? = nil,
+        verifier: AccessTokenVerifier? = nil, revocations: RevocationSync? = nil, sharedLimits: SharedRateLimiter? = nil,
         _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: upstreamClientConfiguration(settings))
@@ -36,8 +37,8 @@ extension TokenFactory {
             try await verifier.replaceKeys(jwksJSON: jwks)
             let application = makeGatewayApplication(
                 settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(),
-                configuration: .init(address: .hostname("127.0.0.1", port: 0)), clock: clock, metrics: metrics, revocations: revocations,
-                logger: Logger(label: "gateway-test"))
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)), sharedLimits: sharedLimits, clock: clock, metrics: metrics,
+                revocations: revocations, logger: Logger(label: "gateway-test"))
             try await application.test(.live) { gateway in try await body(gateway) }
         } catch {
             try await client.shutdown()

@@ -38,9 +38,12 @@ build_stack_products() { # build_stack_products CONFIG: builds every stack execu
     (cd "$REPO_ROOT" && swift build -c "$1" --product "$product") || return 1
   done
 }
-# service name | schema | port (the gateway owns no schema)
+# service name | schema | port
 SERVICES="auth:auth:${NUTRITION_AUTH_PORT:-8081} meals:meals:${NUTRITION_MEALS_PORT:-8082} metrics:metrics:${NUTRITION_METRICS_PORT:-8083} trends:trends:${NUTRITION_TRENDS_PORT:-8084} sharing:sharing:${NUTRITION_SHARING_PORT:-8085}"
 GATEWAY_PORT="${NUTRITION_GATEWAY_PORT:-8080}"
+# The gateway's own schema (rate-limit windows shared by every gateway), created with the services' but kept out of
+# SERVICES, which the scripts iterate as services.
+GATEWAY_SCHEMA="gateway"
 # Each process also serves /metrics on an admin port of its own, on loopback: its port + 1000 (gateway 9080,
 # auth 9081, ...) unless NUTRITION_<PART>_ADMIN_PORT is set (the processes default to the same, ADMIN_PORT).
 admin_port() { # admin_port PART PORT

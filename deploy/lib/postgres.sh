@@ -91,14 +91,14 @@ dev_symmetric_key() { # dev_symmetric_key NAME
   cat "$file"
 }
 
-# One database; per service a login role that owns its schema and can use nothing else.
+# One database; per service (and the gateway) a login role that owns its schema and can use nothing else.
 pg_bootstrap() {
-  step "database $PG_DATABASE, one role and schema per service"
+  step "database $PG_DATABASE, one role and schema per service and the gateway"
   psql_admin -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$PG_DATABASE'" | grep -q 1 \
     || psql_admin -d postgres -c "CREATE DATABASE $PG_DATABASE"
   psql_admin -d "$PG_DATABASE" -c "REVOKE ALL ON DATABASE $PG_DATABASE FROM PUBLIC; REVOKE ALL ON SCHEMA public FROM PUBLIC;"
   local entry name schema role password
-  for entry in $SERVICES $EXTRA_SCHEMAS; do
+  for entry in $SERVICES "gateway:$GATEWAY_SCHEMA" $EXTRA_SCHEMAS; do
     IFS=: read -r name schema _ <<<"$entry"
     role="${schema}_service"
     password=$(role_password "$role")

@@ -4,12 +4,14 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import ServiceDefaults
 
 /// `GET /health`: the readiness of every upstream service, asked concurrently, plus the gateway's own: ready once it
 /// holds the token verification keys and has loaded the revocation list once (`revocations`, when the gateway polls
 /// one); `GET /health/ready` answers 503 until then. While no revocation poll has succeeded within the bound the
 /// gateway keeps serving (200) with the revocations it knows and reports itself `degraded` here (see
-/// docs/OPERATIONS.md, "Revocation at the edge").
+/// docs/OPERATIONS.md, "Revocation at the edge"). Likewise while the shared rate-limit store is down
+/// (`rate-limit-store: degraded`): the gateway serves on its own counts (README, "Rate limits across gateways").
 /// An upstream with several addresses (replicas) is asked at each, and shows the best state among them: it serves as
 /// long as one address does (the balancer sends requests there), and shows `not_ready` or `unreachable` only when no
 /// address serves. Which addresses are in rotation is in `gateway_upstream_available_addresses` and the log.
@@ -29,6 +31,10 @@ struct GatewayHealthController: Sendable {
     let verifier: AccessTokenVerifier
     /// The revocation list's freshness; nil when this gateway polls none (tests without an auth service).
     var revocations: RevocationSync?
+    /// Whether the shared rate-limit store answers; nil when this gateway counts alone.
+    var rateLimitStore: RateLimitStoreStatus?
+    /// Set once SIGTERM came; nil in tests that never stop the gateway.
+    var shutdownGrace: ShutdownGrace?
 
     func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get("/health") { _, _ in try await report() }
@@ -36,12 +42,13 @@ struct GatewayHealthController: Sendable {
         router.get("/health/ready") { _, _ in Response(status: state() == "not_ready" ? .serviceUnavailable : .ok) }
     }
 
-    /// The gateway's own state: `not_ready` without keys or before the first revocation load, `degraded` while the
-    /// revocation list is stale (still serving), `ready` otherwise.
+    /// The gateway's own state: `not_ready` without keys, before the first revocation load or during the shutdown grace
+    /// (so that load balancers stop sending before it closes), `degraded` while the revocation list is stale or the
+    /// rate-limit store is down (still serving), `ready` otherwise.
     func state() -> String {
         let revocations = revocations?.state()
-        guard verifier.hasKeys, revocations != .loading else { return "not_ready" }
-        return revocations == .stale ? "degraded" : "ready"
+        guard verifier.hasKeys, revocations != .loading, shutdownGrace?.isStopping != true else { return "not_ready" }
+        return revocations == .stale || rateLimitStore?.isUp == false ? "degraded" : "ready"
     }
 
     func report() async throws -> Response {
@@ -54,6 +61,7 @@ struct GatewayHealthController: Sendable {
                 }
             }
             var states: [String: String] = ["gateway": state()]
+            if let rateLimitStore { states["rate-limit-store"] = rateLimitStore.isUp ? "ready" : "degraded" }
             for await (name, state) in group { states[name] = state }
             return states
         }

@@ -11,7 +11,7 @@ struct RateLimitMiddleware: RouterMiddleware {
         _ request: Request, context: GatewayRequestContext, next: (Request, GatewayRequestContext) async throws -> Response
     ) async throws -> Response {
         guard let route = context.route else { return try await next(request, context) }
-        switch gate.admit(route, caller: context.caller, clientAddress: context.clientAddress) {
+        switch await gate.admit(route, caller: context.caller, clientAddress: context.clientAddress) {
         case .refused(let error):
             throw error
         case .admitted(let headers):

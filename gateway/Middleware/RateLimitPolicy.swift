@@ -13,14 +13,27 @@ struct RateLimitPolicy: Sendable, Decodable, Equatable {
     var limit: Int
     var windowSeconds: Int
     var per: Key
+    /// Whether, with a shared store (`SharedRateLimiter`), the policy is counted in the store on every request and
+    /// refuses with 503 while the store is down, rather than falling back to this gateway's own count
+    /// (`"failClosed": true` in the routes file; the `auth` policy, which guards passwords).
+    var failClosed = false
 
-    enum CodingKeys: String, CodingKey { case limit, windowSeconds, per }
+    enum CodingKeys: String, CodingKey { case limit, windowSeconds, per, failClosed }
 
-    init(name: String, limit: Int, windowSeconds: Int, per: Key) {
+    init(name: String, limit: Int, windowSeconds: Int, per: Key, failClosed: Bool = false) {
         self.name = name
         self.limit = limit
         self.windowSeconds = windowSeconds
         self.per = per
+        self.failClosed = failClosed
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.limit = try container.decode(Int.self, forKey: .limit)
+        self.windowSeconds = try container.decode(Int.self, forKey: .windowSeconds)
+        self.per = try container.decode(Key.self, forKey: .per)
+        self.failClosed = try container.decodeIfPresent(Bool.self, forKey: .failClosed) ?? false
     }
 
     /// The `RateLimit-Policy` header value (draft-ietf-httpapi-ratelimit-headers): `"name";q=limit;w=window`.

@@ -52,7 +52,8 @@ final class RateLimiter: Sendable {
     /// Windows currently held.
     var keyCount: Int { windows.withLock { $0.count } }
 
-    private static func seconds(from now: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Int {
+    /// Whole seconds from `now` to `end`, rounded up, at least 1 (the `t` of the `RateLimit` header).
+    static func seconds(from now: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Int {
         let remaining = now.duration(to: end)
         let seconds = Int(remaining.components.seconds) + (remaining.components.attoseconds > 0 ? 1 : 0)
         return max(1, seconds)

@@ -10,8 +10,9 @@ import ServiceDefaults
 /// Everything else is delegated to the router, whose middleware handles it exactly as before: browsers' requests
 /// (`Origin` or cookies: CORS and CSRF), tokens not yet in the verified-token cache (the router verifies and caches
 /// them, so the client's next request passes through), missing or refused tokens, bodies of unknown or excessive
-/// length, `Expect`, TRACE and CONNECT, and the gateway's own routes. (While tracing is on there is no pass-through:
-/// see `makeGatewayApplication`.)
+/// length, `Expect`, TRACE and CONNECT, requests whose rate limit only the shared store can decide
+/// (`SharedRateLimiter`: the `auth` policy), and the gateway's own routes. (While tracing is on there is no
+/// pass-through: see `makeGatewayApplication`.)
 /// The checks that are kept here are the router's own: the route table, `ClientAddressResolver`,
 /// `RateLimitGate`, `AccessTokenVerifier`'s cache and `RequestIdMiddleware.acceptable`.
 struct PassThroughAdmission: Sendable {
@@ -66,7 +67,9 @@ struct PassThroughAdmission: Sendable {
             return .delegate
         }
         let clientAddress = addresses.clientAddress(peer: peer, forwardedFor: fields[values: .xForwardedFor])
-        switch rateLimits.admit(route, caller: caller, clientAddress: clientAddress) {
+        // A request only the shared store can decide (a fail-closed policy such as `auth`) waits for it in the router.
+        guard let rateLimit = rateLimits.admitWithoutWaiting(route, caller: caller, clientAddress: clientAddress) else { return .delegate }
+        switch rateLimit {
         case .refused(let error):
             return .refuse(error, route: route.prefix)
         case .admitted(let answerHeaders):

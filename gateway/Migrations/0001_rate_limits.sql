@@ -1,0 +1,19 @@
+-- Rate-limit windows shared by every gateway (README, "Rate limits across gateways"). One row per policy and client
+-- (`ip:...` or `user:...`): the window closes at `closes_at` (opened by the client's first request, as in a gateway's
+-- own memory), `used` is the budget granted so far in it (never above the policy's limit), `granted` what the last
+-- statement granted (an upsert cannot return the row's previous value, so it records the difference). Closed windows
+-- are deleted by the gateways in the background.
+CREATE TABLE rate_limit_windows (
+    policy     text NOT NULL,
+    client_key text NOT NULL,
+    closes_at  timestamptz NOT NULL,
+    used       integer NOT NULL,
+    granted    integer NOT NULL,
+    PRIMARY KEY (policy, client_key)
+);
+CREATE INDEX rate_limit_windows_by_close ON rate_limit_windows (closes_at);
+
+-- A count need not wait for its WAL flush as the services' writes do: without the wait the upsert costs a third of
+-- the time (docs/PERFORMANCE.md, "Shared rate limits"). A database crash then loses at most the last moments'
+-- counts (about 0.6 s), whose requests the gateways may admit once more.
+ALTER ROLE CURRENT_USER SET synchronous_commit = off;
