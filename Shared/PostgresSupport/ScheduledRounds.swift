@@ -7,6 +7,7 @@ import PostgresNIO
 public struct ScheduledRounds: Sendable {
     let client: PostgresPool
 
+    /// Rounds recorded in the schema `client` works in.
     public init(client: PostgresPool) {
         self.client = client
     }

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import MetricsTestKit
 import NIOPosix
 import ServiceDefaults
 import ServiceLifecycle
@@ -40,6 +41,32 @@ struct GatewayReadinessTests {
                 try await gateway.execute(uri: "/health/live", method: .get) { #expect($0.status == .ok, "it still serves") }
             }
             tasks.cancelAll()
+        }
+        try await client.shutdown()
+    }
+
+    @Test("a gateway is not ready until its shared rate-limit store first answered; a store that went down later keeps it ready")
+    func notReadyBeforeTheStoreFirstAnswers() async throws {
+        struct StoreDown: Error {}
+        let verifier = AccessTokenVerifier(policy: tokens.policy)
+        try await verifier.replaceKeys(jwksJSON: tokens.jwks)
+        let store = RateLimitStoreStatus(isUp: false, metrics: TestMetrics(), logger: Logger(label: "gateway-readiness-test"))
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        let router = Router()
+        GatewayHealthController(upstreams: [:], client: client, timeout: .seconds(1), verifier: verifier, rateLimitStore: store)
+            .addRoutes(to: router)
+        try await Application(router: router).test(.router) { gateway in
+            try await gateway.execute(uri: "/health/ready", method: .get) {
+                #expect($0.status == .serviceUnavailable, "fail-closed policies cannot be decided yet")
+            }
+            store.failed(CancellationError())
+            #expect(store.isStarting, "a cancelled statement says nothing of the store")
+            store.succeeded()
+            try await gateway.execute(uri: "/health/ready", method: .get) { #expect($0.status == .ok) }
+            store.failed(StoreDown())
+            try await gateway.execute(uri: "/health/ready", method: .get) {
+                #expect($0.status == .ok, "down later: it serves, refusing only the fail-closed policies")
+            }
         }
         try await client.shutdown()
     }

@@ -12,7 +12,8 @@ import Synchronization
 /// - **Ejection:** an address that could not be connected to is out of rotation at once (`UpstreamLease.finish`);
 ///   one whose readiness answers non-2xx or not in time is out after that probe. Only a probe answering 2xx brings an
 ///   address back (`UpstreamReadinessProber`).
-/// - **All ejected:** the request still goes to an address, the one that failed longest ago first (and, when it cannot
+/// - **All ejected:** the request still goes to an address, the one with the fewest requests in flight and, among
+///   those, the one that failed longest ago first (and, when it cannot
 ///   be connected to either, to the next). A lone replica that restarts is then reached as soon as it listens, not a
 ///   probe later, and one that answers for itself (its own 503 with the reason) says more than a gateway 503 would;
 ///   when none accepts a connection the client gets 503 `upstream_unavailable` after one connect attempt per address.
@@ -33,6 +34,7 @@ final class UpstreamBalancer: Sendable {
         var start = 0
     }
 
+    /// A balancer over `urls`, every one in rotation, counting into `metrics` under the upstream `name`.
     init(name: String, urls: [URL], metrics: any MetricsFactory, logger: Logger) {
         self.name = name
         self.endpoints = urls.map(UpstreamEndpoint.init(url:))
@@ -66,8 +68,14 @@ final class UpstreamBalancer: Sendable {
                 chosen = index
             }
             if chosen == nil {
+                // Every address is ejected: the fewest in flight, then the one that failed longest ago, so that one replica
+                // that answers again is reached at once, and a blip that ejected all of them does not pile onto one.
                 for index in 0..<count where !tried.contains(index) {
-                    if let oldest = chosen, state.failedAt[oldest] <= state.failedAt[index] { continue }
+                    if let best = chosen,
+                        (state.inFlight[best], state.failedAt[best]) <= (state.inFlight[index], state.failedAt[index])
+                    {
+                        continue
+                    }
                     chosen = index
                 }
             }

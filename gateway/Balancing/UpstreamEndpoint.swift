@@ -9,6 +9,7 @@ struct UpstreamEndpoint: Sendable, Hashable {
     /// `host:port`, the `address` dimension of the upstream metrics and the name in log lines.
     let label: String
 
+    /// The endpoint of `url`, an absolute `http` or `https` URL (`RouteTable` checked it).
     init(url: URL) {
         var base = url.absoluteString
         while base.hasSuffix("/") { base.removeLast() }

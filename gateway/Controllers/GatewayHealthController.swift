@@ -42,12 +42,14 @@ struct GatewayHealthController: Sendable {
         router.get("/health/ready") { _, _ in Response(status: state() == "not_ready" ? .serviceUnavailable : .ok) }
     }
 
-    /// The gateway's own state: `not_ready` without keys, before the first revocation load or during the shutdown grace
-    /// (so that load balancers stop sending before it closes), `degraded` while the revocation list is stale or the
+    /// The gateway's own state: `not_ready` without keys, before the first revocation load, before the shared rate-limit
+    /// store's first statement, or during the shutdown grace (so that load balancers stop sending before it closes), `degraded` while the revocation list is stale or the
     /// rate-limit store is down (still serving), `ready` otherwise.
     func state() -> String {
         let revocations = revocations?.state()
-        guard verifier.hasKeys, revocations != .loading, shutdownGrace?.isStopping != true else { return "not_ready" }
+        guard verifier.hasKeys, revocations != .loading, shutdownGrace?.isStopping != true, rateLimitStore?.isStarting != true else {
+            return "not_ready"
+        }
         return revocations == .stale || rateLimitStore?.isUp == false ? "degraded" : "ready"
     }
 

@@ -47,8 +47,9 @@ struct RateLimitGate: Sendable {
         guard let policy = routes.rateLimitPolicy(for: route) else { return .admitted([:]) }
         let client = Self.client(of: policy, caller: caller, clientAddress: clientAddress)
         guard let shared else { return countedHere(policy, client: client) }
-        // `decide` asks the store itself, so it never answers `askStore`.
-        return outcome(policy, await shared.decide(policy, client: client, now: now)) ?? .admitted([:])
+        // `decide` asks the store itself, so it never answers `askStore`; were it to, this gateway's own count decides
+        // rather than no limit at all.
+        return outcome(policy, await shared.decide(policy, client: client, now: now)) ?? countedHere(policy, client: client)
     }
 
     /// As `admit`, without waiting: nil when only the shared store can decide (the router then does).

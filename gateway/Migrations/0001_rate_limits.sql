@@ -12,8 +12,3 @@ CREATE TABLE rate_limit_windows (
     PRIMARY KEY (policy, client_key)
 );
 CREATE INDEX rate_limit_windows_by_close ON rate_limit_windows (closes_at);
-
--- A count need not wait for its WAL flush as the services' writes do: without the wait the upsert costs a third of
--- the time (docs/PERFORMANCE.md, "Shared rate limits"). A database crash then loses at most the last moments'
--- counts (about 0.6 s), whose requests the gateways may admit once more.
-ALTER ROLE CURRENT_USER SET synchronous_commit = off;

@@ -257,11 +257,16 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// Leases an address for `exchange` and sends it there, on an idle connection of this loop or a new one.
     private func connect(_ exchange: PassThroughExchange) {
         guard let pool else { return }
-        guard let lease = exchange.request.balancer.lease(excluding: exchange.unreachable), let address = lease.endpoint.address else {
+        guard let lease = exchange.request.balancer.lease(excluding: exchange.unreachable) else {
             fail(exchange, error: UpstreamAddressesExhausted(), connecting: true)
             return
         }
         exchange.lease = lease
+        guard let address = lease.endpoint.address else {
+            // Not a plain host and port (`PassThroughAdmission` sends no such upstream here); `fail` ends the lease.
+            fail(exchange, error: UpstreamAddressesExhausted(), connecting: true)
+            return
+        }
         if let connection = pool.takeIdle(to: address) {
             attach(connection, to: exchange)
             return

@@ -99,8 +99,8 @@ struct UpstreamClient: Sendable {
         headers.replaceOrAdd(name: "X-Forwarded-Proto", value: scheme)
     }
 
-    /// No connection to the address could be made (refused, unreachable, timed out connecting), or none was free in
-    /// time: nothing was sent.
+    /// No connection to the address could be made (refused, or not accepted within the connect timeout), or none was free
+    /// in time: nothing was sent.
     static func connectionNotMade(_ error: any Error) -> Bool {
         if let error = error as? HTTPClientError, error == .connectTimeout || error == .getConnectionFromPoolTimeout { return true }
         return addressFailed(error)
@@ -111,8 +111,9 @@ struct UpstreamClient: Sendable {
         if let error = error as? HTTPClientError { return error == .connectTimeout }
         if error is NIOConnectionError { return true }
         if case ChannelError.connectTimeout = error { return true }
-        guard let code = (error as? IOError)?.errnoCode else { return false }
-        return [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT].contains(code)
+        // Only a refusal is sure to come from connecting: an unreachable host or a timeout can also end a kept-alive
+        // connection a request was already written to, and that request must not go to a second replica.
+        return (error as? IOError)?.errnoCode == ECONNREFUSED
     }
 
     /// The connection ended (closed, reset or broken pipe) with no answer read from it.

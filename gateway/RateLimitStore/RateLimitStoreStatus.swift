@@ -27,6 +27,9 @@ final class RateLimitStoreStatus: Sendable {
     /// Whether the last statement succeeded.
     var isUp: Bool { state.withLock { $0 == .up } }
 
+    /// Whether no statement has run yet (the migrations not applied): the gateway cannot decide a fail-closed policy.
+    var isStarting: Bool { state.withLock { $0 == .starting } }
+
     /// A statement succeeded.
     func succeeded() {
         let before = state.withLock { state in
@@ -38,8 +41,9 @@ final class RateLimitStoreStatus: Sendable {
         logger.notice("rate-limit store reachable: limits are shared across gateways")
     }
 
-    /// A statement failed with `error`.
+    /// A statement failed with `error`. A cancelled one (a request that went away, a shutdown) says nothing of the store.
     func failed(_ error: any Error) {
+        guard !(error is CancellationError) else { return }
         failures.increment()
         let before = state.withLock { state in
             defer { state = .down }

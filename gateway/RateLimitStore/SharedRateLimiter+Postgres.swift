@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import PostgresSupport
+import ServiceDefaults
 import ServiceLifecycle
 
 extension SharedRateLimiter {
@@ -12,7 +13,10 @@ extension SharedRateLimiter {
         logger: Logger
     ) throws -> (limiter: SharedRateLimiter, services: [any Service]) {
         let pool = PostgresPool(settings: settings.postgres, logger: logger, metrics: metrics)
-        let migrations = try Bundle.module.url(forResource: "Migrations", withExtension: nil).map { try Migration.load(from: $0) } ?? []
+        guard let directory = Bundle.module.url(forResource: "Migrations", withExtension: nil) else {
+            throw ConfigurationError.invalid("POSTGRES_PASSWORD", reason: "shared rate limits need the gateway's migrations, which this build lacks")
+        }
+        let migrations = try Migration.load(from: directory)
         let store = PostgresRateLimitStore(pool: pool, timeout: settings.timeout, migrations: migrations, logger: logger)
         let limiter = SharedRateLimiter(
             store: store, leasePercent: settings.leasePercent, status: RateLimitStoreStatus(isUp: false, metrics: metrics, logger: logger),

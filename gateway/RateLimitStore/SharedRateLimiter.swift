@@ -27,6 +27,8 @@ final class SharedRateLimiter: Sendable {
     /// What `RateLimitStoreService` refills, in order; bounded, new requests are dropped when it is full.
     let refillRequests: AsyncStream<RateLimitRefill>
 
+    /// A limiter over `store` that leases `leasePercent` of a limit at a time, for the named `policies`, reporting the
+    /// store's health in `status` and counting in `fallback` while the store is down.
     init(
         store: any RateLimitStore, leasePercent: Int, status: RateLimitStoreStatus, policies: [String],
         leases: RateLimitLeases = RateLimitLeases(), fallback: RateLimiter = RateLimiter(), metrics: any MetricsFactory
