@@ -44,6 +44,8 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
     /// the service, before it runs.
     public func watch(_ consumer: KafkaConsumer, parkedEventsIn schema: PostgresPool? = nil) {
         consumers.withLockedValue { $0.append((consumer, schema)) }
+        // Until the first sample, a consumer has no partitions yet: readiness says so from the start.
+        latest.withLockedValue { $0 = EventFlowVerdict(reasons: $0.reasons, waitingGroups: $0.waitingGroups + [consumer.groupId]) }
     }
 
     public func state() async -> ReadinessState { latest.withLockedValue { $0.state } }

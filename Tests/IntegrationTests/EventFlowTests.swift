@@ -85,6 +85,21 @@ struct EventFlowTrackerTests {
 struct StuckRelayTests {
     let logger = TestEnvironment.logger
 
+    @Test("a service with consumers says events: waiting from its start, before the monitor's first sample")
+    func waitingBeforeTheFirstSample() async throws {
+        let kafka = KafkaConfiguration(bootstrapServers: TestEnvironment.brokers, clientId: "itest-waiting")
+        let monitor = EventFlowMonitor(
+            outbox: nil, publishedTopics: [], settings: EventFlowSettings(stuckAfter: .seconds(30), sampleInterval: .seconds(2)),
+            logger: logger)
+        #expect(await monitor.state() == .up, "nothing to wait for")
+        let consumer = try KafkaConsumer(
+            configuration: kafka, groupId: "itest-waiting-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue],
+            logger: logger)
+        monitor.watch(consumer)
+        #expect(await monitor.state() == .waiting)
+        #expect(monitor.verdict.waitingGroups == [consumer.groupId])
+    }
+
     /// A row the broker can never take (larger than the largest message) stays unsent however often the relay
     /// retries: the relay is stuck on it, which is what operators must see.
     @Test("an unpublishable outbox row makes readiness say events: degraded (still 200) and shows in the gauges, until it is gone")
