@@ -76,6 +76,19 @@ struct UpstreamBalancerTests {
         #expect(Set(sequential(balancer, 2)) == [0, 1])
     }
 
+    @Test("a probe that started before a refused connection does not put the address back; the next probe does")
+    func probeOlderThanTheFailure() throws {
+        let balancer = balancer(addresses: 2)
+        let mark = balancer.failureMark
+        let lease = try #require(balancer.lease())
+        lease.finish(connectFailed: true)
+        #expect(balancer.availableCount == 1)
+        balancer.probed(lease.index, ready: true, since: mark)
+        #expect(balancer.availableCount == 1, "the probe's 200 was older than the refusal")
+        balancer.probed(lease.index, ready: true, since: balancer.failureMark)
+        #expect(balancer.availableCount == 2)
+    }
+
     @Test(
         "with every address out, a request still goes to the one with the fewest in flight that failed longest ago, then to each other once"
     )

@@ -98,11 +98,16 @@ final class UpstreamBalancer: Sendable {
         if ejected { logEjection(lease.index, reason: "it refused or did not accept a connection") }
     }
 
-    /// Takes what a readiness probe of the address at `index` said: out of rotation when not `ready`, back when `ready`.
-    func probed(_ index: Int, ready: Bool) {
+    /// The count of failures recorded so far: a probe notes it when it starts (`probed(_:ready:since:)`).
+    var failureMark: UInt64 { state.withLock { $0.failures } }
+
+    /// Takes what a readiness probe of the address at `index` said: out of rotation when not `ready`, back when `ready`,
+    /// unless the address failed after `since` (the `failureMark` when the probe started): a connection it refused
+    /// meanwhile is newer news than the probe's answer.
+    func probed(_ index: Int, ready: Bool, since: UInt64? = nil) {
         let changed = state.withLock { state -> Bool in
             if !ready { return eject(index, reason: .probe, in: &state) }
-            guard state.ejected[index] else { return false }
+            guard state.ejected[index], state.failedAt[index] <= since ?? .max else { return false }
             state.ejected[index] = false
             metrics.available.record(state.ejected.count(where: { !$0 }))
             return true

@@ -28,9 +28,10 @@ struct UpstreamReadinessProber: Service {
             for balancer in balancers {
                 for (index, endpoint) in balancer.endpoints.enumerated() {
                     group.addTask {
+                        let started = balancer.failureMark
                         let ready = await isReady(endpoint)
                         // A probe cut short by shutdown says nothing about the address.
-                        if !Task.isCancelled { balancer.probed(index, ready: ready) }
+                        if !Task.isCancelled { balancer.probed(index, ready: ready, since: started) }
                     }
                 }
             }
