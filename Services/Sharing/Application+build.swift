@@ -11,11 +11,13 @@ import ServiceDefaults
 
 /// The composition root of the sharing service: creates every concrete client and wires the routes.
 /// Owns schema `sharing`; publishes nothing; consumes `meal.analyzed`, `meal.consumed`, `meal.deleted`,
-/// `user.profile_updated` (display names) and `user.deleted`. `now` decides expiry; tests pass their own.
-func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws
-    -> BackendApplication
-{
+/// `user.profile_updated` (display names) and `user.deleted`. `now` decides expiry; tests pass their own, and their own
+/// `arrivals` to see which share requests wait for a meal.
+func buildApplication(
+    config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, arrivals: MealArrivals? = nil
+) throws -> BackendApplication {
     let settings = try SharingSettings(config: config)
+    let arrivals = arrivals ?? MealArrivals(capacity: settings.mealWaitMaxWaiters, perUser: settings.mealWaitMaxPerUser)
     let infrastructure = try ServiceInfrastructure(
         name: "sharing", config: config, publishes: [], uses: SharingEventHandler.topics, consumes: true,
         kitTables: [Migration.idempotencyKeys],
@@ -29,7 +31,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let photos = MealPhotoRepository(client: client)
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "sharing.consumer.group", default: "sharing"), topics: SharingEventHandler.topics,
-        handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(), links: links))
+        handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(), links: links, arrivals: arrivals))
     var mealsClientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled)
     mealsClientConfiguration.tracing.tracer = nil  // the photo client makes its own, named span (`HTTPClientSpan`)
     let mealsClient = HTTPClientService(configuration: mealsClientConfiguration)
@@ -48,7 +50,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         views: SharedViewAnswers(
             opener: opener, links: links, cache: SharedViewCache(capacity: config.int(forKey: "sharing.views.cache.links", default: 10_000)),
             addresses: addresses),
-        addresses: addresses, snapshotWait: settings.snapshotWait, now: now
+        addresses: addresses, mealWait: MealWait(arrivals: arrivals, limit: settings.mealWait, recheck: settings.mealWaitRecheck), now: now
     ).addRoutes(to: router)
     let cardImages = ShareCardImages(
         renders: CardRenderRepository(client: client), photos: photos, renderer: renderer, rasteriser: rasteriser, flights: RenderFlights(),

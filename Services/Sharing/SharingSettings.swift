@@ -7,9 +7,17 @@ struct SharingSettings: Sendable {
     /// Where people open shared links (`SHARING_PUBLIC_BASE_URL`, default `http://localhost:8080`, the local gateway);
     /// a link's URL is this plus `/shared/{token}`.
     var publicBaseURL: String
-    /// How long a share request waits for the meal's first event before answering 409 `meal_not_ready`
-    /// (`SHARING_SNAPSHOT_WAIT_SECONDS`, default 2).
-    var snapshotWait: Duration
+    /// How long a share request for a meal the service has not heard of yet waits for the meal's event before
+    /// answering 409 `meal_not_ready` (`SHARING_MEAL_WAIT_SECONDS`, default 5; 0 answers at once).
+    var mealWait: Duration
+    /// How often a waiting share request reads the database again, to find a meal another replica's consumer stored
+    /// (`SHARING_MEAL_WAIT_RECHECK_SECONDS`, default 0.25); this replica's own consumer wakes it at once.
+    var mealWaitRecheck: Duration
+    /// The most share requests that wait at once (`SHARING_MEAL_WAIT_MAX_WAITERS`, default 256); beyond it a request is
+    /// answered 503 `busy`.
+    var mealWaitMaxWaiters: Int
+    /// The most of one user's share requests that wait at once (`SHARING_MEAL_WAIT_MAX_PER_USER`, default 4).
+    var mealWaitMaxPerUser: Int
     /// The meals service, asked once for a meal's photo when it is shared with it (`SHARING_MEALS_URL`,
     /// default `http://127.0.0.1:8082`).
     var mealsURL: String
@@ -27,7 +35,13 @@ struct SharingSettings: Sendable {
             throw ConfigurationError.invalid("SHARING_PUBLIC_BASE_URL", reason: "must be an absolute http(s) URL without a query")
         }
         publicBaseURL = base.hasSuffix("/") ? String(base.dropLast()) : base
-        snapshotWait = .seconds(config.double(forKey: "sharing.snapshot.wait.seconds", default: 2))
+        mealWait = .seconds(max(0, config.double(forKey: "sharing.meal.wait.seconds", default: 5)))
+        mealWaitRecheck = .seconds(max(0.01, config.double(forKey: "sharing.meal.wait.recheck.seconds", default: 0.25)))
+        mealWaitMaxWaiters = config.int(forKey: "sharing.meal.wait.max.waiters", default: 256)
+        mealWaitMaxPerUser = config.int(forKey: "sharing.meal.wait.max.per.user", default: 4)
+        guard mealWaitMaxWaiters >= 1, mealWaitMaxPerUser >= 1 else {
+            throw ConfigurationError.invalid("SHARING_MEAL_WAIT_MAX_WAITERS", reason: "it and SHARING_MEAL_WAIT_MAX_PER_USER must be at least 1")
+        }
         mealsURL = config.string(forKey: "sharing.meals.url", default: "http://127.0.0.1:8082")
         guard URL(string: mealsURL)?.host != nil else {
             throw ConfigurationError.invalid("SHARING_MEALS_URL", reason: "must be an absolute http URL")

@@ -10,6 +10,10 @@ public protocol EventHandler: Sendable {
     /// The end state must be the one `handle` gives event by event. Any error rolls the batch back, after which
     /// the inbox applies its events one by one with `handle`, so a rejected event does not hold back the others.
     func handle(batch events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws
+
+    /// Told after the transaction that applied `events` committed (never of duplicates, parked or rolled-back events),
+    /// so that whatever waits in this process for their effects can read them now. Must return promptly.
+    func committed(_ events: [ReceivedEvent])
 }
 
 extension EventHandler {
@@ -17,4 +21,7 @@ extension EventHandler {
     public func handle(batch events: [ReceivedEvent], on connection: PostgresConnection, logger: Logger) async throws {
         for event in events { try await handle(event, on: connection, logger: logger) }
     }
+
+    /// Nothing waits on most handlers' effects.
+    public func committed(_ events: [ReceivedEvent]) {}
 }

@@ -203,6 +203,7 @@ public final class InboxConsumer: Service {
                 return results
             }
             for (span, result) in zip(spans, results) {
+            handler.committed(zip(events, results).filter { $0.1 == "applied" }.map(\.0))
                 span.attributes["inbox.result"] = result
                 span.end()
             }
@@ -271,6 +272,7 @@ public final class InboxConsumer: Service {
                 }
             ) { try await client.transaction(logger: logger) { connection in try await self.apply(event, on: connection) } }
             count(event, result)
+            if result == "applied" { handler.committed([event]) }
             return result
         } catch let rejection as EventRejected {
             return try await park(event, reason: rejection.reason)

@@ -66,6 +66,7 @@ struct ParkedEventRetry: Sendable {
             }
             guard let outcome else { return false }
             Counter(label: "inbox_events_total", dimensions: [("topic", header.type), ("result", outcome)]).increment()
+            if outcome == "applied" { handler.committed([event]) }
             Counter(label: "events_unparked_total", dimensions: [("group", group), ("topic", row.topic)]).increment()
             logger.notice(
                 "parked event applied",

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
+import ServiceLifecycle
 import TestSupport
 import Testing
 
@@ -20,6 +21,11 @@ struct SharingStack: Sendable {
     let clock: TestClock
     let sharingDatabase: PostgresPool
     let vision: ScriptedVisionProvider
+    /// The sharing service's share requests that wait for a meal's first event.
+    let arrivals: MealArrivals
+    /// The meals service's outbox relay when the run holds meal events back (`holdMealEvents`): nothing the meals
+    /// service writes reaches the broker until `releasingMealEvents` runs it.
+    let heldMealRelay: (any Service)?
 
     /// The public base URL the sharing service is configured with.
     static let baseURL = "https://share.nutrition.test"
@@ -44,8 +50,11 @@ struct SharingStack: Sendable {
         """
 
     /// Starts everything on emptied schemas and runs `body` against the gateway; `sharingSettings` are added to the
-    /// sharing service's configuration.
-    static func run(sharingSettings: [String: String] = [:], _ body: @Sendable (SharingStack) async throws -> Void) async throws {
+    /// sharing service's configuration. With `holdMealEvents` the meals service's outbox relay does not run (see
+    /// `releasingMealEvents`).
+    static func run(
+        sharingSettings: [String: String] = [:], holdMealEvents: Bool = false, _ body: @Sendable (SharingStack) async throws -> Void
+    ) async throws {
         let clock = TestClock()
         let now: @Sendable () -> Date = { clock.now() }
         let auth = try await TestServices.auth(clock: clock)
@@ -53,28 +62,50 @@ struct SharingStack: Sendable {
         try await ScriptedVisionProvider.runIfNeeded(true) { vision in
             let vision = try #require(vision)
             let meals = try await TestServices.meals(clock: clock, visionPort: vision.port)
-            try await withRunning(auth.infrastructure.services + auth.services + meals.infrastructure.services + meals.services) {
+            let mealsInfrastructure = meals.infrastructure.services.filter { !holdMealEvents || !($0 is OutboxRelay) }
+            let heldRelay = holdMealEvents ? meals.infrastructure.services.first { $0 is OutboxRelay } : nil
+            let arrivals = MealArrivals(capacity: 16, perUser: 4)
+            try await withRunning(auth.infrastructure.services + auth.services + mealsInfrastructure + meals.services) {
                 try await TestServices.live([("auth", auth), ("meals", meals)]) { clients in
                     // The sharing service needs the meals service's address (the photo copy), known only once it listens.
                     var values = sharingConfig
                     values["sharing.meals.url"] = "http://127.0.0.1:\(clients["meals"]!.port!)"
                     values["sharing.public.base.url"] = baseURL
-                    values["sharing.snapshot.wait.seconds"] = "1"
+                    values["sharing.meal.wait.seconds"] = "1"
                     values.merge(sharingSettings) { _, setting in setting }
                     let sharing = try SharingService.buildApplication(
-                        config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: now)
+                        config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: now, arrivals: arrivals)
                     try await withRunning(sharing.infrastructure.services + sharing.services) {
                         try await TestServices.live([("sharing", sharing)], clients: clients) { clients in
                             try await IdentityStack.withGateway(routesJSON: routesJSON, upstreams: clients.mapValues { $0.port! }, clock: clock) {
                                 gateway in
                                 try await body(
                                     SharingStack(
-                                        gateway: gateway, clock: clock, sharingDatabase: sharing.infrastructure.postgres, vision: vision.provider))
+                                        gateway: gateway, clock: clock, sharingDatabase: sharing.infrastructure.postgres, vision: vision.provider,
+                                        arrivals: arrivals, heldMealRelay: heldRelay))
                             }
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Runs the held-back meals outbox relay while `body` runs: the meal events written so far reach the broker now.
+    func releasingMealEvents(_ body: () async throws -> Void) async throws {
+        let relay = try #require(heldMealRelay, "the run does not hold meal events back")
+        try await withRunning([relay], body)
+    }
+
+    /// How many share requests wait for `mealId` now.
+    func waitingShares(for mealId: UUID) -> Int { arrivals.waitingCount(for: mealId) }
+
+    /// Polls until a share request waits for `mealId` (the request's first read found no meal).
+    func untilShareWaits(for mealId: UUID) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while arrivals.waitingCount(for: mealId) == 0 {
+            try #require(ContinuousClock.now < deadline, "no share request began to wait for the meal")
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 

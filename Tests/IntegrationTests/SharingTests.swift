@@ -80,10 +80,31 @@ struct SharingTests {
             let anonymousShare = try await stack.gateway.call(.post, "/api/share/meal/\(mealId.uuidString)", json: "{}")
             #expect(anonymousShare.status == .unauthorized)
 
-            let unknown = try await stack.gateway.call(.post, "/api/share/meal/\(UUID().uuidString)", json: "{}", token: owner)
+            // After the (test's 1 s) wait, a meal whose event never came is 409 with Retry-After.
+            let neverLogged = UUID()
+            let unknown = try await stack.gateway.call(.post, "/api/share/meal/\(neverLogged.uuidString)", json: "{}", token: owner)
             #expect(unknown.status == .conflict && unknown.errorCode == "meal_not_ready" && unknown.headers[.retryAfter] == "1")
+            #expect(stack.waitingShares(for: neverLogged) == 0, "the request gave its waiting slot back")
             let notAnId = try await stack.gateway.call(.post, "/api/share/meal/not-a-meal", json: "{}", token: owner)
             #expect(notAnId.status == .notFound)
+        }
+    }
+
+    @Test("a meal shared the moment it is logged, its event held back, is shared (201) once the event arrives")
+    func shareBeforeTheMealEvent() async throws {
+        // A wait far longer than the test: the answer can only come from the event's arrival, not from the deadline.
+        try await SharingStack.run(sharingSettings: ["sharing.meal.wait.seconds": "60"], holdMealEvents: true) { stack in
+            let (owner, _) = try await stack.signUp("Quick")
+            let mealId = try await stack.logMeal(title: "Just logged", token: owner)
+            let shared = Task { try await stack.gateway.call(.post, "/api/share/meal/\(mealId.uuidString.lowercased())", json: "{}", token: owner) }
+            try await stack.untilShareWaits(for: mealId)
+            try await stack.releasingMealEvents {
+                let response = try await shared.value
+                #expect(response.status == .created, "share answered \(response.status): \(String(buffer: response.body))")
+                let link = try response.decoded(LinkAnswer.self)
+                #expect(link.mealId == mealId && link.mealTitle == "Just logged")
+                #expect(try await stack.open("/api/share/\(link.token)").status == .ok, "the link opens at once")
+            }
         }
     }
 

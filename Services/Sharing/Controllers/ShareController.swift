@@ -16,8 +16,8 @@ struct ShareController: Sendable {
     let opener: LinkOpener
     let views: SharedViewAnswers
     let addresses: PublicAddresses
-    /// How long a share request waits for the meal's first event.
-    let snapshotWait: Duration
+    /// How a share request waits for the meal's first event.
+    let mealWait: MealWait
     let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -28,8 +28,9 @@ struct ShareController: Sendable {
     }
 
     /// `POST /api/share/meal/:id` {expiresInDays?, includePhoto?, showDisplayName?}: 201 with the new link.
-    /// 404 for a meal the caller does not own (or that was deleted); 409 `meal_not_ready` while its first event has
-    /// not arrived within `snapshotWait`.
+    /// A meal the service has not heard of yet is waited for (`MealWait`) and then shared. 404 for a meal the caller does
+    /// not own (or that was deleted); 409 `meal_not_ready` with `Retry-After` when its first event has not arrived within
+    /// the wait; 503 `busy` when too many requests wait already.
     @Sendable func share(request: Request, context: AppRequestContext) async throws -> EditedResponse<ShareLinkBody> {
         let caller = try CallerIdentity(request)
         guard let mealId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchMeal }
@@ -93,23 +94,17 @@ struct ShareController: Sendable {
         return .noContent
     }
 
-    /// The caller's meal, waiting up to `snapshotWait` for its first event.
+    /// The caller's meal, waited for when its first event has not arrived yet.
     private func ownedMeal(_ mealId: UUID, of userId: UUID, logger: Logger) async throws -> MealSnapshot {
-        let deadline = ContinuousClock.now + snapshotWait
-        while true {
-            if let stored = try await meals.meal(mealId, client: client, logger: logger) {
-                // Another user's meal is as unknown as a missing one.
-                guard stored.userId == userId, let snapshot = stored.snapshot else { throw Self.noSuchMeal }
-                return snapshot
-            }
-            guard ContinuousClock.now < deadline else {
-                throw APIError(
-                    .conflict, code: "meal_not_ready", message: "This meal is not ready to share yet; try again in a moment.",
-                    headers: [.retryAfter: "1"])
-            }
-            try await Task.sleep(for: .milliseconds(100))
+        guard let stored = try await mealWait.meal(mealId, of: userId, lookup: { try await meals.meal(mealId, client: client, logger: logger) }) else {
+            throw APIError(
+                .conflict, code: "meal_not_ready", message: "This meal is not ready to share yet; try again in a moment.",
+                headers: [.retryAfter: "1"])
         }
     }
+        // Another user's meal is as unknown as a missing one.
+        guard stored.userId == userId, let snapshot = stored.snapshot else { throw Self.noSuchMeal }
+        return snapshot
 
     /// Copies the meal's photo once (later shares reuse it); false when the meal has none.
     private func copyPhoto(of meal: MealSnapshot, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> Bool {

@@ -12,6 +12,8 @@ struct SharingEventHandler: EventHandler {
     let names: DisplayNameRepository
     let links: ShareLinkRepository
 
+    /// Share requests waiting for a meal's first event; woken once the event's transaction commits.
+    let arrivals: MealArrivals
     static let topics: [Topic] = [.mealAnalyzed, .mealConsumed, .mealDeleted, .userProfileUpdated, .userDeleted]
 
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
@@ -52,6 +54,19 @@ struct SharingEventHandler: EventHandler {
     }
 
     /// Every link, meal copy, photo and name of the user goes; later events of the user are ignored.
+    /// Wakes the share requests waiting for the meals these events stored or deleted.
+    func committed(_ events: [ReceivedEvent]) {
+        arrivals.arrived(
+            events.compactMap { event in
+                switch event.header.type {
+                case Topic.mealAnalyzed.rawValue: try? event.payload(MealAnalyzed.self).meal.mealId
+                case Topic.mealConsumed.rawValue: try? event.payload(MealConsumed.self).meal.mealId
+                case Topic.mealDeleted.rawValue: try? event.payload(MealDeleted.self).mealId
+                default: nil
+                }
+            })
+    }
+
     private func purge(_ deletion: UserDeleted, on connection: PostgresConnection, logger: Logger) async throws {
         let userId = deletion.userId
         try await links.deleteAll(userId: userId, on: connection, logger: logger)
