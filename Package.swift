@@ -17,8 +17,8 @@ func service(_ name: String, path: String, extra: [Target.Dependency] = [], reso
     .executableTarget(
         name: name,
         dependencies: [
-            "ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "SyncContracts", "Kafka", hummingbird, httpTypes, configuration,
-            metrics,
+            "ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "SyncContracts", "Kafka", "WireJSON", hummingbird, httpTypes,
+            configuration, metrics,
         ]
             + extra,
         path: path,
@@ -86,16 +86,18 @@ let package = Package(
             ],
             path: "Shared/Kafka"
         ),
-        .target(name: "EventContracts", path: "Shared/EventContracts"),
+        // How every JSON the system writes spells its ids: lower-case UUIDs (RFC 9562), in bodies, events and stored JSON.
+        .target(name: "WireJSON", path: "Shared/WireJSON"),
+        .target(name: "EventContracts", dependencies: ["WireJSON"], path: "Shared/EventContracts"),
         .target(
             name: "AccessTokens",
-            dependencies: ["ServiceDefaults", .product(name: "JWTKit", package: "jwt-kit"), configuration, httpTypes],
+            dependencies: ["ServiceDefaults", "WireJSON", .product(name: "JWTKit", package: "jwt-kit"), configuration, httpTypes],
             path: "Shared/AccessTokens"
         ),
         .target(
             name: "ServiceDefaults",
             dependencies: [
-                hummingbird, httpTypes, configuration, logging, lifecycle, tracing,
+                "WireJSON", hummingbird, httpTypes, configuration, logging, lifecycle, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -108,7 +110,7 @@ let package = Package(
         .target(
             name: "PostgresSupport",
             dependencies: [
-                "ServiceDefaults", "SyncContracts", "Kafka", "EventContracts", postgres, logging, lifecycle, configuration, tracing,
+                "ServiceDefaults", "SyncContracts", "Kafka", "EventContracts", "WireJSON", postgres, logging, lifecycle, configuration, tracing,
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
@@ -119,7 +121,8 @@ let package = Package(
         .target(
             name: "SyncContracts",
             dependencies: [
-                "ServiceDefaults", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
+                "ServiceDefaults", "WireJSON", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Shared/SyncContracts"
         ),
@@ -128,7 +131,7 @@ let package = Package(
         .target(
             name: "BackendKit",
             dependencies: [
-                "ServiceDefaults", "PostgresSupport", "Kafka", "EventContracts", postgres, hummingbird, logging, lifecycle,
+                "ServiceDefaults", "PostgresSupport", "Kafka", "EventContracts", "WireJSON", postgres, hummingbird, logging, lifecycle,
                 configuration, metrics, .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -173,8 +176,8 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "ServiceDefaults", "AccessTokens", "SyncContracts", "PostgresSupport", postgres, hummingbird, httpTypes, configuration, logging,
-                lifecycle, metrics,
+                "ServiceDefaults", "AccessTokens", "SyncContracts", "PostgresSupport", "WireJSON", postgres, hummingbird, httpTypes,
+                configuration, logging, lifecycle, metrics,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -248,7 +251,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EventContractsTests",
-            dependencies: ["EventContracts"],
+            dependencies: ["EventContracts", "WireJSON"],
             path: "Tests/EventContractsTests"
         ),
         .testTarget(
@@ -268,7 +271,7 @@ let package = Package(
         .testTarget(
             name: "MealsTests",
             dependencies: [
-                "MealsService", "ServiceDefaults", "EventContracts", "TestSupport",
+                "MealsService", "ServiceDefaults", "BackendKit", "EventContracts", "TestSupport",
                 hummingbird, httpTypes, configuration, logging, metrics, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -2,6 +2,7 @@ import AccessTokens
 import Hummingbird
 import NIOCore
 import ServiceDefaults
+import WireJSON
 
 /// The gateway's request context: the request id, the peer's address, the matched route and, once the token
 /// is verified, the caller.
@@ -18,6 +19,8 @@ struct GatewayRequestContext: ServiceRequestContext, RemoteAddressRequestContext
     var caller: VerifiedAccessToken?
     /// On a public route, the error code of a bearer token that did not verify (passed on as `X-Token-Problem`).
     var tokenProblem: String?
+    /// Answers are JSON with lower-case ids and ISO-8601 dates.
+    var responseEncoder: WireJSONEncoder { .iso8601() }
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

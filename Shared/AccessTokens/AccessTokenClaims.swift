@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import WireJSON
 
 /// The claims of a NutritionAI access token: who (`sub`), which session (`sid`), for whom (`iss`, `aud`), and when.
 public struct AccessTokenClaims: JWTPayload, Equatable {
@@ -25,12 +26,12 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     ) {
         self.issuer = IssuerClaim(value: issuer)
         self.audience = AudienceClaim(value: [audience])
-        self.subject = SubjectClaim(value: userId.uuidString.lowercased())
-        self.sessionId = sessionId.uuidString.lowercased()
+        self.subject = SubjectClaim(value: userId.lowercasedString)
+        self.sessionId = sessionId.lowercasedString
         self.issuedAt = IssuedAtClaim(value: issuedAt)
         self.notBefore = nil
         self.expiresAt = ExpirationClaim(value: expiresAt)
-        self.tokenId = IDClaim(value: tokenId.uuidString.lowercased())
+        self.tokenId = IDClaim(value: tokenId.lowercasedString)
     }
 
     /// Times, issuer and audience are checked by `AccessTokenVerifier` against its own clock and policy, which

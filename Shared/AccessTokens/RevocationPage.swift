@@ -1,4 +1,5 @@
 import Foundation
+import WireJSON
 
 /// An answer of `GET /internal/revocations?after=<cursor>`: the revocations recorded since `after` (all live ones
 /// without it, possibly some seen before) and the cursor for the next request. Times are ISO-8601 in UTC with
@@ -15,7 +16,7 @@ public struct RevocationPage: Codable, Sendable, Equatable {
 
     /// The page as JSON.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(date.formatted(Self.timeFormat))

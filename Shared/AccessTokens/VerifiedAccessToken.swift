@@ -1,4 +1,5 @@
 import Foundation
+import WireJSON
 
 /// What a valid access token proves: this user, in this session, until `expiresAt`.
 public struct VerifiedAccessToken: Sendable, Equatable {
@@ -17,7 +18,7 @@ public struct VerifiedAccessToken: Sendable, Equatable {
         self.sessionId = sessionId
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
-        self.userIdText = userId.uuidString.lowercased()
-        self.sessionIdText = sessionId.uuidString.lowercased()
+        self.userIdText = userId.lowercasedString
+        self.sessionIdText = sessionId.lowercasedString
     }
 }

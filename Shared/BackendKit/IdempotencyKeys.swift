@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import PostgresSupport
+import WireJSON
 
 /// The SQL of `idempotency_keys` (`Migration.idempotencyKeys`): a user's key, the fingerprint of the request that
 /// first used it, and, once that request succeeded, its answer.
@@ -72,7 +73,7 @@ struct IdempotencyKeys: Sendable {
 
     /// Stores the answer of the request that claimed the key.
     func complete(key: String, userId: UUID, response: StoredResponse, logger: Logger) async throws {
-        let headers = String(decoding: try JSONEncoder().encode(response.headers), as: UTF8.self)
+        let headers = String(decoding: try WireJSONEncoder().encode(response.headers), as: UTF8.self)
         try await client.query(
             """
             UPDATE idempotency_keys SET status = \(response.status), headers = \(headers)::jsonb, body = \(response.body)

@@ -1,4 +1,5 @@
 import Foundation
+import WireJSON
 
 /// A CloudEvents 1.0 event in structured JSON form, carrying a typed payload.
 public struct EventEnvelope<Payload: EventPayload>: Codable, Sendable, Equatable {
@@ -64,7 +65,7 @@ public enum EventCoding {
     }
 
     private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))

@@ -7,6 +7,7 @@ import PostgresNIO
 import ServiceDefaults
 import ServiceLifecycle
 import Tracing
+import WireJSON
 
 /// Reads a consumer group's messages and applies each exactly once: the inbox row and the effect commit
 /// in one transaction, and the Kafka offset is committed only afterwards. Redelivered events find their
@@ -202,8 +203,8 @@ public final class InboxConsumer: Service {
                 try await handler.handle(batch: applied, on: connection, logger: logger)
                 return results
             }
-            for (span, result) in zip(spans, results) {
             handler.committed(zip(events, results).filter { $0.1 == "applied" }.map(\.0))
+            for (span, result) in zip(spans, results) {
                 span.attributes["inbox.result"] = result
                 span.end()
             }
@@ -250,7 +251,7 @@ public final class InboxConsumer: Service {
         span.attributes["messaging.operation.type"] = "process"
         span.attributes["messaging.destination.name"] = event.header.type
         span.attributes["messaging.consumer.group.name"] = consumer.groupId
-        span.attributes["messaging.message.id"] = event.header.id.uuidString.lowercased()
+        span.attributes["messaging.message.id"] = event.header.id.lowercasedString
     }
 
     /// Applies one event in its own transaction, retrying with backoff until it is applied or parked, or the task is
@@ -266,13 +267,13 @@ public final class InboxConsumer: Service {
                     logger.warning(
                         "event not applied yet; will retry",
                         metadata: [
-                            "event_id": .string(event.header.id.uuidString), "error": .string(LogSafeError.describe(error)),
+                            "event_id": .string(event.header.id.lowercasedString), "error": .string(LogSafeError.describe(error)),
                             "retry_in": "\(wait)",
                         ])
                 }
             ) { try await client.transaction(logger: logger) { connection in try await self.apply(event, on: connection) } }
-            count(event, result)
             if result == "applied" { handler.committed([event]) }
+            count(event, result)
             return result
         } catch let rejection as EventRejected {
             return try await park(event, reason: rejection.reason)
@@ -322,7 +323,7 @@ public final class InboxConsumer: Service {
         logger.error(
             "event parked: it cannot be applied now",
             metadata: [
-                "event_id": .string(event.header.id.uuidString), "type": .string(event.header.type),
+                "event_id": .string(event.header.id.lowercasedString), "type": .string(event.header.type),
                 "dataschemaversion": "\(event.header.dataschemaversion)", "reason": .string(reason),
             ])
         count(event, "parked")

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import ServiceDefaults
 import Tracing
+import WireJSON
 
 /// The trace of one outbox publish round: a producer span per message (`publish meal.consumed`), child of the
 /// work that wrote the row, whose context rides to the consumers in the message's `traceparent` header.
@@ -21,7 +22,7 @@ struct OutboxPublishSpans {
                 span.attributes["messaging.system"] = "kafka"
                 span.attributes["messaging.operation.type"] = "send"
                 span.attributes["messaging.destination.name"] = topic
-                span.attributes["messaging.message.id"] = eventIds[index].uuidString.lowercased()
+                span.attributes["messaging.message.id"] = eventIds[index].lowercasedString
                 traceparent = TraceContext.traceparent(of: span.context) ?? traceparent
                 spans.append(span)
             }

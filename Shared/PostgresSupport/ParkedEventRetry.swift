@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import PostgresNIO
 import ServiceDefaults
+import WireJSON
 
 /// Applies parked events again: at start (a new binary may read what the old one could not) and every `interval`.
 ///
@@ -65,12 +66,12 @@ struct ParkedEventRetry: Sendable {
                 return "applied"
             }
             guard let outcome else { return false }
-            Counter(label: "inbox_events_total", dimensions: [("topic", header.type), ("result", outcome)]).increment()
             if outcome == "applied" { handler.committed([event]) }
+            Counter(label: "inbox_events_total", dimensions: [("topic", header.type), ("result", outcome)]).increment()
             Counter(label: "events_unparked_total", dimensions: [("group", group), ("topic", row.topic)]).increment()
             logger.notice(
                 "parked event applied",
-                metadata: ["event_id": .string(header.id.uuidString), "type": .string(header.type), "result": .string(outcome)])
+                metadata: ["event_id": .string(header.id.lowercasedString), "type": .string(header.type), "result": .string(outcome)])
             return true
         } catch let rejection as EventRejected {
             try await parked.recordFailedAttempt(row, reason: rejection.reason, in: client)

@@ -3,12 +3,13 @@ import Logging
 import PostgresNIO
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// The conflicts a schema's last-write-wins rule resolved (`sync_conflicts`, `Migration.sync`): who, which entity,
 /// both sides and the winner, listed newest first at `GET /api/sync/conflicts` and dropped with the tombstones.
 public enum SyncConflictLog {
     private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .iso8601
         return encoder

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WireJSON
 
 /// The one error shape of the platform: `{"error": {"code", "message", "details", "requestId"}}`.
 public struct ErrorBody: Codable, Sendable, Equatable {
@@ -27,7 +28,7 @@ public struct ErrorBody: Codable, Sendable, Equatable {
 
     /// The body as JSON with sorted keys, as every error answer carries it.
     public func jsonBytes() -> Data {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return (try? encoder.encode(self)) ?? Data(#"{"error":{"code":"internal_error"}}"#.utf8)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WireJSON
 
 /// Serves `/health/live` (the process answers) and `/health/ready` (every dependency answers).
 public struct HealthController: Sendable {
@@ -47,7 +48,7 @@ public struct HealthController: Sendable {
         let report = Report(status: status, service: service, checks: results.mapValues(\.rawValue))
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if !ready { headers[.retryAfter] = "1" }
-        let body = try JSONEncoder().encode(report)
+        let body = try WireJSONEncoder().encode(report)
         return Response(status: ready ? .ok : .serviceUnavailable, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import WireJSON
 
 /// Opaque list cursors: base64url of the last row's sort key and id, so a page continues after that row.
 public enum ListCursor {
     /// The cursor after a row sorted by `key` then `id`.
     public static func encode(key: String, id: UUID) -> String {
-        Base64URL.encode(Data("\(key)|\(id.uuidString.lowercased())".utf8))
+        Base64URL.encode(Data("\(key)|\(id.lowercasedString)".utf8))
     }
 
     /// The key and id a client sent back; 400 `invalid_cursor` for anything this API did not make.

@@ -1,4 +1,4 @@
-/// New request ids: random (version 4) UUIDs in lower-case text, as `UUID().uuidString.lowercased()` makes them, at a
+/// New request ids: random (version 4) UUIDs in lower-case text, as `UUID().lowercasedString` makes them, at a
 /// fraction of the cost (Foundation's opens `/dev/urandom` and formats with `sprintf` for every id, which showed in the
 /// profile of the gateway's pass-through, where nearly every request needs one).
 public enum RandomRequestId {

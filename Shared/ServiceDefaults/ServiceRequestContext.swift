@@ -1,4 +1,5 @@
 import Hummingbird
+import WireJSON
 
 /// A request context that carries the request id through handlers, logs and error bodies.
 public protocol ServiceRequestContext: RequestContext {
@@ -10,6 +11,8 @@ public protocol ServiceRequestContext: RequestContext {
 public struct AppRequestContext: ServiceRequestContext {
     public var coreContext: CoreRequestContextStorage
     public var requestId: String
+    /// Answers are JSON with lower-case ids and ISO-8601 dates.
+    public var responseEncoder: WireJSONEncoder { .iso8601() }
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

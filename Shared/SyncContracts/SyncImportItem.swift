@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ServiceDefaults
+import WireJSON
 
 /// One item of an area's bulk import as the device sent it. Items are read one by one, so an item that cannot be read
 /// rejects only itself, never the whole import.
@@ -12,7 +13,7 @@ public struct SyncImportItem: Sendable {
 
     public init(_ value: JSONValue) throws {
         self.value = value
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.outputFormatting = .sortedKeys
         self.bytes = try encoder.encode(value)
     }

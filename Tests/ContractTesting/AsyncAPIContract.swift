@@ -39,8 +39,14 @@ public struct AsyncAPIContract: Sendable {
         }
     }
 
-    /// What is wrong with `event` (the bytes on the topic) against the messages of `topic`; empty when one matches.
+    /// What is wrong with `event` (the bytes on the topic) against the messages of `topic`, and every upper-case id in
+    /// it; empty when one message matches and every id is lower case.
     public func problems(topic: String, event: Data) -> [String] {
+        IdSpelling.problems(in: String(decoding: event, as: UTF8.self), at: topic) + schemaProblems(topic: topic, event: event)
+    }
+
+    /// The schema part of ``problems(topic:event:)``.
+    private func schemaProblems(topic: String, event: Data) -> [String] {
         let schemas = payloadSchemas(topic: topic)
         guard !schemas.isEmpty else { return ["\(topic): no channel or message in the document"] }
         let value: JSONValue

@@ -63,9 +63,17 @@ public struct OpenAPIContract: Sendable {
     }
 
     /// What is wrong with a real answer to `method path`: an undocumented operation or status, an undocumented
-    /// content type, or a JSON body that does not match the documented schema. Empty when it conforms.
+    /// content type, a JSON body that does not match the documented schema, or a textual body with an upper-case id.
+    /// Empty when it conforms.
     public func problems(method: String, path: String, status: Int, contentType: String?, body: Data) -> [String] {
         let call = "\(method.uppercased()) \(path) → \(status)"
+        let textual = contentType.map { $0.contains("json") || $0.hasPrefix("text/") } ?? false
+        let spelling = textual ? IdSpelling.problems(in: String(decoding: body, as: UTF8.self), at: call) : []
+        return spelling + schemaProblems(call: call, method: method, path: path, status: status, contentType: contentType, body: body)
+    }
+
+    /// The operation, status, content type and schema part of ``problems(method:path:status:contentType:body:)``.
+    private func schemaProblems(call: String, method: String, path: String, status: Int, contentType: String?, body: Data) -> [String] {
         guard let operation = operation(method: method, path: path) else { return ["\(call): no operation in the document"] }
         guard let response = response(of: operation, status: status) else {
             return ["\(call): status \(status) not documented for \(operation.id)"]

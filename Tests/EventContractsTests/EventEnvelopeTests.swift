@@ -1,5 +1,6 @@
 import EventContracts
 import Foundation
+import WireJSON
 import Testing
 
 @Suite("CloudEvents envelope")
@@ -13,14 +14,14 @@ struct EventEnvelopeTests {
             loggedAt: Date(timeIntervalSince1970: 1_790_000_000.125), version: 3)
         // Millisecond time: the wire format keeps milliseconds, which is what the round trip can promise.
         let envelope = EventEnvelope(
-            source: "metrics", subject: userId.uuidString, data: payload, time: Date(timeIntervalSince1970: 1_790_000_001.5))
+            source: "metrics", subject: userId.lowercasedString, data: payload, time: Date(timeIntervalSince1970: 1_790_000_001.5))
         let bytes = try EventCoding.encode(envelope)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
 
         #expect(json["specversion"] as? String == "1.0")
         #expect(json["type"] as? String == "weight.logged")
         #expect(json["source"] as? String == "metrics")
-        #expect(json["subject"] as? String == userId.uuidString)
+        #expect(json["subject"] as? String == userId.lowercasedString)
         #expect(json["dataschemaversion"] as? Int == 1)
         #expect((json["time"] as? String)?.hasSuffix("Z") == true)
         #expect(try EventCoding.decode(WeightLogged.self, from: bytes) == envelope)
@@ -29,7 +30,7 @@ struct EventEnvelopeTests {
     @Test("the header of any event is readable without knowing its payload")
     func headerFirst() throws {
         let envelope = EventEnvelope(
-            source: "auth", subject: userId.uuidString, data: UserDeleted(userId: userId, deletedAt: Date()))
+            source: "auth", subject: userId.lowercasedString, data: UserDeleted(userId: userId, deletedAt: Date()))
         let header = try EventCoding.header(of: try EventCoding.encode(envelope))
         #expect(header.id == envelope.id)
         #expect(header.type == Topic.userDeleted.rawValue)
@@ -37,7 +38,7 @@ struct EventEnvelopeTests {
 
     @Test("the traceparent attribute is written only when set, and events without it still decode")
     func traceparentIsOptional() throws {
-        var envelope = EventEnvelope(source: "auth", subject: userId.uuidString, data: UserDeleted(userId: userId, deletedAt: Date()))
+        var envelope = EventEnvelope(source: "auth", subject: userId.lowercasedString, data: UserDeleted(userId: userId, deletedAt: Date()))
         let untraced = try EventCoding.encode(envelope)
         #expect(!String(decoding: untraced, as: UTF8.self).contains("traceparent"))
         #expect(try EventCoding.header(of: untraced).traceparent == nil)
@@ -64,7 +65,7 @@ struct EventEnvelopeTests {
         let payload = WeightLogged(
             userId: userId, date: "2026-11-21", weightKg: 81.4, ketonesMmolPerLiter: nil, loggedAt: Date(timeIntervalSince1970: 1_790_000_000),
             version: 2)
-        let envelope = EventEnvelope(source: "metrics", subject: userId.uuidString, data: payload, time: Date(timeIntervalSince1970: 1_790_000_001))
+        let envelope = EventEnvelope(source: "metrics", subject: userId.lowercasedString, data: payload, time: Date(timeIntervalSince1970: 1_790_000_001))
         var json = try #require(try JSONSerialization.jsonObject(with: Data(try EventCoding.encode(envelope))) as? [String: Any])
         var data = try #require(json["data"] as? [String: Any])
         data["bodyFatPercent"] = 18.5
@@ -87,7 +88,8 @@ struct EventEnvelopeTests {
     @Test("every topic of the contract has a payload type bound to it")
     func everyTopicHasAPayload() {
         let payloads: [any EventPayload.Type] = [
-            MealAnalyzed.self, MealConsumed.self, MealDeleted.self, WeightLogged.self, UserProfileUpdated.self, UserDeleted.self,
+            MealAnalyzed.self, MealConsumed.self, MealDeleted.self, WeightLogged.self, WaterLogged.self, UserProfileUpdated.self,
+            UserDeleted.self,
         ]
         #expect(Set(payloads.map { $0.topic }) == Set(Topic.allCases))
     }

@@ -34,7 +34,8 @@ final class ContractCheckingClient: TestClientProtocol {
         let problems = Self.contract.problems(
             method: method.rawValue, path: path, status: Int(response.status.code), contentType: response.headers[.contentType],
             body: Data(buffer: response.body))
-        if !problems.isEmpty { found.withLock { $0 += problems } }
+        let headerProblems = response.headers.flatMap { IdSpelling.problems(in: $0.value, at: "\(method) \(path): header \($0.name)") }
+        if !(problems + headerProblems).isEmpty { found.withLock { $0 += problems + headerProblems } }
         return response
     }
 }

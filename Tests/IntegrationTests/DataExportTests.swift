@@ -1,3 +1,4 @@
+import ContractTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -173,6 +174,7 @@ struct DataExportTests {
             #expect(rows["meals.csv"]?.contains { $0[titleColumn] == "'=2+3 porridge, \"oats\"" } == true, "the formula is not guarded")
             let everything = zip.files.values.flatMap { $0.flatMap { $0 } }.joined(separator: "\n")
             #expect(!everything.contains("Bo's secret soup") && !everything.contains(other.email) && !everything.contains(recorded.user.refreshToken))
+            #expect(IdSpelling.upperCaseUUIDs(in: everything).isEmpty, "ids in upper case in the CSV export")
 
             // A part alone, through the gateway, counts in the same budget of 2: the next export is one too many.
             let part = try await stack.expect(.ok, .get, "/api/export/metrics?format=csv&table=body_metrics", token: recorded.user.token)

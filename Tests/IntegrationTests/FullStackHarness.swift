@@ -195,7 +195,8 @@ final class EventTap: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await message in consumer.messages {
-                    let key = message.key.map { String(decoding: $0, as: UTF8.self).lowercased() } ?? ""
+                    // Kept as sent: a key in upper case would not match the lower-case ids tests look for.
+                    let key = message.key.map { String(decoding: $0, as: UTF8.self) } ?? ""
                     tap.read.withLock { $0.append((message.topic, key, message.value)) }
                 }
             }

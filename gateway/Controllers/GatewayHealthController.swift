@@ -5,6 +5,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import ServiceDefaults
+import WireJSON
 
 /// `GET /health`: the readiness of every upstream service, asked concurrently, plus the gateway's own: ready once it
 /// holds the token verification keys and has loaded the revocation list once (`revocations`, when the gateway polls
@@ -69,7 +70,7 @@ struct GatewayHealthController: Sendable {
         }
         let allReady = states.values.allSatisfy { $0 == "ready" }
         let allServing = states.values.allSatisfy { $0 == "ready" || $0 == "degraded" }
-        let body = try JSONEncoder().encode(Report(status: allReady ? "ready" : "degraded", services: states))
+        let body = try WireJSONEncoder().encode(Report(status: allReady ? "ready" : "degraded", services: states))
         return Response(
             status: allServing ? .ok : .serviceUnavailable,
             headers: [.contentType: "application/json; charset=utf-8"],

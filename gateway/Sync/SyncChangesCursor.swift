@@ -1,5 +1,6 @@
 import Foundation
 import ServiceDefaults
+import WireJSON
 
 /// The cursor of the composed changes feed: where each area's feed stands (the seq of the last change the client
 /// has of it). Clients see it as opaque base64url text; inside it is versioned JSON, so its form can change without
@@ -40,7 +41,7 @@ struct SyncChangesCursor: Codable, Sendable, Equatable {
 
     /// The text handed to clients.
     var encoded: String {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return Base64URL.encode((try? encoder.encode(self)) ?? Data())
     }

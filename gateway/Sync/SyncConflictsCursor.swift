@@ -1,5 +1,6 @@
 import Foundation
 import ServiceDefaults
+import WireJSON
 
 /// The cursor of the composed conflict list: for each area, the area's own cursor of the page being read and how much
 /// of that page the client already has. Opaque base64url text to clients (versioned JSON inside). Absent: the newest
@@ -30,7 +31,7 @@ struct SyncConflictsCursor: Codable, Sendable, Equatable {
 
     /// The text handed to clients.
     var encoded: String {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return Base64URL.encode((try? encoder.encode(self)) ?? Data())
     }

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// The sync routes the gateway answers itself by composing the three areas (profile on auth, meals, metrics):
 /// `GET /api/sync/changes`, `GET /api/sync/conflicts` and `POST /api/sync/import`. The routes file gives them the
@@ -68,17 +69,18 @@ struct SyncController: Sendable {
         return try Self.json(SyncConflictPage(conflicts: merged.conflicts, nextCursor: merged.next?.encoded))
     }
 
-    /// `POST /api/sync/import` `{"meals": [...], "weighIns": [...]}`: 1 to 500 items in all, split to
-    /// `POST /api/sync/meals/import` and `POST /api/sync/metrics/import` (only the parts that have items, in parallel,
-    /// with the client's `Idempotency-Key`); the results in request order (meals, then weigh-ins) with a summary.
+    /// `POST /api/sync/import` `{"meals", "customMeals", "weighIns", "ketones", "water"}`: 1 to 500 items in all, split
+    /// to `POST /api/sync/meals/import` (meals and custom meals) and `POST /api/sync/metrics/import` (weigh-ins, ketone
+    /// levels and water; only the parts that have items, in parallel, with the client's `Idempotency-Key`); the results
+    /// in request order (meals, custom meals, weigh-ins, ketone levels, water) with a summary.
     func importItems(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
         try requireCaller(context)
         let body = try await Self.decodeImport(request, maxBytes: maxImportBytes)
         try body.validate()
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         // Sorted keys: the same import makes the same bytes each time, so an area's Idempotency-Key check sees a replay.
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let parts = try [SyncArea.meals: body.mealsPart, .metrics: body.weighInsPart].compactMapValues { part in
+        let parts = try [SyncArea.meals: body.mealsPart, .metrics: body.metricsPart].compactMapValues { part in
             try part.map { ByteBuffer(bytes: try encoder.encode($0)) }
         }
         let answers = await caller.callEach(Array(parts.keys)) { area in
@@ -103,7 +105,7 @@ struct SyncController: Sendable {
     }
 
     /// Reads the import body: 415 for another content type, 413 over `maxBytes`, 400 `malformed_body` when it is not
-    /// `{"meals": [...], "weighIns": [...]}`.
+    /// `{"meals": [...], "weighIns": [...], ...}`.
     static func decodeImport(_ request: Request, maxBytes: Int) async throws -> SyncImportRequest {
         if let contentType = request.headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
@@ -151,7 +153,7 @@ struct SyncController: Sendable {
 
     /// Sorted keys: the same composed answer is the same bytes (an import replayed with its `Idempotency-Key`).
     private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()

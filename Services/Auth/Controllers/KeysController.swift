@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
+import WireJSON
 
 /// `GET /.well-known/jwks.json`: the public keys that verify access tokens, for the gateway and any service.
 struct KeysController: Sendable {
     let document: ByteBuffer
 
     init(keys: SigningKeys) throws {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.outputFormatting = .sortedKeys
         document = ByteBuffer(bytes: try encoder.encode(keys.jwks))
     }

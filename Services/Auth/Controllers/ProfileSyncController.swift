@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// The profile area of the changes feed: `GET /api/sync/profile/changes` (the caller's profile, as
 /// `GET /api/users/profile` answers it, when it changed after `since`) and `GET /api/sync/profile/conflicts`
@@ -31,7 +32,7 @@ struct ProfileSyncController: Sendable {
         }
         let stamp = profile.writeStamp ?? WriteStamp(profile.updatedAt, tiebreak: "")
         let change = SyncChange.live(
-            seq: profile.changeSeq, type: Self.entityType, id: caller.userId.uuidString.lowercased(), version: profile.version,
+            seq: profile.changeSeq, type: Self.entityType, id: caller.userId.lowercasedString, version: profile.version,
             modifiedAt: stamp.date, data: ProfileBody(profile))
         return SyncChangePage(changes: [change], nextCursor: String(profile.changeSeq), hasMore: false)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// Profile and goals, and account deletion: `/api/users/*`.
 struct UserController: Sendable {
@@ -55,7 +56,7 @@ struct UserController: Sendable {
         }
         // A concurrent second request finds nothing to delete and emits nothing.
         try await store.delete(userId: caller.userId, now: now, logger: logger)
-        logger.info("account deleted", metadata: ["user_id": "\(caller.userId)"])
+        logger.info("account deleted", metadata: ["user_id": .string(caller.userId.lowercasedString)])
         return .noContent
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WireJSON
 
 /// A `MailMessage` as an Internet message (RFC 5322) ready for SMTP: `Date`, `Message-ID`, encoded `From` and
 /// `Subject`, MIME headers, and the body with CRLF line ends.
@@ -11,7 +12,7 @@ struct InternetMessage: Sendable {
     init(_ message: MailMessage, date: Date, messageID: String? = nil) {
         self.message = message
         self.date = date
-        self.messageID = messageID ?? "<\(UUID().uuidString.lowercased())@\(Self.domain(of: message.from))>"
+        self.messageID = messageID ?? "<\(UUID().lowercasedString)@\(Self.domain(of: message.from))>"
     }
 
     /// Whether the body needs an 8-bit transport (`BODY=8BITMIME`): it has bytes beyond ASCII.

@@ -4,6 +4,7 @@ import Logging
 import PostgresSupport
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// `AccountStore` on the service's schema, plus registration: every write of an account and its
 /// `user.profile_updated` or `user.deleted` event commit in one transaction.
@@ -73,7 +74,7 @@ struct PostgresAccountStore: AccountStore {
             case .ignoreStale:
                 let storedStamp = current.writeStamp ?? WriteStamp(current.updatedAt, tiebreak: "")
                 try await SyncConflictLog.record(
-                    userId: caller.userId, type: ProfileSyncController.entityType, entityId: caller.userId.uuidString.lowercased(),
+                    userId: caller.userId, type: ProfileSyncController.entityType, entityId: caller.userId.lowercasedString,
                     resolution: .staleWriteIgnored,
                     stored: ProfileConflictSide(version: current.version, modifiedAt: storedStamp.date, data: ProfileBody(current)),
                     incoming: ProfileConflictSide(version: nil, modifiedAt: stamp.date, data: incoming), at: now, on: connection,

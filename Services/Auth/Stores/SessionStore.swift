@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import PostgresSupport
 import ServiceDefaults
+import WireJSON
 
 /// Every write of a session that needs more than one statement: opening one with its tokens, and rotating a refresh
 /// token, each in one transaction.
@@ -33,7 +34,7 @@ struct SessionStore: Sendable {
                 return .success(
                     try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: next, now: now, on: connection, logger: logger))
             case .reused(let userId, let sessionId):
-                logger.warning("refresh token reused; session ended", metadata: ["user_id": "\(userId)", "session_id": "\(sessionId)"])
+                logger.warning("refresh token reused; session ended", metadata: ["user_id": .string(userId.lowercasedString), "session_id": .string(sessionId.lowercasedString)])
                 return .failure(
                     APIError(.unauthorized, code: "refresh_token_reused", message: "This refresh token was already used; sign in again."))
             case .invalid:

@@ -4,6 +4,7 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// The meals area of offline-first sync: `GET /api/sync/meals/changes` (meals and custom meals changed after a
 /// cursor, tombstones included) and `GET /api/sync/meals/conflicts`. The gateway composes them with the other areas
@@ -40,7 +41,7 @@ struct MealsSyncController: Sendable {
             for (seq, meal) in try await meals.changed(userId: caller.userId, since: feed.since, limit: fetch, on: connection, logger: logger) {
                 changes.append(
                     .live(
-                        seq: seq, type: MealStore.entityType, id: meal.id.uuidString.lowercased(), version: meal.version,
+                        seq: seq, type: MealStore.entityType, id: meal.id.lowercasedString, version: meal.version,
                         modifiedAt: meal.modified.date, data: .meal(MealBody(meal, photos: photos))))
             }
             for (seq, custom) in try await customMeals.changed(
@@ -48,7 +49,7 @@ struct MealsSyncController: Sendable {
             {
                 changes.append(
                     .live(
-                        seq: seq, type: CustomMealStore.entityType, id: custom.id.uuidString.lowercased(), version: custom.version,
+                        seq: seq, type: CustomMealStore.entityType, id: custom.id.lowercasedString, version: custom.version,
                         modifiedAt: custom.modified.date, data: .customMeal(try CustomMealBody(custom, catalog: catalog))))
             }
             for tombstone in try await SyncTombstones.changed(

@@ -2,6 +2,7 @@ import EventContracts
 import Foundation
 import PostgresNIO
 import PostgresSupport
+import WireJSON
 
 /// The events the meals service publishes, written to its outbox inside the transaction of the change.
 ///
@@ -34,7 +35,7 @@ enum MealEventPublisher {
     private static func append<Payload: EventPayload>(
         _ payload: Payload, _ userId: UUID, _ now: Date, _ connection: PostgresConnection, _ logger: Logger
     ) async throws {
-        let envelope = EventEnvelope(source: source, subject: userId.uuidString.lowercased(), data: payload, time: now)
+        let envelope = EventEnvelope(source: source, subject: userId.lowercasedString, data: payload, time: now)
         try await Outbox.append(envelope, on: connection, logger: logger)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresSupport
+import WireJSON
 
 /// Applies the events the meals service consumes: `user.profile_updated` (the diet, goals and time zone used
 /// for scoring) and `user.deleted` (every meal, photo, custom meal, the vision key and the profile of the user go).
@@ -26,7 +27,7 @@ struct MealsEventHandler: EventHandler {
             try await visionKeys.deleteAll(userId: userId, on: connection, logger: logger)
             try await profiles.delete(userId: userId, on: connection, logger: logger)
             try await SyncClock.forget(userId, on: connection, logger: logger)
-            logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
+            logger.info("user purged", metadata: ["user_id": .string(userId.lowercasedString)])
         default:
             throw EventRejected("the meals service does not consume \(event.header.type)")
         }

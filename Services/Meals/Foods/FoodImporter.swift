@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresSupport
+import WireJSON
 
 /// Imports the USDA data file into `meals.foods`: every food inserted or updated in one transaction, in
 /// batches, and the file's checksum recorded, so importing the same file again does nothing. Logs to the caller's `logger`.
@@ -41,7 +42,7 @@ struct FoodImporter: Sendable {
 
     /// One multi-row upsert through `unnest` of column arrays (one round trip per batch).
     private func insert(_ sources: [FoodSource], on connection: PostgresConnection, logger: Logger) async throws {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let records = sources.map(FoodRecord.init(source:))
         func column(_ value: (NutrientProfile) -> Double) -> [Double] { records.map { value($0.per100g) } }

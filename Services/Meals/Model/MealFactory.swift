@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import SyncContracts
+import WireJSON
 
 /// Makes new meal records and the headers every meal answer carries.
 enum MealFactory {
@@ -22,7 +23,7 @@ enum MealFactory {
 
     /// `ETag` with the meal's version (send it back in `If-Match` to edit safely) and `Location`.
     static func headers(for meal: MealRecord) -> HTTPFields {
-        [.eTag: "\"\(meal.version)\"", .location: "/api/meals/\(meal.id.uuidString.lowercased())"]
+        [.eTag: "\"\(meal.version)\"", .location: "/api/meals/\(meal.id.lowercasedString)"]
     }
 }
 

@@ -3,6 +3,7 @@ import Logging
 import PostgresNIO
 import PostgresSupport
 import SyncContracts
+import WireJSON
 
 /// SQL for custom meals, always scoped to the owner.
 /// Every query logs to the caller's `logger` (the request's, or the consumer's).
@@ -16,7 +17,7 @@ struct CustomMealRepository: Sendable {
     /// Stores a new custom meal or replaces the caller's existing one with the same id, with the user's next change
     /// number (so take no row lock after it in this transaction).
     func save(_ meal: CustomMealRecord, on connection: PostgresConnection, logger: Logger) async throws {
-        let items = String(decoding: try JSONEncoder().encode(meal.items), as: UTF8.self)
+        let items = String(decoding: try WireJSONEncoder().encode(meal.items), as: UTF8.self)
         let seq = try await SyncClock.next(for: meal.userId, on: connection, logger: logger)
         try await connection.query(
             """
@@ -30,6 +31,27 @@ struct CustomMealRepository: Sendable {
                 modified_tiebreak = EXCLUDED.modified_tiebreak, change_seq = EXCLUDED.change_seq
             WHERE custom_meals.user_id = EXCLUDED.user_id
             """, logger: logger)
+    }
+
+    /// Stores a new custom meal under its id; a taken id fails with a unique violation (23505), so a racing first
+    /// write of one client id never replaces another's.
+    func insert(_ meal: CustomMealRecord, on connection: PostgresConnection, logger: Logger) async throws {
+        let items = String(decoding: try WireJSONEncoder().encode(meal.items), as: UTF8.self)
+        let seq = try await SyncClock.next(for: meal.userId, on: connection, logger: logger)
+        try await connection.query(
+            """
+            INSERT INTO custom_meals (id, user_id, name, meal_type, items, version, created_at, updated_at, modified_at,
+                                      modified_tiebreak, change_seq, tags)
+            VALUES (\(meal.id), \(meal.userId), \(meal.name), \(meal.mealType?.rawValue), \(items)::jsonb, \(meal.version),
+                    \(meal.createdAt), \(meal.updatedAt), \(meal.modified.date), \(meal.modified.tiebreak), \(seq), \(meal.tags))
+            """, logger: logger)
+    }
+
+    /// Whether no custom meal of any user has `id`.
+    func isIdFree(_ id: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let rows = try await connection.query("SELECT 1 FROM custom_meals WHERE id = \(id)", logger: logger)
+        for try await _ in rows { return false }
+        return true
     }
 
     /// The caller's custom meal.

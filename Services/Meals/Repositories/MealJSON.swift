@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import SyncContracts
+import WireJSON
 
 /// The JSON columns of a meal row, and the decoding of a whole row back into a `MealRecord`.
 struct MealJSON {
@@ -11,7 +12,7 @@ struct MealJSON {
     var unrecognised: String
 
     private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return encoder
     }()

@@ -4,13 +4,14 @@ import Logging
 import PostgresNIO
 import PostgresSupport
 import SyncContracts
+import WireJSON
 
 /// The latest profile of each user, written by the `user.profile_updated` handler and read by every scoring request.
 /// Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct ProfileRepository: Sendable {
     /// Stores `event` unless a newer version is already stored (events may arrive out of order).
     func save(_ event: UserProfileUpdated, on connection: PostgresConnection, logger: Logger) async throws {
-        let json = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+        let json = String(decoding: try WireJSONEncoder().encode(event), as: UTF8.self)
         try await connection.query(
             """
             INSERT INTO user_profiles (user_id, profile, version) VALUES (\(event.userId), \(json)::jsonb, \(event.version))

@@ -4,6 +4,7 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// Every write of a custom meal: the row, the version or last-write-wins check, the change number and the tombstone of
 /// a deletion commit in one transaction. Custom meals publish no events. Every call logs to the request's `logger`.
@@ -23,13 +24,50 @@ struct CustomMealStore: Sendable {
         }
     }
 
+    /// Stores a new custom meal under the id the client chose, unless that id is taken: then nothing is written and the
+    /// answer is the stored custom meal, or the tombstone of the deleted one (a deleted custom meal is never brought
+    /// back), as `MealStore.createIfAbsent` does for meals.
+    func createIfAbsent(_ meal: CustomMealRecord, logger: Logger) async throws -> CreateOutcome {
+        do {
+            return try await createUnlessTaken(meal, logger: logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            // Another request stored the id between this one's look and its insert: look again, and answer what it stored.
+            return try await createUnlessTaken(meal, logger: logger)
+        }
+    }
+
+    /// What `createIfAbsent` did.
+    enum CreateOutcome: Sendable {
+        case created(CustomMealRecord)
+        case exists(CustomMealRecord)
+        case deleted(SyncTombstone)
+        /// Another user's custom meal has this id.
+        case idTaken
+    }
+
+    private func createUnlessTaken(_ meal: CustomMealRecord, logger: Logger) async throws -> CreateOutcome {
+        try await client.transaction(logger: logger) { connection in
+            if let existing = try await customMeals.find(meal.id, userId: meal.userId, on: connection, forUpdate: true, logger: logger) {
+                return .exists(existing)
+            }
+            if let tombstone = try await SyncTombstones.find(
+                type: Self.entityType, id: meal.id.uuidString.lowercased(), userId: meal.userId, on: connection, logger: logger)
+            {
+                return .deleted(tombstone)
+            }
+            guard try await customMeals.isIdFree(meal.id, on: connection, logger: logger) else { return .idTaken }
+            try await customMeals.insert(meal, on: connection, logger: logger)
+            return .created(meal)
+        }
+    }
+
     /// Replaces the caller's custom meal with `replacement`'s name, type and items, settled by `condition` as meals are
     /// (`MealStore.update`); 404 when it is neither theirs nor deleted.
     func replace(
         _ id: UUID, userId: UUID, condition: WriteCondition, logger: Logger, _ change: @Sendable (inout CustomMealRecord) -> Void
     ) async throws -> WriteOutcome<CustomMealRecord> {
         try await client.transaction(logger: logger) { connection in
-            let entityId = id.uuidString.lowercased()
+            let entityId = id.lowercasedString
             guard var meal = try await customMeals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
                 let tombstone = try await MissingEntity.write(
                     type: Self.entityType, id: id, userId: userId, condition: condition, notFound: Self.notFound, now: now(), on: connection,
@@ -63,7 +101,7 @@ struct CustomMealStore: Sendable {
     /// it was never theirs.
     func delete(_ id: UUID, userId: UUID, logger: Logger) async throws {
         try await client.transaction(logger: logger) { connection in
-            let entityId = id.uuidString.lowercased()
+            let entityId = id.lowercasedString
             guard let meal = try await customMeals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
                 try await MissingEntity.tombstone(
                     type: Self.entityType, id: id, userId: userId, notFound: Self.notFound, on: connection, logger: logger)

@@ -5,6 +5,7 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// Every write of a meal: the row (and photo), the version or last-write-wins check, the change number, the
 /// tombstone of a deletion, recorded conflicts and the events commit in one transaction.
@@ -16,13 +17,25 @@ struct MealStore: Sendable {
 
     let client: PostgresPool
     let meals: MealRepository
+    /// Seals photos and makes their thumbnails, before a write's transaction opens.
+    let photos: PhotoVault
     let now: @Sendable () -> Date
+    private let photoRows = PhotoRepository()
 
-    /// Stores a new meal (and its photo) with its events.
-    func create(_ meal: MealRecord, photo: PhotoUpload?, logger: Logger) async throws {
-        try await client.transaction(logger: logger) { connection in
-            try await insert(meal, photo: photo, on: connection, logger: logger)
+    /// Stores a new meal (and its photo, sealed, with its thumbnail when one can be made) with its events; answers the
+    /// stored meal, which says what became of the thumbnail.
+    @discardableResult
+    func create(_ meal: MealRecord, photo: PhotoUpload?, logger: Logger) async throws -> MealRecord {
+        var meal = meal
+        var sealed: SealedPhoto?
+        if let photo, let photoId = meal.photoId {
+            sealed = try await photos.prepare(photo, photoId: photoId, logger: logger)
+            meal.thumbnail = sealed?.thumbnailState
         }
+        try await client.transaction(logger: logger) { [meal, sealed] connection in
+            try await insert(meal, photo: sealed, on: connection, logger: logger)
+        }
+        return meal
     }
 
     /// Stores a new meal under the id the client chose, unless that id is taken: then nothing is written and the
@@ -43,7 +56,7 @@ struct MealStore: Sendable {
                 return .exists(existing)
             }
             if let tombstone = try await SyncTombstones.find(
-                type: Self.entityType, id: meal.id.uuidString.lowercased(), userId: meal.userId, on: connection, logger: logger)
+                type: Self.entityType, id: meal.id.lowercasedString, userId: meal.userId, on: connection, logger: logger)
             {
                 return .deleted(tombstone)
             }
@@ -80,23 +93,26 @@ struct MealStore: Sendable {
     ) async throws -> WriteOutcome<MealRecord> {
         let newPhotoId = UUID()
         let storedAt = now()
+        let sealed: SealedPhoto? =
+            if case .replace(let photo) = photoChange { try await photos.prepare(photo, photoId: newPhotoId, logger: logger) } else { nil }
         return try await write(
             id, userId: userId, condition: condition, logger: logger,
             change: { meal in
-                switch photoChange {
-                case .replace: meal.photoId = newPhotoId
-                case .remove:
+                switch sealed {
+                case let sealed?:
+                    meal.photoId = newPhotoId
+                    meal.thumbnail = sealed.thumbnailState
+                case nil:
                     guard meal.hasPhoto else { return false }
                     meal.photoId = nil
+                    meal.thumbnail = nil
                 }
                 return true
             },
             alongside: { meal, connection in
-                switch photoChange {
-                case .replace(let photo):
-                    try await meals.savePhoto(
-                        photo, photoId: newPhotoId, mealId: meal.id, userId: meal.userId, storedAt: storedAt, on: connection, logger: logger)
-                case .remove: try await meals.deletePhoto(mealId: meal.id, userId: meal.userId, on: connection, logger: logger)
+                try await meals.deletePhoto(mealId: meal.id, userId: meal.userId, on: connection, logger: logger)
+                if let sealed {
+                    try await photoRows.save(sealed, mealId: meal.id, userId: meal.userId, storedAt: storedAt, on: connection, logger: logger)
                 }
             })
     }
@@ -118,7 +134,7 @@ struct MealStore: Sendable {
             case .unchanged, .preserveDeletion: return .written(meal)
             case .ignoreStale:
                 try await SyncConflictLog.record(
-                    userId: userId, type: Self.entityType, entityId: id.uuidString.lowercased(), resolution: .staleWriteIgnored,
+                    userId: userId, type: Self.entityType, entityId: id.lowercasedString, resolution: .staleWriteIgnored,
                     stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
                     incoming: condition.incomingSide(now: now()), at: now(), on: connection,
                     logger: logger)
@@ -157,7 +173,7 @@ struct MealStore: Sendable {
             }
             if let stamp, LastWriteWins.deletionOverridesNewerEdit(deletion: stamp, stored: meal.modified) {
                 try await SyncConflictLog.record(
-                    userId: userId, type: Self.entityType, entityId: id.uuidString.lowercased(), resolution: .deletionOverrodeEdit,
+                    userId: userId, type: Self.entityType, entityId: id.lowercasedString, resolution: .deletionOverrodeEdit,
                     stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
                     incoming: SyncConflictSide<MealSnapshot>(version: nil, modifiedAt: stamp.date, deleted: true, data: nil), at: now(),
                     on: connection, logger: logger)
@@ -173,16 +189,15 @@ struct MealStore: Sendable {
         let seq = try await SyncClock.next(for: meal.userId, on: connection, logger: logger)
         try await SyncTombstones.record(
             SyncTombstone(
-                entityType: Self.entityType, entityId: meal.id.uuidString.lowercased(), version: meal.version + 1, deletedAt: now(), seq: seq),
+                entityType: Self.entityType, entityId: meal.id.lowercasedString, version: meal.version + 1, deletedAt: now(), seq: seq),
             userId: meal.userId, on: connection, logger: logger)
         try await MealEventPublisher.deleted(meal, now: now(), on: connection, logger: logger)
     }
 
-    private func insert(_ meal: MealRecord, photo: PhotoUpload?, on connection: PostgresConnection, logger: Logger) async throws {
+    private func insert(_ meal: MealRecord, photo: SealedPhoto?, on connection: PostgresConnection, logger: Logger) async throws {
         try await meals.insert(meal, on: connection, logger: logger)
-        if let photo, let photoId = meal.photoId {
-            try await meals.savePhoto(
-                photo, photoId: photoId, mealId: meal.id, userId: meal.userId, storedAt: meal.createdAt, on: connection, logger: logger)
+        if let photo {
+            try await photoRows.save(photo, mealId: meal.id, userId: meal.userId, storedAt: meal.createdAt, on: connection, logger: logger)
         }
         try await MealEventPublisher.changed(meal, wasConsumed: nil, now: now(), on: connection, logger: logger)
     }

@@ -4,6 +4,7 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// What the meal and custom-meal stores make of a write or deletion of an entity that is not stored: a deleted one
 /// stays deleted (its tombstone answers), one the caller never had is 404.
@@ -29,7 +30,7 @@ enum MissingEntity {
         type: String, id: UUID, userId: UUID, notFound: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> SyncTombstone {
         guard
-            let tombstone = try await SyncTombstones.find(type: type, id: id.uuidString.lowercased(), userId: userId, on: connection, logger: logger)
+            let tombstone = try await SyncTombstones.find(type: type, id: id.lowercasedString, userId: userId, on: connection, logger: logger)
         else { throw APIError.notFound(notFound) }
         return tombstone
     }

@@ -5,12 +5,15 @@ import Metrics
 import NIOCore
 import NIOFoundationCompat
 import ServiceDefaults
+import WireJSON
 
 /// Asks an OpenAI-compatible chat-completions endpoint (OpenAI, Gemini, Ollama, vLLM) what is on a meal photo:
 /// one strict-JSON request per attempt, a time limit per attempt, bounded retries with jittered exponential
-/// backoff, and a circuit breaker around the whole so a provider that is down is not asked again and again.
+/// backoff, and a circuit breaker around the whole so a provider that is down is not asked again and again (opened
+/// for everyone only by failures of several users, see `CircuitBreaker`).
 /// Logs model, status, attempt and latency; never the API key, the photo or the model's text. Times each attempt in
-/// `vision_request_duration_seconds` by outcome (`ok`, `unusable`, `unavailable`, `refused`, `timeout`, `unreachable`).
+/// `vision_request_duration_seconds` by outcome (`ok`, `no_food`, `unusable`, `unavailable`, `refused`, `timeout`,
+/// `unreachable`).
 final class OpenAICompatibleVisionClient: VisionProvider {
     /// Answers larger than this are not read: a meal's items are a few kilobytes.
     static let maxAnswerBytes = 1 << 20
@@ -42,16 +45,18 @@ final class OpenAICompatibleVisionClient: VisionProvider {
         self.metrics = metrics
         self.keyOwner = keyOwner
         breaker = CircuitBreaker(
-            failureThreshold: settings.failureThreshold, openDuration: settings.openDuration, now: now,
+            failureThreshold: settings.failureThreshold, minimumUsers: settings.breakerUsers, window: settings.breakerWindow,
+            userFailureThreshold: settings.userFailureThreshold, openDuration: settings.openDuration, now: now,
             metrics: keyOwner == "server" ? metrics : NOOPMetricsHandler.instance)
         endpoint = settings.baseURL.absoluteString + "/chat/completions"
     }
 
-    /// The items on `photo`; throws `VisionError` (`circuitOpen` at once, without a request, while the breaker is open).
-    func recognise(_ photo: PhotoUpload, hint: String?) async throws -> [RecognisedItem] {
+    /// The items on `photo`; throws `VisionError` (`circuitOpen` at once, without a request, while the breaker is open
+    /// or holds `caller` back).
+    func recognise(_ photo: PhotoUpload, hint: String?, caller: UUID) async throws -> [RecognisedItem] {
         let request = MealItemsPrompt.request(photo: photo, hint: hint, model: settings.model)
-        let body = ByteBuffer(data: try JSONEncoder().encode(request))
-        return try await breaker.run { try await recogniseWithRetries(body: body) }
+        let body = ByteBuffer(data: try WireJSONEncoder().encode(request))
+        return try await breaker.run(for: caller) { try await recogniseWithRetries(body: body) }
     }
 
     /// A failed attempt that another attempt may fix: no connection, a timeout, 429 or 5xx.
@@ -126,9 +131,14 @@ final class OpenAICompatibleVisionClient: VisionProvider {
                 recordDuration(since: started, outcome: "ok")
                 return items
             } catch let error as VisionError {
-                recordDuration(since: started, outcome: "unusable")
                 metadata["vision.error"] = "\(error)"
-                logger.warning("vision answer unusable", metadata: metadata)
+                if error.saysProviderIsUnwell {
+                    recordDuration(since: started, outcome: "unusable")
+                    logger.warning("vision answer unusable", metadata: metadata)
+                } else {
+                    recordDuration(since: started, outcome: "no_food")
+                    logger.info("vision answer names no plausible food", metadata: metadata)
+                }
                 throw error
             }
         case 429, 500...:

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresSupport
 import ServiceDefaults
+import WireJSON
 
 /// Users' own vision keys: stores them sealed (`VisionKeyCipher`), answers what may be shown of them (never the key),
 /// and opens them for the user's photo analyses. A key sealed under a previous encryption key is sealed again under the
@@ -19,7 +20,7 @@ struct VisionKeyVault: Sendable {
         let row = VisionKeyRepository.Row(
             keyId: keyId, sealed: sealed, baseURL: key.baseURL.absoluteString, model: key.model, updatedAt: now())
         try await repository.save(row, userId: userId, client: client, logger: logger)
-        logger.info("vision key stored", metadata: ["user_id": .string(userId.uuidString), "encryption_key_id": .string(keyId)])
+        logger.info("vision key stored", metadata: ["user_id": .string(userId.lowercasedString), "encryption_key_id": .string(keyId)])
         return VisionKeyStatusBody(row)
     }
 

@@ -5,6 +5,7 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// The one path every change of a day takes inside its caller's transaction (a user's write, an import item, the
 /// history-retention purge): lock the day, apply the change, decide last-write-wins, and, when it applies, store the
@@ -50,7 +51,7 @@ struct DayChangeWriter: Sendable {
             } else if before.isEmpty && before.version > 0 {
                 try await SyncTombstones.remove(type: DailyMetrics.syncType, id: date.description, userId: userId, on: connection, logger: logger)
             }
-            let envelope = EventEnvelope(source: "metrics", subject: userId.uuidString.lowercased(), data: after.event, time: now)
+            let envelope = EventEnvelope(source: "metrics", subject: userId.lowercasedString, data: after.event, time: now)
             try await Outbox.append(envelope, on: connection, logger: logger)
             return .applied(before: before, after: after)
         }

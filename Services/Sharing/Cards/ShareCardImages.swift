@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import NIOCore
 import ServiceDefaults
+import WireJSON
 
 /// The PNG share cards (`GET /shared/:token/card.png`): the SVG card of `SharedPageRenderer`, with the meal's photo
 /// inlined when the link includes it, rasterised once per distinct card and kept in `card_renders`.
@@ -43,7 +44,7 @@ struct ShareCardImages: Sendable {
             logger.info(
                 "share card rendered",
                 metadata: [
-                    "meal_id": .string(meal.mealId.uuidString), "meal_version": .stringConvertible(meal.version),
+                    "meal_id": .string(meal.mealId.lowercasedString), "meal_version": .stringConvertible(meal.version),
                     "bytes": .stringConvertible(png.readableBytes),
                 ])
             return png

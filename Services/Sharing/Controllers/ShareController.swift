@@ -5,6 +5,7 @@ import NIOCore
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
+import WireJSON
 
 /// The share API: create a link for one's own meal, list and revoke one's links, and the public JSON view.
 struct ShareController: Sendable {
@@ -101,10 +102,10 @@ struct ShareController: Sendable {
                 .conflict, code: "meal_not_ready", message: "This meal is not ready to share yet; try again in a moment.",
                 headers: [.retryAfter: "1"])
         }
-    }
         // Another user's meal is as unknown as a missing one.
         guard stored.userId == userId, let snapshot = stored.snapshot else { throw Self.noSuchMeal }
         return snapshot
+    }
 
     /// Copies the meal's photo once (later shares reuse it); false when the meal has none.
     private func copyPhoto(of meal: MealSnapshot, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> Bool {
@@ -120,7 +121,7 @@ struct ShareController: Sendable {
     private static let noSuchMeal = APIError.notFound("No such meal.")
 
     static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
         return encoder

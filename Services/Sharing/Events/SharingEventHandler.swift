@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresSupport
+import WireJSON
 
 /// Applies the events the sharing service consumes: meal copies (`meal.analyzed`, `meal.consumed`), deletions
 /// (`meal.deleted` with reason `deleted`; `unconsumed` changes nothing here because the `meal.analyzed` sent
@@ -11,9 +12,9 @@ struct SharingEventHandler: EventHandler {
     let meals: MealSnapshotRepository
     let names: DisplayNameRepository
     let links: ShareLinkRepository
-
     /// Share requests waiting for a meal's first event; woken once the event's transaction commits.
     let arrivals: MealArrivals
+
     static let topics: [Topic] = [.mealAnalyzed, .mealConsumed, .mealDeleted, .userProfileUpdated, .userDeleted]
 
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
@@ -53,7 +54,6 @@ struct SharingEventHandler: EventHandler {
         }
     }
 
-    /// Every link, meal copy, photo and name of the user goes; later events of the user are ignored.
     /// Wakes the share requests waiting for the meals these events stored or deleted.
     func committed(_ events: [ReceivedEvent]) {
         arrivals.arrived(
@@ -67,12 +67,13 @@ struct SharingEventHandler: EventHandler {
             })
     }
 
+    /// Every link, meal copy, photo and name of the user goes; later events of the user are ignored.
     private func purge(_ deletion: UserDeleted, on connection: PostgresConnection, logger: Logger) async throws {
         let userId = deletion.userId
         try await links.deleteAll(userId: userId, on: connection, logger: logger)
         try await meals.deleteAll(userId: userId, on: connection, logger: logger)
         try await names.delete(userId: userId, on: connection, logger: logger)
         try await DeletedUsers.remember(userId, deletedAt: deletion.deletedAt, on: connection, logger: logger)
-        logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
+        logger.info("user purged", metadata: ["user_id": .string(userId.lowercasedString)])
     }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import Logging
 import NIOCore
 import ServiceDefaults
+import WireJSON
 
 /// The one internal HTTP call of the sharing service: when an owner shares a meal with its photo, the photo is
 /// fetched once from the meals service's `GET /api/meals/:id/photo` on the owner's behalf (the meals service
@@ -18,9 +19,9 @@ struct MealPhotoClient: Sendable {
 
     /// The meal's photo; nil when the meals service has none for this caller. 503 when it cannot be reached.
     func photo(mealId: UUID, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> MealPhoto? {
-        var request = HTTPClientRequest(url: "\(mealsURL)/api/meals/\(mealId.uuidString.lowercased())/photo")
-        request.headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.uuidString.lowercased())
-        request.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.uuidString.lowercased())
+        var request = HTTPClientRequest(url: "\(mealsURL)/api/meals/\(mealId.lowercasedString)/photo")
+        request.headers.add(name: CallerIdentity.userIdHeader.rawName, value: caller.userId.lowercasedString)
+        request.headers.add(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionId.lowercasedString)
         request.headers.add(name: HTTPField.Name.requestId.rawName, value: requestId)
         do {
             let response = try await HTTPClientSpan.send(request, name: "GET meals", client: client) { request in
@@ -37,7 +38,7 @@ struct MealPhotoClient: Sendable {
                 throw PhotoFetchError.status(Int(response.status.code))
             }
         } catch {
-            logger.warning("meal photo fetch failed", metadata: ["meal_id": .string(mealId.uuidString), "reason": "\(error)"])
+            logger.warning("meal photo fetch failed", metadata: ["meal_id": .string(mealId.lowercasedString), "reason": "\(error)"])
             throw APIError.unavailable("The meal's photo cannot be copied right now; try again shortly or share without the photo.")
         }
     }

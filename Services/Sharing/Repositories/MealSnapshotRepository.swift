@@ -3,12 +3,13 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresSupport
+import WireJSON
 
 /// The sharing service's copies of meals, kept from meal events. Versions decide, never arrival order: a copy
 /// older than the stored one changes nothing, and a deletion leaves a tombstone (content wiped) so that a
 /// late, older copy cannot bring the meal back. Every query logs to the caller's `logger` (the request's, or the consumer's).
 struct MealSnapshotRepository: Sendable {
-    static let encoder = JSONEncoder()
+    static let encoder = WireJSONEncoder()
     static let decoder = JSONDecoder()
 
     /// Stores a full-state copy unless a newer one or a tombstone is already there; a copy without a photo drops the

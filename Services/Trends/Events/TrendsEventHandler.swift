@@ -4,6 +4,7 @@ import Logging
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
+import WireJSON
 
 /// Projects every event the trends service consumes into its read models, inside the inbox transaction.
 ///
@@ -13,15 +14,18 @@ import ServiceDefaults
 ///
 /// A batch's meal events are applied together (`MealChangePlan`: one statement for the full-state copies) and
 /// each day they touch is recomputed once, in one statement; a `user.deleted` applies the meal events before it
-/// first. Weights and profiles, other tables, are applied one by one in place.
+/// first. Weights, water and profiles, other tables, are applied one by one in place.
 struct TrendsEventHandler: EventHandler {
     let meals: MealProjection
     let summaries: DaySummaryProjection
     let bodyMetrics: BodyMetricsProjection
+    let water: WaterProjection
     let profiles: ProfileProjection
     let versions: DataVersionProjection
 
-    static let topics: [Topic] = [.mealAnalyzed, .mealConsumed, .mealDeleted, .weightLogged, .userProfileUpdated, .userDeleted]
+    static let topics: [Topic] = [
+        .mealAnalyzed, .mealConsumed, .mealDeleted, .weightLogged, .waterLogged, .userProfileUpdated, .userDeleted,
+    ]
 
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
         do {
@@ -94,6 +98,10 @@ struct TrendsEventHandler: EventHandler {
             let metrics = try event.payload(WeightLogged.self)
             guard try await !DeletedUsers.contains(metrics.userId, on: connection, logger: logger) else { return }
             try await bodyMetrics.apply(metrics, on: connection, logger: logger)
+        case Topic.waterLogged.rawValue:
+            let day = try event.payload(WaterLogged.self)
+            guard try await !DeletedUsers.contains(day.userId, on: connection, logger: logger) else { return }
+            try await water.apply(day, on: connection, logger: logger)
         case Topic.userProfileUpdated.rawValue:
             let profile = try event.payload(UserProfileUpdated.self)
             guard try await !DeletedUsers.contains(profile.userId, on: connection, logger: logger) else { return }
@@ -122,9 +130,10 @@ struct TrendsEventHandler: EventHandler {
         try await meals.deleteAll(userId: userId, on: connection, logger: logger)
         try await summaries.deleteAll(userId: userId, on: connection, logger: logger)
         try await bodyMetrics.deleteAll(userId: userId, on: connection, logger: logger)
+        try await water.deleteAll(userId: userId, on: connection, logger: logger)
         try await profiles.deleteAll(userId: userId, on: connection, logger: logger)
         try await versions.deleteAll(userId: userId, on: connection, logger: logger)
         try await DeletedUsers.remember(userId, deletedAt: deletion.deletedAt, on: connection, logger: logger)
-        logger.info("user purged", metadata: ["user_id": .string(userId.uuidString)])
+        logger.info("user purged", metadata: ["user_id": .string(userId.lowercasedString)])
     }
 }

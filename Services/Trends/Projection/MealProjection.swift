@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ServiceDefaults
+import WireJSON
 
 /// The `meals` read model: the newest known state of every meal. Versions decide, never arrival order:
 /// a copy older than the stored one changes nothing, and a deletion leaves a tombstone so that a late,
@@ -113,7 +114,7 @@ struct MealProjection: Sendable {
     }
 
     static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
+        let encoder = WireJSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }()
