@@ -32,26 +32,30 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
             settings: storeSettings, policies: Array(settings.routes.rateLimits.keys), clock: .system, logger: logger)
     }
     let shutdownGrace = ShutdownGrace(config: config)
+    let connections = OpenConnections()
     let application = makeGatewayApplication(
         settings: settings, client: client, verifier: verifier, apiDocument: try APIDocumentController.bundled(),
         configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
-        sharedLimits: sharedLimits?.limiter, revocations: revocations, shutdownGrace: shutdownGrace, logger: logger)
+        sharedLimits: sharedLimits?.limiter, revocations: revocations, shutdownGrace: shutdownGrace, connections: connections, logger: logger)
+    // Closes what clients still hold open (idle browsers, half-sent bodies, slow readers) once the connection drain is over.
+    let server = DrainingServer(application, connections: connections, closeAfter: settings.http.connectionDrain, logger: logger)
     let background: [any Service] = [HTTPClientService(client: client), refresher, poller] + (sharedLimits?.services ?? [])
     return RunnableService(
-        services: background + [application, shutdownGrace],
+        services: background + [server, shutdownGrace],
         drainTimeout: settings.http.drainTimeout, admin: settings.http.admin, logger: logger)
 }
 
 /// The gateway application: the router, and in front of it in every client connection the pass-through, which
 /// forwards the apps' everyday requests itself and gives the router everything else (`PassThroughAdmission`). Both
 /// count into the same rate-limit windows and request metrics. While tracing is on the router takes every request:
-/// it makes the spans (decided here, where a tracer bound to the building task is seen, as in the tests).
+/// it makes the spans (decided here, where a tracer bound to the building task is seen, as in the tests). Every client
+/// connection is kept in `connections`, whose handler comes first so that its close is not held by the pass-through.
 func makeGatewayApplication(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
     configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(), sharedLimits: SharedRateLimiter? = nil,
     clock: GatewayClock = .system,
     metrics: any MetricsFactory = MetricsSystem.factory, revocations: RevocationSync? = nil, shutdownGrace: ShutdownGrace? = nil,
-    logger: Logger
+    connections: OpenConnections = OpenConnections(), logger: Logger
 ) -> some ApplicationProtocol {
     let recorder = RequestMetricsRecorder(factory: metrics)
     let balancers = UpstreamBalancer.all(for: settings.routes, metrics: metrics, logger: logger)
@@ -62,7 +66,9 @@ func makeGatewayApplication(
         settings: settings, client: client, upstreamClient: upstreamClient, verifier: verifier, apiDocument: apiDocument,
         rateLimits: rateLimits, clock: clock, recorder: recorder, revocations: revocations, shutdownGrace: shutdownGrace)
     guard settings.passThrough, !TraceContext.isTracing else {
-        return Application(router: router, configuration: configuration, services: [prober], logger: logger)
+        return Application(
+            router: router, server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler()])), configuration: configuration,
+            services: [prober], logger: logger)
     }
     let admission = PassThroughAdmission(
         routes: settings.routes, balancers: balancers, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), verifier: verifier,
@@ -75,9 +81,10 @@ func makeGatewayApplication(
         router: router,
         server: .http1(
             additionalChannelHandlers: [
+                connections.handler(),
                 PassThroughHandler(
                     admission: admission, pools: pools, metrics: recorder, counters: counters, upstreamTimeout: upstreamTimeout,
-                    serverName: serverName, logger: logger)
+                    serverName: serverName, logger: logger),
             ]),
         configuration: configuration, services: [prober], logger: logger)
 }

@@ -11,6 +11,8 @@ public struct BackendApplication: Sendable {
     public let application: Application<RouterResponder<AppRequestContext>>
     public let http: HTTPServerSettings
     public let services: [any Service]
+    /// The HTTP server's client connections, closed when its drain is over (`DrainingServer`).
+    public let connections: OpenConnections
 
     public init(
         infrastructure: ServiceInfrastructure, services: [any Service] = [], router: Router<AppRequestContext>, http: HTTPServerSettings,
@@ -19,8 +21,10 @@ public struct BackendApplication: Sendable {
         self.infrastructure = infrastructure
         self.services = services
         self.http = http
+        let connections = OpenConnections()
+        self.connections = connections
         var application = Application(
-            router: router,
+            router: router, server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler()])),
             configuration: .init(address: .hostname(http.host, port: http.port), serverName: infrastructure.name),
             logger: logger)
         application.beforeServerStarts { [infrastructure] in try await infrastructure.migrate() }
@@ -28,10 +32,11 @@ public struct BackendApplication: Sendable {
     }
 
     /// Everything to run, infrastructure first so that the HTTP server stops first on shutdown, after the grace in
-    /// which it still accepts requests.
+    /// which it still accepts requests, closing what its clients still hold open once its connection drain is over.
     public var runnable: RunnableService {
-        RunnableService(
-            services: infrastructure.services + services + [application, infrastructure.shutdownGrace], drainTimeout: http.drainTimeout,
+        let server = DrainingServer(application, connections: connections, closeAfter: http.connectionDrain, logger: application.logger)
+        return RunnableService(
+            services: infrastructure.services + services + [server, infrastructure.shutdownGrace], drainTimeout: http.drainTimeout,
             admin: http.admin, logger: application.logger)
     }
 }

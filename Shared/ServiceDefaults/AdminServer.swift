@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// The operators' HTTP server of a process: `GET /metrics` (Prometheus text) on its own address, loopback by default,
 /// so that the public port (and through it the gateway) never serves it. Its requests are not counted in the request
@@ -12,15 +13,27 @@ public enum AdminServer {
         return router
     }
 
-    /// The admin server of `service` on `settings`' address, to run beside the public one.
+    /// How long the admin server's connections may stay open once it starts to stop: a scrape in progress finishes,
+    /// and a client that holds its connection open (a browser, a half-read answer) does not hold the exit.
+    public static let connectionDrain = Duration.seconds(1)
+
+    /// The admin server of `service` on `settings`' address, to run beside the public one; its client connections are
+    /// kept in `connections`.
     public static func makeApplication(
-        settings: AdminServerSettings, service: String, logger: Logger
+        settings: AdminServerSettings, service: String, connections: OpenConnections = OpenConnections(), logger: Logger
     ) -> Application<RouterResponder<BasicRequestContext>> {
         var logger = logger
         logger[metadataKey: "server"] = "admin"  // tells its "listening" line from the public server's
         return Application(
-            router: makeRouter(),
+            router: makeRouter(), server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler()])),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "\(service)-admin"),
             logger: logger)
+    }
+
+    /// The admin server of `service`, run so that no client can hold the process's exit (`DrainingServer`).
+    public static func makeService(settings: AdminServerSettings, service: String, logger: Logger) -> some Service {
+        let connections = OpenConnections()
+        let application = makeApplication(settings: settings, service: service, connections: connections, logger: logger)
+        return DrainingServer(application, connections: connections, closeAfter: connectionDrain, logger: application.logger)
     }
 }

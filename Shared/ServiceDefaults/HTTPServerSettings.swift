@@ -8,6 +8,10 @@ public struct HTTPServerSettings: Sendable, Equatable {
     public var port: Int
     /// How long in-flight requests may take to finish after SIGTERM before the process stops anyway.
     public var drainTimeout: Duration
+    /// How long the server's connections may stay open after it starts to stop: requests in progress finish within
+    /// it, and whatever a client still holds open then is closed (`DrainingServer`), so that the process exits
+    /// within `drainTimeout`. Half the drain timeout unless set.
+    public var connectionDrain: Duration
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes: Int
     /// The operators' listener (`/metrics`), apart from the public one.
@@ -18,6 +22,7 @@ public struct HTTPServerSettings: Sendable, Equatable {
         self.host = config.string(forKey: "http.host", default: "127.0.0.1")
         self.port = config.int(forKey: "http.port", default: defaultPort)
         self.drainTimeout = .seconds(config.double(forKey: "http.drain.timeout.seconds", default: 10))
+        self.connectionDrain = config.double(forKey: "http.connection.drain.seconds").map { .seconds($0) } ?? drainTimeout / 2
         self.maxBodyBytes = config.int(forKey: "http.max.body.bytes", default: 1_048_576)
         self.admin = try AdminServerSettings(config: config, httpPort: port)
     }
