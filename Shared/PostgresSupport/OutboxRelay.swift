@@ -11,7 +11,9 @@ import ServiceLifecycle
 /// the partition and offset the broker assigned, and retries with backoff while the broker is down.
 /// Each message carries the `traceparent` of its publish span (`OutboxPublishSpans`) in its headers.
 ///
-/// Wakes on the schema's `NOTIFY` channel, with polling as the fallback. Published rows are kept for
+/// Wakes on the schema's `NOTIFY` channel, with polling as the fallback. A batch or a listen that waits on a database
+/// connection lost under it is abandoned and tried again (`PostgresPool.abandoningIfStuck`), so that the relay
+/// publishes again within seconds of a PostgreSQL restart and always stops when asked. Published rows are kept for
 /// `retention`; when the broker gives a new message an offset it had already given on that partition (its
 /// log was lost, as when an in-memory broker restarts), the retained rows are published again. Consumers'
 /// inboxes make the repeats harmless.
@@ -62,7 +64,7 @@ public final class OutboxRelay: Service {
         var nextPurge = ContinuousClock.now
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                let outcome = try await publishBatch()
+                let outcome = try await client.abandoningIfStuck(grace: settings.lostConnectionGrace) { try await self.publishBatch() }
                 if let failure = outcome.failure { throw failure }
                 backoff.reset()
                 if outcome.published == settings.batchSize { continue }
@@ -221,15 +223,19 @@ public final class OutboxRelay: Service {
             "DELETE FROM outbox WHERE sent_at < now() - make_interval(secs => \(cutoffSeconds))", logger: logger)
     }
 
-    /// Holds one connection listening on `<schema>_outbox` and wakes the relay on every insert; reconnects on failure.
+    /// Holds one connection listening on `<schema>_outbox` and wakes the relay on every insert; reconnects on failure,
+    /// and when the listen waits on a connection lost under it (a PostgreSQL restart), which would otherwise keep
+    /// the relay on its polling fallback and its shutdown waiting for good.
     private func listenForInserts() async {
         let channel = "\(schema)_outbox"
         while !Task.isCancelled {
             do {
-                try await client.withConnection { connection in
-                    let notifications = try await connection.listen(channel)
-                    wake.signal()  // catch up on anything inserted while not listening
-                    for try await _ in notifications { wake.signal() }
+                try await client.abandoningIfStuck(grace: settings.lostConnectionGrace) { [client, wake] in
+                    try await client.withConnection { connection in
+                        let notifications = try await connection.listen(channel)
+                        wake.signal()  // catch up on anything inserted while not listening
+                        for try await _ in notifications { wake.signal() }
+                    }
                 }
             } catch {
                 if Task.isCancelled { return }

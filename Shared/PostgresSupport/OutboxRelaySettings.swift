@@ -13,12 +13,16 @@ public struct OutboxRelaySettings: Sendable, Equatable {
     public var maxBackoff: Duration
     /// Partitions of a topic the relay has to (re)create because the broker does not have it.
     public var topicPartitions: Int32
+    /// How long a batch or the listen may go on after the pool lost a leased connection before it is abandoned and
+    /// tried again (`PostgresPool.abandoningIfStuck`).
+    public var lostConnectionGrace: Duration
 
     public init(
         batchSize: Int = 200, pollInterval: Duration = .seconds(1), retention: Duration = .seconds(24 * 3600),
-        maxBackoff: Duration = .seconds(2), topicPartitions: Int32 = 3
+        maxBackoff: Duration = .seconds(2), topicPartitions: Int32 = 3, lostConnectionGrace: Duration = .seconds(1)
     ) {
         self.topicPartitions = topicPartitions
+        self.lostConnectionGrace = lostConnectionGrace
         self.batchSize = batchSize
         self.pollInterval = pollInterval
         self.retention = retention
@@ -32,6 +36,7 @@ public struct OutboxRelaySettings: Sendable, Equatable {
             pollInterval: .seconds(config.double(forKey: "outbox.poll.interval.seconds", default: 1)),
             retention: .seconds(config.double(forKey: "outbox.retention.hours", default: 24) * 3600),
             maxBackoff: .seconds(config.double(forKey: "outbox.max.backoff.seconds", default: 2)),
-            topicPartitions: Int32(config.int(forKey: "kafka.topic.partitions", default: 3)))
+            topicPartitions: Int32(config.int(forKey: "kafka.topic.partitions", default: 3)),
+            lostConnectionGrace: .seconds(config.double(forKey: "outbox.lost.connection.grace.seconds", default: 1)))
     }
 }

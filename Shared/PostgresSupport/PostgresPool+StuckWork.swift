@@ -1,0 +1,58 @@
+import PostgresNIO
+
+extension PostgresPool {
+    /// What ended an attempt of `abandoningIfStuck`.
+    private enum AttemptEnd<Value: Sendable>: Sendable {
+        case finished(Result<Value, any Error>)
+        case stuck
+    }
+
+    /// Runs `work` (database work through this pool) in a task of its own, and gives up on it when the pool has lost
+    /// a leased connection since it started and it has not finished `grace` later: postgres-nio 1.33 never answers a
+    /// query written to a connection that has already closed, so after a PostgreSQL restart such work would wait
+    /// for good, and with it whatever waits on it (an outbox relay publishing nothing until restarted, a shutdown
+    /// that never ends). The abandoned attempt is cancelled and left behind, holding nothing but that dead
+    /// connection's lease, and this throws `PostgresConnectionLost` so the caller retries. Cancelling the caller
+    /// cancels `work` and returns at once, without waiting for it.
+    public func abandoningIfStuck<Value: Sendable>(
+        grace: Duration, _ work: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let lostBefore = connectionsLostWhileLeased
+        let (ends, report) = AsyncStream.makeStream(of: AttemptEnd<Value>.self)
+        let attempt = Task {
+            do {
+                report.yield(.finished(.success(try await work())))
+            } catch {
+                report.yield(.finished(.failure(error)))
+            }
+        }
+        let watchdog = Task {
+            var lossSeen: ContinuousClock.Instant?
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                if lossSeen == nil, self.connectionsLostWhileLeased > lostBefore { lossSeen = .now }
+                if let lossSeen, ContinuousClock.now - lossSeen >= grace {
+                    report.yield(.stuck)
+                    return
+                }
+            }
+        }
+        defer { watchdog.cancel() }
+        let end = await withTaskCancellationHandler {
+            var iterator = ends.makeAsyncIterator()
+            return await iterator.next()
+        } onCancel: {
+            attempt.cancel()
+            report.finish()
+        }
+        switch end {
+        case .finished(let result):
+            return try result.get()
+        case .stuck:
+            attempt.cancel()
+            throw PostgresConnectionLost()
+        case nil:
+            throw CancellationError()
+        }
+    }
+}
