@@ -3,7 +3,7 @@ the read models against their sources in the database, and the drains and recove
 import datetime as dt
 import time
 
-from .config import now
+from .config import DRAIN_TIMEOUT, now
 from .database import psql, uuid_array
 from .http import call
 from .injections import kind_of
@@ -298,6 +298,9 @@ def run_checks(run, users, canary):
     for d in run.drains:
         check("drain", f"SIGTERM {d['part']} ({d['route']}): in-flight requests completed normally", d["in_flight"], d["in_flight_ok"],
               d["in_flight_failed"] + (1 if d["in_flight"] == 0 else 0), f"{d['completed_before_term']} finished before SIGTERM")
+        check("drain", f"SIGTERM {d['part']} ({d['route']}): exited with status 0 within its drain timeout ({DRAIN_TIMEOUT:g} s)", 1,
+              1 if d["exited_in_time"] else 0, 0 if d["exited_in_time"] else 1,
+              f"status {d['exit_status']} after {d['exit_after_term']} s")
     for i in run.injections:
         for row in kind_of(i).recovery_checks(i, run.args):
             check(*row)

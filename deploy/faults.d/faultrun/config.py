@@ -54,6 +54,8 @@ PG_DATABASE = ENV.get("PG_DATABASE", "nutritionai")
 PG_DATA = ENV.get("PG_DATA", os.path.join(REPO, ".local", "postgres", "data"))
 # The gateway's whole-answer timeout (its GATEWAY_UPSTREAM_TIMEOUT_SECONDS; the stack passes its environment on).
 UPSTREAM_TIMEOUT = float(ENV.get("GATEWAY_UPSTREAM_TIMEOUT_SECONDS", "30"))
+# How long a part may take to exit at SIGTERM (its HTTP_DRAIN_TIMEOUT_SECONDS; the stack passes its environment on).
+DRAIN_TIMEOUT = float(ENV.get("HTTP_DRAIN_TIMEOUT_SECONDS", "10"))
 # The harness waits longer than the gateway for an answer, so that a request the gateway fails to end is measured.
 CLIENT_TIMEOUT = max(35.0, UPSTREAM_TIMEOUT + 5)
 

@@ -31,6 +31,24 @@ def part_pid(part):
         return None
 
 
+def part_exit_status(part, limit=2.0):
+    """The exit status deploy/stack recorded for `part`'s last process (128 + the signal when a signal ended it), or
+    None when none was recorded within `limit` seconds."""
+    path = os.path.join(RUN_DIR, f"{part}.exit")
+    deadline = now() + limit
+    while True:
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+            if text:
+                return int(text)
+        except (OSError, ValueError):
+            pass
+        if now() >= deadline:
+            return None
+        time.sleep(0.05)
+
+
 def pid_alive(pid):
     if not pid:
         return False

@@ -11,10 +11,10 @@ import threading
 import time
 import uuid
 
-from ..config import GATEWAY_PORT, PORTS, SERVICES, now
+from ..config import DRAIN_TIMEOUT, GATEWAY_PORT, PORTS, SERVICES, now
 from ..http import Answer, exchange, prepare
 from ..output import bad, ok, say, step
-from ..stack import log_size, log_tail, part_pid, pid_alive, stack, wait_all_ready, wait_port
+from ..stack import log_size, log_tail, part_exit_status, part_pid, pid_alive, stack, wait_all_ready, wait_port
 from ..workload import LEDGER, TRUTH, MealState
 from .kind import FaultKind
 
@@ -135,6 +135,7 @@ class SigtermDrain(FaultKind):
         while pid_alive(pid) and now() < deadline:
             time.sleep(0.05)
         t_exit = now() if not pid_alive(pid) else None
+        exit_status = part_exit_status(part) if t_exit else None
         rc, text = stack("start", part)
         t_start = now()
         t_port = wait_port(PORTS[part])
@@ -176,16 +177,22 @@ class SigtermDrain(FaultKind):
         entry = {
             "part": part, "route": route, "requests": len(sent), "completed_before_term": before, "in_flight": len(in_flight),
             "in_flight_ok": len(good), "in_flight_failed": len(failed), "answered_by_part": reached,
-            "failures": evidence, "exit_after_term": round(t_exit - t_term, 2) if t_exit else None,
+            "failures": evidence, "exit_after_term": round(t_exit - t_term, 2) if t_exit else None, "exit_status": exit_status,
+            "exited_in_time": exit_status == 0 and t_exit is not None and t_exit - t_term <= DRAIN_TIMEOUT,
             "slowest_ms": round(durations[-1] * 1000, 1) if durations else None,
             "kinds": sorted({s[0] for s in specs}),
-            "passed": len(failed) == 0 and len(in_flight) > 0,
+            "passed": len(failed) == 0 and len(in_flight) > 0 and exit_status == 0,
         }
         run.drains.append(entry)
         text = (f"{len(in_flight)} in flight at SIGTERM ({run.args.drain_delay * 1000:.0f} ms after the {len(specs)} connections "
                 f"started sending; {before} answered before it), "
-                f"{len(good)} completed with their normal status; exited {entry['exit_after_term']} s after SIGTERM")
-        if not in_flight:
+                f"{len(good)} completed with their normal status; exited {entry['exit_after_term']} s after SIGTERM "
+                f"with status {exit_status}")
+        if not entry["exited_in_time"]:
+            bad(text + f" (a part must exit with status 0 within its drain timeout, {DRAIN_TIMEOUT:g} s)")
+            for line in log_tail(part, 8, since_bytes=log_offset):
+                say(f"  {line[:240]}")
+        elif not in_flight:
             bad(text + " (nothing was in flight: the check proves nothing)")
         elif failed:
             bad(text)
