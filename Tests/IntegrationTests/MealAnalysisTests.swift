@@ -83,7 +83,7 @@ struct MealAnalysisTests {
         }
     }
 
-    @Test("photos go through the provider and are grounded in the table; a malformed answer stores nothing")
+    @Test("photos go through the provider and are grounded in the table; a malformed or implausible answer stores nothing")
     func photoAnalysis() async throws {
         try await MealsStack.run(withVision: true) { stack in
             let vision = try #require(stack.vision)
@@ -114,8 +114,50 @@ struct MealAnalysisTests {
                     + #""fat_g":0.4,"fiber_g":0.6,"sugars_g":0,"saturated_fat_g":0,"sodium_mg":2,"alcohol_g":0}]}"#
             )
             let absurd = try await upload(stack, PhotoUpload.png, token: token)
-            #expect(absurd.status == .badGateway && absurd.errorCode == "analysis_failed")
+            #expect(absurd.status == .unprocessableContent && absurd.errorCode == "no_food_recognised")
             #expect(try await stack.storedMeals(of: userId) == 1, "failed analyses must store nothing")
+        }
+    }
+
+    @Test("one user's stream of photos without food and of garbage answers never stops another user's photo")
+    func oneUserCannotSwitchPhotosOff() async throws {
+        try await MealsStack.run(withVision: true) { stack in
+            let vision = try #require(stack.vision)
+            let (mallory, malloryId) = try await stack.signUp("mallory")
+            let (alice, aliceId) = try await stack.signUp("alice")
+            let emptyPlate = #"{"items":[]}"#
+            let menu =
+                #"{"items":[{"name":"menu","amount":1,"unit":"page","grams":0,"confidence":0.2,"calories_kcal":0,"protein_g":0,"#
+                + #""carbs_g":0,"fat_g":0,"fiber_g":0,"sugars_g":0,"saturated_fat_g":0,"sodium_mg":0,"alcohol_g":0}]}"#
+            for content in [emptyPlate, menu] {
+                vision.script(content)
+                for _ in 1...6 {
+                    let noFood = try await upload(stack, PhotoUpload.png, token: mallory)
+                    #expect(noFood.status == .unprocessableContent && noFood.errorCode == "no_food_recognised")
+                    #expect(try noFood.decoded(ErrorBody.self).error.details["suggestions"] == "retake_photo,send_text")
+                }
+            }
+            #expect(vision.calls == 12, "every photo without food was asked about: none counted as a failure")
+
+            var garbage: [(status: HTTPResponse.Status, code: String?, retryAfter: String?)] = []
+            for round in 1...10 {
+                vision.script(round.isMultiple(of: 2) ? #"{"foods":[]}"# : "I think this is a sandwich, maybe?")
+                let answer = try await upload(stack, PhotoUpload.png, token: mallory)
+                garbage.append((answer.status, answer.errorCode, answer.headers[.retryAfter]))
+            }
+            #expect(garbage.prefix(5).allSatisfy { $0.status == .badGateway && $0.code == "analysis_failed" })
+            #expect(garbage.dropFirst(5).allSatisfy { $0.status == .serviceUnavailable && $0.code == "vision_unavailable" && $0.retryAfter != nil })
+            #expect(vision.calls == 17, "after 5 garbage answers of their own, only this user's photos are held back")
+
+            vision.script(
+                #"{"items":[{"name":"white rice","amount":1,"unit":"cup","grams":158,"confidence":0.9,"calories_kcal":205,"protein_g":4.3,"#
+                    + #""carbs_g":44.5,"fat_g":0.4,"fiber_g":0.6,"sugars_g":0.1,"saturated_fat_g":0.1,"sodium_mg":2,"alcohol_g":0}]}"#
+            )
+            let good = try await upload(stack, PhotoUpload.png, token: alice)
+            #expect(good.status == .created, "\(String(buffer: good.body))")
+            #expect(try good.decoded(MealAnswer.self).items.map(\.name) == ["white rice"])
+            #expect(try await stack.storedMeals(of: aliceId) == 1)
+            #expect(try await stack.storedMeals(of: malloryId) == 0)
         }
     }
 }

@@ -10,6 +10,8 @@ import Testing
 struct VisionClientTests {
     static let photoBytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52]
     let photo = PhotoUpload(bytes: photoBytes, format: .png)
+    /// The user the tests' photos are from.
+    static let caller = UUID()
 
     /// A client for the fake server at `baseURL` with 10 ms backoffs, so retries keep the tests quick.
     static func client(
@@ -35,7 +37,7 @@ struct VisionClientTests {
     @Test("a good answer becomes the items; the request carries the model, the key, the photo and the strict schema")
     func goodAnswer() async throws {
         try await FakeVisionProvider.run([.items([MealPhotoItems.rice, MealPhotoItems.egg])]) { fake, url in
-            let items = try await Self.client(url).recognise(photo, hint: "  rice with two eggs  ")
+            let items = try await Self.client(url).recognise(photo, hint: "  rice with two eggs  ", caller: Self.caller)
             #expect(items == MealPhotoItems.expected)
 
             let request = try #require(fake.received.first)
@@ -73,7 +75,7 @@ struct VisionClientTests {
     @Test("without an API key no Authorization header is sent, as local servers expect")
     func noKey() async throws {
         try await FakeVisionProvider.run([.items([MealPhotoItems.rice])]) { fake, url in
-            let items = try await Self.client(url, apiKey: nil).recognise(photo, hint: nil)
+            let items = try await Self.client(url, apiKey: nil).recognise(photo, hint: nil, caller: Self.caller)
             #expect(items.map(\.name) == ["white rice"])
             #expect(fake.received.first?.authorization == nil)
         }
@@ -83,7 +85,7 @@ struct VisionClientTests {
     func fencedJSON() async throws {
         let json = String(decoding: try JSONSerialization.data(withJSONObject: ["items": [MealPhotoItems.rice, MealPhotoItems.egg]]), as: UTF8.self)
         try await FakeVisionProvider.run([.content("```json\n\(json)\n```")]) { _, url in
-            let items = try await Self.client(url).recognise(photo, hint: nil)
+            let items = try await Self.client(url).recognise(photo, hint: nil, caller: Self.caller)
             #expect(items == MealPhotoItems.expected)
         }
     }
@@ -96,7 +98,7 @@ struct VisionClientTests {
         ])
     func unreadable(content: String) async throws {
         try await FakeVisionProvider.run([.content(content)]) { fake, url in
-            let error = await Self.visionError { try await Self.client(url).recognise(photo, hint: nil) }
+            let error = await Self.visionError { try await Self.client(url).recognise(photo, hint: nil, caller: Self.caller) }
             guard case .malformedAnswer = error else { Issue.record("expected malformedAnswer, got \(String(describing: error))"); return }
             #expect(fake.calls == 1)
         }
@@ -118,17 +120,31 @@ struct VisionClientTests {
         "more than maxItems items": ("21 items, more than 20", { Array(repeating: MealPhotoItems.rice, count: 21) }),
     ]
 
-    @Test("absurd answers are rejected whole, for the right reason, and not retried", arguments: absurdAnswers.keys.sorted())
+    @Test(
+        "absurd answers are rejected whole as a photo without food (422 no_food_recognised), for the right reason, and not retried",
+        arguments: absurdAnswers.keys.sorted())
     func absurd(label: String) async throws {
         let answer = try #require(Self.absurdAnswers[label])
         let items = answer.items()
         try await FakeVisionProvider.run([.items(items)]) { fake, url in
-            let error = await Self.visionError { try await Self.client(url).recognise(photo, hint: nil) }
-            guard case .malformedAnswer(let reason) = error else {
-                Issue.record("expected malformedAnswer, got \(String(describing: error))")
+            let error = await Self.visionError { try await Self.client(url).recognise(photo, hint: nil, caller: Self.caller) }
+            guard case .noFoodRecognised(let reason) = error else {
+                Issue.record("expected noFoodRecognised, got \(String(describing: error))")
                 return
             }
             #expect(reason.contains(answer.reason), "\(reason)")
+            #expect(fake.calls == 1)
+        }
+    }
+
+    @Test("a model that declines to describe the photo has recognised no food (422), and is not asked again")
+    func refusal() async throws {
+        let refusal = FakeVisionProvider.Reply(
+            body: #"{"choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."}}]}"#)
+        try await FakeVisionProvider.run([refusal]) { fake, url in
+            let error = await Self.visionError { try await Self.client(url).recognise(photo, hint: nil, caller: Self.caller) }
+            guard case .noFoodRecognised = error else { Issue.record("expected noFoodRecognised, got \(String(describing: error))"); return }
+            #expect(error?.apiError.code == "no_food_recognised")
             #expect(fake.calls == 1)
         }
     }
@@ -140,7 +156,7 @@ struct VisionClientTests {
             "fat_g": 0, "fiber_g": 0, "sugars_g": 1.5, "alcohol_g": 26,
         ])
         try await FakeVisionProvider.run([.items([wine])]) { _, url in
-            let items = try await Self.client(url).recognise(photo, hint: nil)
+            let items = try await Self.client(url).recognise(photo, hint: nil, caller: Self.caller)
             #expect(items.first?.estimate.calories == 213)
         }
     }

@@ -24,6 +24,18 @@ struct VisionErrorTests {
         #expect(!malformed.message.contains("rice"))
     }
 
+    @Test("a photo without food is a 422 no_food_recognised, like a text without food, saying to retake it or send text")
+    func noFood() {
+        let error = VisionError.noFoodRecognised("item 1 (\"menu\"): 0 g is not a portion")
+        let answer = error.apiError
+        #expect(answer.status == .unprocessableContent && answer.code == "no_food_recognised")
+        #expect(answer.message.contains("Retake") && answer.message.contains("text"))
+        #expect(answer.details["suggestions"] == "retake_photo,send_text" && answer.details["image"] != nil)
+        #expect(!answer.message.contains("menu") && answer.headers[.retryAfter] == nil)
+        #expect(!error.saysProviderIsUnwell)
+        #expect(VisionError.malformedAnswer("not JSON").saysProviderIsUnwell && VisionError.failed("500").saysProviderIsUnwell)
+    }
+
     @Test("a refused key is a 502 without Retry-After (waiting does not fix it) that says where the user's own key is set")
     func credentialsRefused() {
         let answer = VisionError.credentialsRefused.apiError

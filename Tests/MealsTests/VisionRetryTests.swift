@@ -8,11 +8,12 @@ import Testing
 @Suite("Vision client retries and time limits")
 struct VisionRetryTests {
     let photo = PhotoUpload(bytes: VisionClientTests.photoBytes, format: .png)
+    let caller = VisionClientTests.caller
 
     @Test("a 500 and then a good answer succeeds on the second attempt")
     func retriesServerError() async throws {
         try await FakeVisionProvider.run([.status(.internalServerError), .items([MealPhotoItems.rice])]) { fake, url in
-            let items = try await VisionClientTests.client(url).recognise(photo, hint: nil)
+            let items = try await VisionClientTests.client(url).recognise(photo, hint: nil, caller: caller)
             #expect(items.map(\.name) == ["white rice"])
             #expect(fake.calls == 2)
         }
@@ -21,12 +22,12 @@ struct VisionRetryTests {
     @Test("a 429 with a short Retry-After is retried; 503 three times fails after three calls")
     func rateLimitedThenUnavailable() async throws {
         try await FakeVisionProvider.run([.status(.tooManyRequests, headers: [.retryAfter: "0"]), .items([MealPhotoItems.egg])]) { fake, url in
-            let items = try await VisionClientTests.client(url).recognise(photo, hint: nil)
+            let items = try await VisionClientTests.client(url).recognise(photo, hint: nil, caller: caller)
             #expect(items.map(\.name) == ["fried egg"])
             #expect(fake.calls == 2)
         }
         try await FakeVisionProvider.run([.status(.serviceUnavailable)]) { fake, url in
-            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil) }
+            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil, caller: caller) }
             guard case .failed = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
             #expect(fake.calls == 3)
         }
@@ -35,7 +36,7 @@ struct VisionRetryTests {
     @Test("a 429 asking for a long wait fails at once instead of keeping the user waiting")
     func longRetryAfter() async throws {
         try await FakeVisionProvider.run([.status(.tooManyRequests, headers: [.retryAfter: "60"])]) { fake, url in
-            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil) }
+            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil, caller: caller) }
             guard case .failed = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
             #expect(fake.calls == 1)
         }
@@ -44,7 +45,7 @@ struct VisionRetryTests {
     @Test("4xx answers other than 429 are not retried; 401 and 403 say the key was refused", arguments: [400, 401, 403, 404])
     func clientErrorsAreFinal(code: Int) async throws {
         try await FakeVisionProvider.run([.status(HTTPResponse.Status(code: code)), .items([MealPhotoItems.rice])]) { fake, url in
-            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil) }
+            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil, caller: caller) }
             switch (code, error) {
             case (401, .credentialsRefused?), (403, .credentialsRefused?): break
             case (400, .failed?), (404, .failed?): break
@@ -59,7 +60,7 @@ struct VisionRetryTests {
         let slow = FakeVisionProvider.Reply(body: "{}", delay: .seconds(1))
         try await FakeVisionProvider.run([slow]) { fake, url in
             let client = VisionClientTests.client(url, timeout: .milliseconds(300), attempts: 3)
-            let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil) }
+            let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil, caller: caller) }
             guard case .failed(let reason) = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
             #expect(reason.contains("no answer within"))
             #expect(fake.calls == 3)
@@ -71,7 +72,7 @@ struct VisionRetryTests {
         let slow = FakeVisionProvider.Reply(body: "{}", delay: .seconds(1))
         try await FakeVisionProvider.run([slow]) { fake, url in
             let client = VisionClientTests.client(url, timeout: .milliseconds(400), total: .milliseconds(700), attempts: 3)
-            let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil) }
+            let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil, caller: caller) }
             guard case .failed(let reason) = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
             #expect(reason.hasSuffix("(after 2 attempts, out of time)"))
             #expect(fake.calls == 2)
@@ -82,7 +83,7 @@ struct VisionRetryTests {
     @Test("an unreachable provider is a failure, not a hang")
     func unreachable() async throws {
         let client = VisionClientTests.client(URL(string: "http://127.0.0.1:1/v1")!, timeout: .milliseconds(300), attempts: 2)
-        let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil) }
+        let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil, caller: caller) }
         guard case .failed(let reason) = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
         #expect(reason.hasSuffix("(after 2 attempts)"))
     }
@@ -91,7 +92,7 @@ struct VisionRetryTests {
     func oversizedAnswer() async throws {
         let huge = FakeVisionProvider.Reply.content(String(repeating: " ", count: OpenAICompatibleVisionClient.maxAnswerBytes))
         try await FakeVisionProvider.run([huge]) { fake, url in
-            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil) }
+            let error = await VisionClientTests.visionError { try await VisionClientTests.client(url).recognise(photo, hint: nil, caller: caller) }
             guard case .malformedAnswer = error else { Issue.record("expected malformedAnswer, got \(String(describing: error))"); return }
             #expect(fake.calls == 1)
         }

@@ -28,6 +28,9 @@ struct VisionSettingsTests {
         #expect(settings.maxAttempts == 3)
         #expect(settings.initialBackoff == .milliseconds(500))
         #expect(settings.failureThreshold == 5)
+        #expect(settings.breakerUsers == 3)
+        #expect(settings.breakerWindow == .seconds(60))
+        #expect(settings.userFailureThreshold == 5)
         #expect(settings.openDuration == .seconds(30))
         #expect(settings.maxItems == 20)
     }
@@ -39,7 +42,8 @@ struct VisionSettingsTests {
             "meals.vision.model": "llava:13b", "meals.vision.timeout.seconds": "45", "meals.vision.total.timeout.seconds": "90",
             "meals.vision.max.attempts": "2",
             "meals.vision.backoff.milliseconds": "250", "meals.vision.breaker.failures": "8",
-            "meals.vision.breaker.open.seconds": "60", "meals.vision.max.items": "12",
+            "meals.vision.breaker.open.seconds": "60", "meals.vision.max.items": "12", "meals.vision.breaker.users": "2",
+            "meals.vision.breaker.window.seconds": "120", "meals.vision.breaker.user.failures": "4",
         ])
         let settings = try #require(try VisionSettings.read(config: config))
         #expect(settings.baseURL.absoluteString == "http://127.0.0.1:11434/v1")
@@ -50,6 +54,9 @@ struct VisionSettingsTests {
         #expect(settings.maxAttempts == 2)
         #expect(settings.initialBackoff == .milliseconds(250))
         #expect(settings.failureThreshold == 8)
+        #expect(settings.breakerUsers == 2)
+        #expect(settings.breakerWindow == .seconds(120))
+        #expect(settings.userFailureThreshold == 4)
         #expect(settings.openDuration == .seconds(60))
         #expect(settings.maxItems == 12)
     }
@@ -62,6 +69,9 @@ struct VisionSettingsTests {
             ("meals.vision.max.attempts", "0", "MEALS_VISION_MAX_ATTEMPTS"),
             ("meals.vision.timeout.seconds", "soon", "MEALS_VISION_TIMEOUT_SECONDS"),
             ("meals.vision.breaker.failures", "-1", "MEALS_VISION_BREAKER_FAILURES"),
+            ("meals.vision.breaker.users", "0", "MEALS_VISION_BREAKER_USERS"),
+            ("meals.vision.breaker.window.seconds", "0", "MEALS_VISION_BREAKER_WINDOW_SECONDS"),
+            ("meals.vision.breaker.user.failures", "many", "MEALS_VISION_BREAKER_USER_FAILURES"),
             ("meals.vision.max.items", "1000", "MEALS_VISION_MAX_ITEMS"),
         ])
     func invalid(key: String, value: String, variable: String) {

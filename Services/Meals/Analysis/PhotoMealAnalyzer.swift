@@ -1,3 +1,5 @@
+import Foundation
+
 /// Analyses a photo: the vision provider names the foods and their portions, then each is grounded in the
 /// food table (nutrients from the table for the model's grams). An item the table does not know, or whose
 /// best match disagrees wildly with the model's own estimate (over 3× apart and 150 kcal or more, which
@@ -5,9 +7,9 @@
 struct PhotoMealAnalyzer: Sendable {
     let provider: any VisionProvider
 
-    /// The items seen in `photo`; throws the provider's `VisionError`.
-    func analyze(_ photo: PhotoUpload, hint: String?, catalog: FoodCatalog) async throws -> [MealItemDraft] {
-        try await provider.recognise(photo, hint: hint).map { draft(for: $0, catalog: catalog) }
+    /// The items seen in `photo`, sent by `caller`; throws the provider's `VisionError`.
+    func analyze(_ photo: PhotoUpload, hint: String?, caller: UUID, catalog: FoodCatalog) async throws -> [MealItemDraft] {
+        try await provider.recognise(photo, hint: hint, caller: caller).map { draft(for: $0, catalog: catalog) }
     }
 
     func draft(for item: RecognisedItem, catalog: FoodCatalog) -> MealItemDraft {

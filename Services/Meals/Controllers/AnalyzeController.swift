@@ -67,15 +67,19 @@ struct AnalyzeController: Sendable {
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
     }
 
-    /// The provider's items grounded in the table; its failures become 503 or 502 answers.
+    /// The provider's items grounded in the table; its failures become 503 or 502 answers, a photo without food 422.
     private func analyzePhoto(
         _ photo: PhotoUpload, userId: UUID, hint: String?, catalog: FoodCatalog, logger: Logger
     ) async throws -> [MealItemDraft] {
         let photoAnalyzer = try await analyzers.analyzer(for: userId, logger: logger)
         do {
-            return try await photoAnalyzer.analyze(photo, hint: hint, catalog: catalog)
+            return try await photoAnalyzer.analyze(photo, hint: hint, caller: userId, catalog: catalog)
         } catch let error as VisionError {
-            logger.warning("photo analysis failed", metadata: ["reason": "\(error)"])
+            if error.saysProviderIsUnwell {
+                logger.warning("photo analysis failed", metadata: ["reason": "\(error)"])
+            } else {
+                logger.info("no food recognised on the photo", metadata: ["reason": "\(error)"])
+            }
             throw error.apiError
         }
     }

@@ -16,7 +16,8 @@ struct ChatCompletionAnswer: Decodable, Sendable {
     var choices: [Choice]
 
     /// The JSON text the model wrote in `body`, without the Markdown fences or prose some local models add around it.
-    /// Throws `VisionError.malformedAnswer` when there is no such text.
+    /// Throws `VisionError.malformedAnswer` when there is no such text, and `.noFoodRecognised` when the model declined
+    /// to describe the photo (a refusal is a proper answer about the photo, not a provider failing).
     static func jsonContent(of body: Data) throws -> String {
         let answer: ChatCompletionAnswer
         do {
@@ -25,7 +26,7 @@ struct ChatCompletionAnswer: Decodable, Sendable {
             throw VisionError.malformedAnswer("the answer is not a chat completion")
         }
         guard let message = answer.choices.first?.message else { throw VisionError.malformedAnswer("the answer has no choices") }
-        if let refusal = message.refusal, !refusal.isEmpty { throw VisionError.malformedAnswer("the model refused: \(refusal.prefix(200))") }
+        if let refusal = message.refusal, !refusal.isEmpty { throw VisionError.noFoodRecognised("the model refused: \(refusal.prefix(200))") }
         guard let content = message.content, let start = content.firstIndex(of: "{"), let end = content.lastIndex(of: "}") else {
             throw VisionError.malformedAnswer("the model's message holds no JSON object")
         }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The items the model listed, decoded from its JSON and checked for plausibility before anyone relies on them.
-/// Any failed check rejects the whole answer (`VisionError.malformedAnswer`): one absurd item means the model
-/// misread the photo or the units, and the rest of its answer cannot be trusted either.
+/// JSON that is not the asked shape is `VisionError.malformedAnswer` (a provider misbehaving). No items, too many, or
+/// any failed check is `VisionError.noFoodRecognised`, for the whole answer: one absurd item means the model misread
+/// the photo or the units, and the rest of its answer cannot be trusted either; that is the photo's problem.
 struct MealItemsAnswer: Decodable, Sendable {
     /// One item as `MealItemsPrompt.schema` spells it.
     struct Item: Decodable, Sendable {
@@ -43,7 +44,8 @@ struct MealItemsAnswer: Decodable, Sendable {
     static let massTolerance = 1.1
     static let massSlack = 2.0
 
-    /// The recognised items in the model's JSON `text`; throws `VisionError.malformedAnswer` naming the first problem.
+    /// The recognised items in the model's JSON `text`; throws `VisionError.malformedAnswer` or `.noFoodRecognised`
+    /// naming the first problem.
     static func items(fromJSON text: String, maxItems: Int) throws -> [RecognisedItem] {
         let answer: MealItemsAnswer
         do {
@@ -51,16 +53,16 @@ struct MealItemsAnswer: Decodable, Sendable {
         } catch let error as DecodingError {
             throw VisionError.malformedAnswer("the model's JSON is not the asked shape: \(describe(error))")
         }
-        guard !answer.items.isEmpty else { throw VisionError.malformedAnswer("the model saw no food or drink") }
+        guard !answer.items.isEmpty else { throw VisionError.noFoodRecognised("the model saw no food or drink") }
         guard answer.items.count <= maxItems else {
-            throw VisionError.malformedAnswer("the model listed \(answer.items.count) items, more than \(maxItems)")
+            throw VisionError.noFoodRecognised("the model listed \(answer.items.count) items, more than \(maxItems)")
         }
         return try answer.items.enumerated().map { index, item in try validated(item, number: index + 1) }
     }
 
     private static func validated(_ item: Item, number: Int) throws -> RecognisedItem {
         func problem(_ text: String) -> VisionError {
-            .malformedAnswer("item \(number) (\"\(item.name.prefix(60))\"): \(text)")
+            .noFoodRecognised("item \(number) (\"\(item.name.prefix(60))\"): \(text)")
         }
         let name = item.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw problem("no name") }

@@ -3,17 +3,29 @@ import ServiceDefaults
 
 /// Why a photo could not be turned into items.
 enum VisionError: Error, Equatable {
-    /// Recent photos failed, so the provider is not asked until `retryAfter` has passed.
+    /// Recent photos failed (several users', or enough of this user's own), so the provider is not asked until
+    /// `retryAfter` has passed.
     case circuitOpen(retryAfter: Duration)
     /// Transport errors, timeouts, refusals, and 429 or 5xx answers once the retries are spent.
     case failed(String)
-    /// The model answered, but with something that is not JSON of the asked shape or not a plausible meal.
+    /// The model answered, but with something that is not JSON of the asked shape.
     case malformedAnswer(String)
+    /// The model answered properly but named no food or drink, declined to describe the photo, or described it
+    /// implausibly (an absurd portion, more items than allowed): the photo's problem, not the provider's.
+    case noFoodRecognised(String)
     /// The provider refused the API key (401 or 403).
     case credentialsRefused
 
+    /// Whether this says the provider is unwell, so that it counts towards the circuit breaker: everything but a photo
+    /// without food, which a healthy provider answers and any user can send.
+    var saysProviderIsUnwell: Bool {
+        if case .noFoodRecognised = self { return false }
+        return true
+    }
+
     /// The answer for the client: 503 `vision_unavailable` with `Retry-After` when the provider is down or the
-    /// circuit is open, 502 `analysis_failed` when the model's answer was unusable (another photo may work).
+    /// circuit is open, 502 `analysis_failed` when the model's answer was unusable (another photo may work),
+    /// 422 `no_food_recognised` with what to do instead when the model found no plausible food on the photo.
     var apiError: APIError {
         switch self {
         case .circuitOpen(let retryAfter):
@@ -33,6 +45,12 @@ enum VisionError: Error, Equatable {
             return APIError(
                 .badGateway, code: "analysis_failed",
                 message: "The photo could not be read as a meal; try another photo or add the items by hand.")
+        case .noFoodRecognised:
+            return APIError(
+                .unprocessableContent, code: "no_food_recognised",
+                message: "No food or drink was recognised on the photo. Retake it closer, in good light and with the whole plate "
+                    + "in view, or describe the meal in text instead, e.g. \"2 eggs and a slice of toast\".",
+                details: ["image": "No plausible food or drink was recognised.", "suggestions": "retake_photo,send_text"])
         }
     }
 

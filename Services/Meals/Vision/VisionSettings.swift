@@ -24,9 +24,23 @@ struct VisionSettings: Sendable {
     /// Wait before the first retry, doubled for each further one, with jitter (`MEALS_VISION_BACKOFF_MILLISECONDS`,
     /// default 500, 0...60000).
     var initialBackoff: Duration
-    /// Consecutive failed photos that open the circuit (`MEALS_VISION_BREAKER_FAILURES`, default 5, 1...1000).
+    /// Failed photos, with no success between them and each within `breakerWindow`, that open the server's circuit
+    /// once they come from `breakerUsers` distinct users (`MEALS_VISION_BREAKER_FAILURES`, default 5, 1...1000).
+    /// Only failures that say the provider is unwell count: no connection, timeouts, 429 and 5xx after the retries,
+    /// answers that are not JSON of the asked shape, a refused key. A photo without food is a 422 and counts as a success.
     var failureThreshold: Int
-    /// How long an open circuit refuses photos before one trial goes through (`MEALS_VISION_BREAKER_OPEN_SECONDS`,
+    /// Distinct users whose photos must have failed before the server's circuit opens, so that no one user's photos
+    /// can switch analysis off for the others (`MEALS_VISION_BREAKER_USERS`, default 3, 1...100; 1 is the breaker
+    /// of consecutive failures of old).
+    var breakerUsers: Int
+    /// How far back failures count towards opening the server's circuit (`MEALS_VISION_BREAKER_WINDOW_SECONDS`,
+    /// default 60, 1...3600), and how long one user's failures are remembered.
+    var breakerWindow: Duration
+    /// One user's failed photos in a row that hold back only that user's photos for `openDuration` (503
+    /// `vision_unavailable` with `Retry-After`) (`MEALS_VISION_BREAKER_USER_FAILURES`, default 5, 1...1000). For a
+    /// user's own key this is the whole breaker: its client only ever serves that user.
+    var userFailureThreshold: Int
+    /// How long an open circuit (the server's or one user's) refuses photos before one trial goes through (`MEALS_VISION_BREAKER_OPEN_SECONDS`,
     /// default 30, 1...3600).
     var openDuration: Duration
     /// Most items accepted from one answer; more is taken as a confused model (`MEALS_VISION_MAX_ITEMS`, default 20, 1...100).
@@ -36,7 +50,8 @@ struct VisionSettings: Sendable {
     init(
         baseURL: URL, apiKey: String? = nil, model: String = "gpt-4o-mini", requestTimeout: Duration = .seconds(20),
         totalTimeout: Duration = .seconds(28), maxAttempts: Int = 3, initialBackoff: Duration = .milliseconds(500),
-        failureThreshold: Int = 5, openDuration: Duration = .seconds(30), maxItems: Int = 20
+        failureThreshold: Int = 5, breakerUsers: Int = 3, breakerWindow: Duration = .seconds(60), userFailureThreshold: Int = 5,
+        openDuration: Duration = .seconds(30), maxItems: Int = 20
     ) {
         self.baseURL = baseURL
         self.apiKey = apiKey
@@ -46,6 +61,9 @@ struct VisionSettings: Sendable {
         self.maxAttempts = maxAttempts
         self.initialBackoff = initialBackoff
         self.failureThreshold = failureThreshold
+        self.breakerUsers = breakerUsers
+        self.breakerWindow = breakerWindow
+        self.userFailureThreshold = userFailureThreshold
         self.openDuration = openDuration
         self.maxItems = maxItems
     }
@@ -71,6 +89,9 @@ struct VisionSettings: Sendable {
             maxAttempts: try integer(config, "meals.vision.max.attempts", default: 3, in: 1...10),
             initialBackoff: .milliseconds(try integer(config, "meals.vision.backoff.milliseconds", default: 500, in: 0...60_000)),
             failureThreshold: try integer(config, "meals.vision.breaker.failures", default: 5, in: 1...1000),
+            breakerUsers: try integer(config, "meals.vision.breaker.users", default: 3, in: 1...100),
+            breakerWindow: .seconds(try integer(config, "meals.vision.breaker.window.seconds", default: 60, in: 1...3600)),
+            userFailureThreshold: try integer(config, "meals.vision.breaker.user.failures", default: 5, in: 1...1000),
             openDuration: .seconds(try integer(config, "meals.vision.breaker.open.seconds", default: 30, in: 1...3600)),
             maxItems: try integer(config, "meals.vision.max.items", default: 20, in: 1...100))
     }
