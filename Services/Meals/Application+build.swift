@@ -98,7 +98,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     ).addRoutes(to: router)
     MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods, photos: photos).addRoutes(to: router)
     VisionKeyController(vault: vault, policy: baseURLPolicy).addRoutes(to: router)
-    MealsImportController(client: client, store: store, profiles: profiles, maker: maker).addRoutes(to: router)
+    MealsImportController(client: client, store: store, customMealStore: customMealStore, profiles: profiles, maker: maker)
+        .addRoutes(to: router)
     ExportController(part: MealsExportTables.part, pool: client).addRoutes(to: router)
 
     return BackendApplication(

@@ -9,7 +9,7 @@ import ServiceDefaults
 
 /// The composition root of the trends service: creates every concrete client and wires the routes.
 /// Owns schema `trends` (read models only); publishes nothing; consumes `meal.analyzed`, `meal.consumed`,
-/// `meal.deleted`, `weight.logged`, `user.profile_updated` and `user.deleted`. `now` decides the user's
+/// `meal.deleted`, `weight.logged`, `water.logged`, `user.profile_updated` and `user.deleted`. `now` decides the user's
 /// "today"; tests pass their own.
 func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws
     -> BackendApplication
@@ -20,8 +20,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let client = infrastructure.postgres
 
     let handler = TrendsEventHandler(
-        meals: MealProjection(), summaries: DaySummaryProjection(), bodyMetrics: BodyMetricsProjection(), profiles: ProfileProjection(),
-        versions: DataVersionProjection())
+        meals: MealProjection(), summaries: DaySummaryProjection(), bodyMetrics: BodyMetricsProjection(), water: WaterProjection(),
+        profiles: ProfileProjection(), versions: DataVersionProjection())
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "trends.consumer.group", default: "trends"), topics: TrendsEventHandler.topics,
         handler: handler)

@@ -4,6 +4,7 @@ public enum Topic: String, CaseIterable, Sendable, Codable {
     case mealConsumed = "meal.consumed"
     case mealDeleted = "meal.deleted"
     case weightLogged = "weight.logged"
+    case waterLogged = "water.logged"
     case userProfileUpdated = "user.profile_updated"
     case userDeleted = "user.deleted"
 }

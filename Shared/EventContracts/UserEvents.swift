@@ -34,6 +34,8 @@ public struct UserProfileUpdated: EventPayload {
     /// How many days meal photos are kept (the meals service removes older ones, the meals stay); absent: photos are
     /// kept.
     public var deletePhotosAfterDays: Int?
+    /// How much the user means to drink a day, in millilitres; absent: no water goal.
+    public var dailyWaterGoalMillilitres: Int?
     /// The user's calendar date (`YYYY-MM-DD`, in `timeZone`) from which the goals in this event (calories, macros,
     /// balance) are in force: the day they were last changed. Days before it were judged by the goals before. Absent
     /// from events published before goal history existed.

@@ -18,7 +18,7 @@ enum SampleEvents {
     static func producer(of topic: Topic) -> String {
         switch topic {
         case .mealAnalyzed, .mealConsumed, .mealDeleted: "meals"
-        case .weightLogged: "metrics"
+        case .weightLogged, .waterLogged: "metrics"
         case .userProfileUpdated, .userDeleted: "auth"
         }
     }
@@ -60,6 +60,9 @@ enum SampleEvents {
         sample(
             "weight.logged with weight only",
             WeightLogged(userId: userId, date: "2026-11-22", weightKg: 81.4, ketonesMmolPerLiter: nil, loggedAt: time, version: 1)),
+        sample(
+            "water.logged",
+            WaterLogged(userId: userId, date: "2026-11-22", totalMillilitres: 750, entryCount: 3, loggedAt: time, version: 3)),
         sample("user.profile_updated with goals and body data", fullProfile()),
         sample("user.profile_updated without goals", UserProfileUpdated(userId: userId, displayName: "Ana", dietPreference: "balanced", version: 1)),
         sample("user.deleted", UserDeleted(userId: userId, deletedAt: time)),
@@ -75,6 +78,7 @@ enum SampleEvents {
         profile.birthDate = "1990-04-12"
         profile.sex = "female"
         profile.activityLevel = "moderate"
+        profile.dailyWaterGoalMillilitres = 2000
         return profile
     }
 }

@@ -17,8 +17,8 @@ struct ProjectionReplay {
 
     let database: PostgresPool
     let handler = TrendsEventHandler(
-        meals: MealProjection(), summaries: DaySummaryProjection(), bodyMetrics: BodyMetricsProjection(), profiles: ProfileProjection(),
-        versions: DataVersionProjection())
+        meals: MealProjection(), summaries: DaySummaryProjection(), bodyMetrics: BodyMetricsProjection(), water: WaterProjection(),
+        profiles: ProfileProjection(), versions: DataVersionProjection())
 
     /// The end states of `scenario` (batches in order) applied event by event, then batch by batch.
     func endStates(_ scenario: (Ids) throws -> [[ReceivedEvent]]) async throws -> (oneByOne: [String], batched: [String]) {

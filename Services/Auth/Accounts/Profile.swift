@@ -13,6 +13,8 @@ struct Profile: Sendable, Equatable {
     static let historyRetentionDays = 1...36_500
     /// The values `deletePhotosAfterDays` may take (null aside): a day to ten years.
     static let deletePhotosAfterDays = 1...3_650
+    /// The values `dailyWaterGoalMillilitres` may take (null aside): a glass to ten litres.
+    static let dailyWaterGoalMillilitres = 250...10_000
 
     var userId: UUID
     var displayName: String
@@ -36,6 +38,8 @@ struct Profile: Sendable, Equatable {
     var historyRetentionDays: Int?
     /// How many days meal photos are kept (the meals service removes older ones); nil keeps them.
     var deletePhotosAfterDays: Int?
+    /// How much the user means to drink a day, in millilitres; nil: no water goal.
+    var dailyWaterGoalMillilitres: Int?
     var version: Int = 1
     var updatedAt: Date
     /// The user's change number of the profile's last write (the changes feed's order); 0 before it is stored.
@@ -69,6 +73,7 @@ struct Profile: Sendable, Equatable {
         event.activityLevel = activityLevel
         event.historyRetentionDays = historyRetentionDays
         event.deletePhotosAfterDays = deletePhotosAfterDays
+        event.dailyWaterGoalMillilitres = dailyWaterGoalMillilitres
         event.goalsEffectiveFrom = goalsEffectiveFrom
         return event
     }

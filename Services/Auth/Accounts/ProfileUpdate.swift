@@ -31,13 +31,14 @@ struct ProfileUpdate: Decodable, Sendable {
     var activityLevel: Field<String> = .absent
     var historyRetentionDays: Field<Int> = .absent
     var deletePhotosAfterDays: Field<Int> = .absent
+    var dailyWaterGoalMillilitres: Field<Int> = .absent
     /// When the client made the change (ISO 8601), for last-write-wins; the server's time when absent.
     var modifiedAt: String?
 
     private enum Keys: String, CodingKey {
         case displayName, dietPreference, customMacros, dailyCalorieGoal, proteinGoalGrams, carbsGoalGrams, fatGoalGrams
         case calorieBalanceGoal, targetWeight, weightUnit, timeZone, heightCm, birthDate, sex, activityLevel, historyRetentionDays
-        case deletePhotosAfterDays
+        case deletePhotosAfterDays, dailyWaterGoalMillilitres
         case modifiedAt
     }
 
@@ -67,6 +68,7 @@ struct ProfileUpdate: Decodable, Sendable {
         activityLevel = try field(.activityLevel)
         historyRetentionDays = try field(.historyRetentionDays)
         deletePhotosAfterDays = try field(.deletePhotosAfterDays)
+        dailyWaterGoalMillilitres = try field(.dailyWaterGoalMillilitres)
         modifiedAt = try container.decodeIfPresent(String.self, forKey: .modifiedAt)
     }
 
@@ -142,6 +144,9 @@ struct ProfileUpdate: Decodable, Sendable {
         }
         set(historyRetentionDays, "historyRetentionDays", { updated.historyRetentionDays = $0 }, check: range(Profile.historyRetentionDays))
         set(deletePhotosAfterDays, "deletePhotosAfterDays", { updated.deletePhotosAfterDays = $0 }, check: range(Profile.deletePhotosAfterDays))
+        set(
+            dailyWaterGoalMillilitres, "dailyWaterGoalMillilitres", { updated.dailyWaterGoalMillilitres = $0 },
+            check: range(Profile.dailyWaterGoalMillilitres))
 
         if problems.isEmpty {
             if updated.dietPreference == "custom", updated.customMacros == nil {

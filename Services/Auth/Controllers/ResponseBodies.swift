@@ -32,6 +32,8 @@ struct ProfileBody: ResponseCodable, Equatable {
     var historyRetentionDays: Int?
     /// Days a meal photo is kept; absent: photos are kept.
     var deletePhotosAfterDays: Int?
+    /// Millilitres a day; absent: no water goal.
+    var dailyWaterGoalMillilitres: Int?
     var version: Int
     var updatedAt: Date
     /// `stale_write_ignored` on the answer to a write that lost to a newer one (last-write-wins); absent otherwise.
@@ -59,6 +61,7 @@ struct ProfileBody: ResponseCodable, Equatable {
         activityLevel = profile.activityLevel
         historyRetentionDays = profile.historyRetentionDays
         deletePhotosAfterDays = profile.deletePhotosAfterDays
+        dailyWaterGoalMillilitres = profile.dailyWaterGoalMillilitres
         version = profile.version
         updatedAt = profile.updatedAt
     }

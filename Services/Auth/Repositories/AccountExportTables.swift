@@ -25,7 +25,8 @@ enum AccountExportTables {
                     ExportColumn("weightUnit", "weight_unit"), ExportColumn("timeZone", "time_zone"), ExportColumn("heightCm", "height_cm"),
                     ExportColumn("birthDate", "birth_date"), ExportColumn("sex", "sex"), ExportColumn("activityLevel", "activity_level"),
                     ExportColumn("historyRetentionDays", "history_retention_days"),
-                    ExportColumn("deletePhotosAfterDays", "delete_photos_after_days"), ExportColumn("version", "version"),
+                    ExportColumn("deletePhotosAfterDays", "delete_photos_after_days"),
+                    ExportColumn("dailyWaterGoalMillilitres", "daily_water_goal_ml"), ExportColumn("version", "version"),
                     ExportColumn("updatedAt", "updated_at", .timestamp), ExportColumn("modifiedAt", "modified_at", .timestamp),
                 ]),
             ExportTable(

@@ -64,8 +64,9 @@ struct CustomMealController: Sendable {
     }
 
     /// `PUT /api/custom-meals/:id` {name, mealType, items, modifiedAt}: replaces it; 409 when `If-Match` is stale;
-    /// without `If-Match`, last-write-wins on `modifiedAt` as for meals.
-    @Sendable func replace(request: Request, context: AppRequestContext) async throws -> WriteAnswer<CustomMealBody> {
+    /// without `If-Match`, last-write-wins on `modifiedAt` as for meals, and an id the caller never used creates the
+    /// custom meal under it (201; a deleted one's id answers its tombstone, another user's id 404).
+    @Sendable func replace(request: Request, context: AppRequestContext) async throws -> EditedResponse<WriteAnswer<CustomMealBody>> {
         let caller = try CallerIdentity(request)
         let id = try Self.id(context)
         var request = request
@@ -73,15 +74,32 @@ struct CustomMealController: Sendable {
         let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
         let (name, mealType, tags) = try validate(body)
         let condition = try RequestPreconditions.writeCondition(request, body: raw, modifiedAt: body.modifiedAt, now: now())
+        if case .lastWriteWins = condition,
+            try await customMeals.find(id, userId: caller.userId, client: client, logger: context.logger) == nil
+        {
+            let now = now()
+            let stamp = try WriteStamp.of(modifiedAt: body.modifiedAt, body: raw.readableBytesView, now: now)
+            let meal = CustomMealRecord(
+                id: id, userId: caller.userId, name: name, mealType: mealType, items: body.items, version: 1, createdAt: now, updatedAt: now,
+                modified: stamp, tags: tags ?? [])
+            switch try await customMealStore.createIfAbsent(meal, logger: context.logger) {
+            case .created(let meal):
+                return EditedResponse(status: .created, response: .entity(try CustomMealBody(meal, catalog: try foods.catalog())))
+            case .deleted(let tombstone):
+                return EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: .deletionPreserved)))
+            case .idTaken: throw APIError.notFound("No such custom meal.")
+            case .exists: break  // stored meanwhile: the write goes on as an edit
+            }
+        }
         let outcome = try await customMealStore.replace(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in
             (meal.name, meal.mealType, meal.items) = (name, mealType, body.items)
             if let tags { meal.tags = tags }
         }
         let catalog = try foods.catalog()
         switch outcome {
-        case .written(let meal): return .entity(try CustomMealBody(meal, catalog: catalog))
-        case .kept(let meal, let conflict): return .entity(try CustomMealBody(meal, catalog: catalog, conflict: conflict))
-        case .deleted(let tombstone, let conflict): return .deleted(DeletedEntityBody(tombstone, conflict: conflict))
+        case .written(let meal): return EditedResponse(response: .entity(try CustomMealBody(meal, catalog: catalog)))
+        case .kept(let meal, let conflict): return EditedResponse(response: .entity(try CustomMealBody(meal, catalog: catalog, conflict: conflict)))
+        case .deleted(let tombstone, let conflict): return EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: conflict)))
         }
     }
 
@@ -115,18 +133,7 @@ struct CustomMealController: Sendable {
     }
 
     private func validate(_ body: CustomMealRequest) throws -> (name: String, mealType: MealType?, tags: [String]?) {
-        var fields = MealFieldReader(now: now())
-        let name = fields.text(body.name, field: "name", limit: 120)
-        if name == nil && fields.problems["name"] == nil { fields.merge(APIError.invalid(["name": "Give the meal a name."])) }
-        let mealType = fields.mealType(body.mealType)
-        let tags = fields.tags(body.tags)
-        do {
-            _ = try ItemRequestResolver.resolve(body.items, catalog: try foods.catalog())
-        } catch let error as APIError where error.status == .unprocessableContent {
-            fields.merge(error)
-        }
-        try fields.check()
-        return (name ?? "", mealType, tags)
+        try CustomMealFields.check(body, catalog: try foods.catalog(), now: now())
     }
 
     private func find(_ context: AppRequestContext, caller: CallerIdentity) async throws -> CustomMealRecord {

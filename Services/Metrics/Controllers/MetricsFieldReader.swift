@@ -6,7 +6,7 @@ import SyncContracts
 struct MetricsFieldReader {
     let profile: MetricsProfile
     let now: Date
-    private(set) var problems: [String: String] = [:]
+    var problems: [String: String] = [:]
 
     init(profile: MetricsProfile, now: Date) {
         self.profile = profile
@@ -58,6 +58,16 @@ struct MetricsFieldReader {
             return nil
         }
         return value
+    }
+
+    /// A water entry in whole millilitres, 1 to 10000.
+    mutating func water(_ value: Double) -> Int? {
+        let limits = BodyMetricLimits.waterMillilitres
+        guard value.isFinite, value.rounded() == value, value >= Double(limits.lowerBound), value <= Double(limits.upperBound) else {
+            problems["millilitres"] = "Use whole millilitres, \(limits.lowerBound) to \(limits.upperBound)."
+            return nil
+        }
+        return Int(value)
     }
 
     /// The notes trimmed; an empty text clears them (nil: leave as they are).

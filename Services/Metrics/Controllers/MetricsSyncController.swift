@@ -20,21 +20,26 @@ struct MetricsSyncController: Sendable {
     }
 
     /// `GET /api/sync/metrics/changes?since=&limit=`: type `body_metrics_day`, id the day, data the day as
-    /// `GET /api/metrics/daily` answers it (in the preferred unit); an emptied day is a tombstone.
-    @Sendable func changes(request: Request, context: AppRequestContext) async throws -> SyncChangePage<DailyMetricsBody> {
+    /// `GET /api/metrics/daily` answers it (in the preferred unit), an emptied day a tombstone; type `water_entry`, id the
+    /// entry, data the entry as `POST /api/metrics/water` answers it, a removed entry a tombstone.
+    @Sendable func changes(request: Request, context: AppRequestContext) async throws -> SyncChangePage<MetricsChangeData> {
         let caller = try CallerIdentity(request)
         let query = try SyncFeedQuery(
             since: request.uri.queryParameters["since"].map(String.init), limit: request.uri.queryParameters["limit"].map(String.init))
         let profile = try await store.profile(of: caller.userId, logger: context.logger)
         let entries = try await store.changes(of: caller.userId, since: query.since, limit: query.limit + 1, logger: context.logger)
-        let page = entries.prefix(query.limit).map { entry -> SyncChange<DailyMetricsBody> in
+        let page = entries.prefix(query.limit).map { entry -> SyncChange<MetricsChangeData> in
             switch entry {
             case .day(let seq, let day):
                 .live(
                     seq: seq, type: DailyMetrics.syncType, id: day.date.description, version: day.version,
-                    modifiedAt: day.modified?.date ?? day.updatedAt, data: DailyMetricsBody(day, unit: profile.weightUnit))
-            case .removed(let seq, let date, let version, let deletedAt):
-                .tombstone(seq: seq, type: DailyMetrics.syncType, id: date, version: version, deletedAt: deletedAt)
+                    modifiedAt: day.modified?.date ?? day.updatedAt, data: .day(DailyMetricsBody(day, unit: profile.weightUnit)))
+            case .water(let seq, let entry):
+                .live(
+                    seq: seq, type: WaterEntry.syncType, id: entry.entityId, version: entry.version, modifiedAt: entry.modified.date,
+                    data: .water(WaterEntryBody(entry)))
+            case .removed(let seq, let type, let id, let version, let deletedAt):
+                .tombstone(seq: seq, type: type, id: id, version: version, deletedAt: deletedAt)
             }
         }
         return SyncChangePage(

@@ -51,35 +51,6 @@ struct DailyMetricsRepository: Sendable {
         return records
     }
 
-    /// The user's changes after `since`, oldest first, at most `limit`: recorded days and the tombstones of emptied
-    /// ones, read in one statement (one snapshot), so a change committed meanwhile is either in both parts or in none.
-    func changes(
-        userId: UUID, since: Int64, limit: Int, on connection: PostgresConnection, logger: Logger
-    ) async throws -> [MetricsFeedEntry] {
-        let rows = try await connection.query(
-            """
-            (SELECT \(unescaped: Self.columns), change_seq, NULL::timestamptz AS deleted_at FROM daily_metrics
-             WHERE user_id = \(userId) AND change_seq > \(since) AND (weight_kg IS NOT NULL OR ketones IS NOT NULL)
-             ORDER BY change_seq LIMIT \(limit))
-            UNION ALL
-            (SELECT \(userId), entity_id, NULL, NULL, NULL, version, deleted_at, NULL, NULL, change_seq, deleted_at
-             FROM sync_tombstones
-             WHERE user_id = \(userId) AND entity_type = \(DailyMetrics.syncType) AND change_seq > \(since)
-             ORDER BY change_seq LIMIT \(limit))
-            ORDER BY change_seq LIMIT \(limit)
-            """, logger: logger)
-        var entries: [MetricsFeedEntry] = []
-        for try await row in rows.decode((UUID, String, Double?, Double?, String?, Int, Date, Date?, String?, Int64, Date?).self) {
-            if let deletedAt = row.10 {
-                entries.append(.removed(seq: row.9, date: row.1, version: row.5, deletedAt: deletedAt))
-            } else {
-                let day = try Self.record((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8))
-                entries.append(.day(seq: row.9, day))
-            }
-        }
-        return entries
-    }
-
     /// Up to `limit` of the user's recorded days before `cutoff`, oldest first, locked for update; days another
     /// transaction holds are skipped (replicas purging at once never take the same day).
     func lockRecordedDays(
@@ -103,10 +74,10 @@ struct DailyMetricsRepository: Sendable {
         try await connection.query("DELETE FROM daily_metrics WHERE user_id = \(userId)", logger: logger)
     }
 
-    private typealias Row = (UUID, String, Double?, Double?, String?, Int, Date, Date?, String?)
-    private static let columns = "user_id, day::text, weight_kg, ketones, notes, version, updated_at, modified_at, modified_tiebreak"
+    typealias Row = (UUID, String, Double?, Double?, String?, Int, Date, Date?, String?)
+    static let columns = "user_id, day::text, weight_kg, ketones, notes, version, updated_at, modified_at, modified_tiebreak"
 
-    private static func record(_ row: Row) throws -> DailyMetrics {
+    static func record(_ row: Row) throws -> DailyMetrics {
         guard let date = CalendarDate(row.1) else { throw PostgresError.protocol("unreadable day \(row.1)") }
         let modified = row.7.map { WriteStamp($0, tiebreak: row.8 ?? "") }
         return DailyMetrics(

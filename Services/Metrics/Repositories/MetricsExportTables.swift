@@ -1,7 +1,7 @@
 import BackendKit
 
 /// Metrics' part of the data export (`GET /api/export/metrics`): the body metrics of every day the user recorded
-/// (weight in kg and ketones; emptied days are deletions and left out) and their sync conflicts.
+/// (weight in kg and ketones; emptied days are deletions and left out), every water entry, and their sync conflicts.
 enum MetricsExportTables {
     static let part = ExportPart(
         name: "metrics",
@@ -13,6 +13,13 @@ enum MetricsExportTables {
                     ExportColumn("day", "day"), ExportColumn("weightKg", "weight_kg"), ExportColumn("ketones", "ketones"),
                     ExportColumn("notes", "notes", .text), ExportColumn("version", "version"), ExportColumn("updatedAt", "updated_at", .timestamp),
                     ExportColumn("modifiedAt", "modified_at", .timestamp),
+                ]),
+            ExportTable(
+                file: "water_entries", key: "waterEntries", source: "water_entries", order: "day, created_at, id",
+                columns: [
+                    ExportColumn("id", "id"), ExportColumn("day", "day"), ExportColumn("millilitres", "millilitres"),
+                    ExportColumn("version", "version"), ExportColumn("createdAt", "created_at", .timestamp),
+                    ExportColumn("updatedAt", "updated_at", .timestamp), ExportColumn("modifiedAt", "modified_at", .timestamp),
                 ]),
             .syncConflicts(file: "body_metrics_sync_conflicts"),
         ])

@@ -3,7 +3,7 @@ import Logging
 import ServiceDefaults
 import SyncContracts
 
-/// What the metrics routes read and write: the caller's unit and zone, their recorded days, every change of a day
+/// What the metrics routes read and write: the caller's unit and zone, their recorded days and water entries, every change of a day
 /// (which commits with its `weight.logged` event, or, when last-write-wins keeps the stored day, records the
 /// conflict), the changes feed and the conflict log. `PostgresBodyMetricsStore` in the service; router tests use an
 /// in-memory one. Every call logs to the request's `logger`.
@@ -23,7 +23,15 @@ protocol BodyMetricsStore: Sendable {
         _ change: @Sendable (inout DailyMetrics) throws -> Void
     ) async throws -> DayChangeOutcome
 
-    /// The user's changes after `since` (recorded days and tombstones of emptied ones), oldest first, at most
+    /// The user's water entries from `from` to `to` (inclusive), by day and then as they were logged.
+    func waterEntries(of userId: UUID, from: CalendarDate, to: CalendarDate, logger: Logger) async throws -> [WaterEntry]
+
+    /// Applies `change` to the user's water entry (a removal when `change.write.isDeletion`; 404 for removing one that
+    /// is not there) by `WaterWriteVerdict`: stored or removed with its next version, change number, tombstone and the
+    /// `water.logged` of each day it touched, or the conflict it lost recorded.
+    func changeWater(userId: UUID, _ change: WaterWrite, logger: Logger) async throws -> WaterChangeOutcome
+
+    /// The user's changes after `since` (recorded days, water entries and tombstones of emptied days and removed entries), oldest first, at most
     /// `limit`. Throws `SyncFeedQuery.expired` when `since` is older than the user's purged tombstones.
     func changes(of userId: UUID, since: Int64, limit: Int, logger: Logger) async throws -> [MetricsFeedEntry]
 

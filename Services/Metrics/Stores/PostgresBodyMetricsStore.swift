@@ -6,11 +6,13 @@ import ServiceDefaults
 import SyncContracts
 
 /// `BodyMetricsStore` on the service's schema: a change locks the day's row, and the row, its next version, change
-/// number, tombstone and `weight.logged` event (or the conflict it lost) commit in one transaction.
+/// number, tombstone and `weight.logged` event (or the conflict it lost) commit in one transaction; a water entry's
+/// change likewise with its `water.logged`.
 struct PostgresBodyMetricsStore: BodyMetricsStore {
     let client: PostgresPool
     let days: DailyMetricsRepository
     let profiles: MetricsProfileRepository
+    let water: WaterEntryRepository
     let now: @Sendable () -> Date
 
     func profile(of userId: UUID, logger: Logger) async throws -> MetricsProfile {
@@ -35,10 +37,24 @@ struct PostgresBodyMetricsStore: BodyMetricsStore {
         }
     }
 
+    func waterEntries(of userId: UUID, from: CalendarDate, to: CalendarDate, logger: Logger) async throws -> [WaterEntry] {
+        try await client.withConnection { connection in
+            try await water.list(userId: userId, from: from, to: to, on: connection, logger: logger)
+        }
+    }
+
+    func changeWater(userId: UUID, _ change: WaterWrite, logger: Logger) async throws -> WaterChangeOutcome {
+        let now = now()
+        let writer = WaterChangeWriter(water: water)
+        return try await client.transaction(logger: logger) { connection in
+            try await writer.write(userId: userId, change, now: now, on: connection, logger: logger)
+        }
+    }
+
     func changes(of userId: UUID, since: Int64, limit: Int, logger: Logger) async throws -> [MetricsFeedEntry] {
         try await client.withConnection { connection in
             if try await SyncClock.isExpired(since, userId: userId, on: connection, logger: logger) { throw SyncFeedQuery.expired }
-            return try await days.changes(userId: userId, since: since, limit: limit, on: connection, logger: logger)
+            return try await MetricsChangesFeed().changes(userId: userId, since: since, limit: limit, on: connection, logger: logger)
         }
     }
 

@@ -19,8 +19,19 @@ struct DayReport: Codable, Sendable, Equatable {
     var goalMet: Bool?
     /// Goal minus consumed calories (negative when over); nil without a goal.
     var caloriesRemaining: Double?
+    /// The day's water in millilitres (0 when none was logged).
+    var waterMillilitres: Int
+    /// The user's daily water goal; nil without one.
+    var waterGoalMillilitres: Int?
+    /// Whether the day's water reached the goal; nil without a goal.
+    var waterGoalMet: Bool?
 
-    init(_ day: DaySummary, goal: Int?) {
+    /// `day` judged by the calorie goal in force that day and the current water goal of `goals`.
+    init(_ day: DaySummary, goals: GoalHistory) {
+        self.init(day, goal: goals.dailyCalorieGoal(on: day.date), waterGoal: goals.dailyWaterGoalMillilitres)
+    }
+
+    init(_ day: DaySummary, goal: Int?, waterGoal: Int? = nil) {
         date = day.date
         mealsConsumed = day.consumedCount
         mealsScanned = day.scannedCount
@@ -35,6 +46,9 @@ struct DayReport: Codable, Sendable, Equatable {
         goalStatus = GoalStatus(day, goal: goal)
         goalMet = goalStatus.isMet
         caloriesRemaining = goal.map { Rounding.tenths(Double($0) - day.calories) }
+        waterMillilitres = day.waterMillilitres
+        waterGoalMillilitres = waterGoal
+        waterGoalMet = waterGoal.map { day.waterMillilitres >= $0 }
     }
 }
 

@@ -2,7 +2,7 @@ import EventContracts
 import ServiceDefaults
 
 /// One user's day as the read model holds it: sums over consumed meals, counts of consumed and scanned meals,
-/// and the mean scores of the consumed ones.
+/// the mean scores of the consumed ones, and the water drunk.
 struct DaySummary: Sendable, Equatable {
     var date: CalendarDate
     var consumedCount: Int
@@ -14,6 +14,8 @@ struct DaySummary: Sendable, Equatable {
     var fiberGrams: Double
     var dietScore: Double?
     var healthScore: Double?
+    /// The day's water, from `water.logged` (0 without entries).
+    var waterMillilitres = 0
 
     /// A day without meals.
     static func empty(_ date: CalendarDate) -> DaySummary {

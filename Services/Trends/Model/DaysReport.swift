@@ -13,7 +13,7 @@ struct DaysReport: Codable, Sendable, Equatable {
         let days = DaySummary.filled(summaries, over: range)
         from = range.lowerBound
         to = range.upperBound
-        self.days = days.map { DayReport($0, goal: goals.dailyCalorieGoal(on: $0.date)) }
+        self.days = days.map { DayReport($0, goals: goals) }
         self.goal = GoalAchievement(days, goals: goals)
         averages = NutritionAverages(PeriodTotals(days))
     }

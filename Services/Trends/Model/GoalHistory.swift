@@ -13,6 +13,9 @@ struct GoalHistory: Sendable, Equatable {
 
     /// Oldest first.
     private(set) var periods: [Period]
+    /// The user's current daily water goal in millilitres, which every day's water is shown against (water goals have
+    /// no history); nil: no goal.
+    var dailyWaterGoalMillilitres: Int?
 
     init(_ periods: [Period]) {
         self.periods = periods.sorted { $0.from < $1.from }

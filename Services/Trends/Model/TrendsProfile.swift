@@ -13,6 +13,8 @@ struct TrendsProfile: Sendable, Equatable {
     var birthDate: CalendarDate?
     var sex: String?
     var activityLevel: String?
+    /// Millilitres a day; nil: no water goal.
+    var dailyWaterGoalMillilitres: Int?
     /// The daily calorie goal period by period, which past days are judged by (`dailyCalorieGoal` is today's).
     var goals: GoalHistory = .none
 

@@ -27,7 +27,7 @@ struct TrendsReport: Codable, Sendable, Equatable {
         to = range.upperBound
         averages = NutritionAverages(totals)
         macroSplit = MacroEnergySplit(totals)
-        self.days = days.map { DayReport($0, goal: profile.goals.dailyCalorieGoal(on: $0.date)) }
+        self.days = days.map { DayReport($0, goals: profile.goals) }
         bestMeals = best
         worstMeals = worst
         goal = GoalAchievement(days, goals: profile.goals)

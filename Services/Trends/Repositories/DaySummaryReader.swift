@@ -4,26 +4,34 @@ import PostgresNIO
 import PostgresSupport
 import ServiceDefaults
 
-/// Reads `daily_summaries`; every query logs to the request's `logger`.
+/// Reads `daily_summaries` (with each day's water from `water_days`); every query logs to the request's `logger`.
 struct DaySummaryReader: Sendable {
     let client: PostgresPool
 
-    /// The stored days of the user within `range`, oldest first (days without meals have no row).
+    /// The stored days of the user within `range` with their water, oldest first (days without meals or water have no
+    /// row).
     func summaries(of userId: UUID, in range: ClosedRange<CalendarDate>, logger: Logger) async throws -> [DaySummary] {
+        let from = range.lowerBound.description
+        let to = range.upperBound.description
         let rows = try await client.query(
             """
-            SELECT day::text, consumed_count, scanned_count, calories, protein, carbs, fat, fiber, diet_score_mean, health_score_mean
-            FROM daily_summaries
-            WHERE user_id = \(userId) AND day BETWEEN \(range.lowerBound.description)::date AND \(range.upperBound.description)::date
-            ORDER BY day
+            SELECT coalesce(s.day, w.day)::text, coalesce(s.consumed_count, 0), coalesce(s.scanned_count, 0), coalesce(s.calories, 0),
+                coalesce(s.protein, 0), coalesce(s.carbs, 0), coalesce(s.fat, 0), coalesce(s.fiber, 0), s.diet_score_mean,
+                s.health_score_mean, coalesce(w.millilitres, 0)
+            FROM (SELECT * FROM daily_summaries WHERE user_id = \(userId) AND day BETWEEN \(from)::date AND \(to)::date) s
+            FULL JOIN (
+                SELECT day, millilitres FROM water_days
+                WHERE user_id = \(userId) AND day BETWEEN \(from)::date AND \(to)::date AND millilitres > 0
+            ) w ON w.day = s.day
+            ORDER BY 1
             """, logger: logger)
         var days: [DaySummary] = []
-        for try await row in rows.decode((String, Int, Int, Double, Double, Double, Double, Double, Double?, Double?).self) {
+        for try await row in rows.decode((String, Int, Int, Double, Double, Double, Double, Double, Double?, Double?, Int).self) {
             guard let date = CalendarDate(row.0) else { continue }
             days.append(
                 DaySummary(
                     date: date, consumedCount: row.1, scannedCount: row.2, calories: row.3, proteinGrams: row.4, carbsGrams: row.5,
-                    fatGrams: row.6, fiberGrams: row.7, dietScore: row.8, healthScore: row.9))
+                    fatGrams: row.6, fiberGrams: row.7, dietScore: row.8, healthScore: row.9, waterMillilitres: row.10))
         }
         return days
     }
