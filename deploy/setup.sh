@@ -185,6 +185,14 @@ step_card_renderer() {
   ok "$(rsvg-convert --version 2>/dev/null | head -n1)"
 }
 
+step_photo_thumbnailer() {
+  step "photo thumbnailer (vipsthumbnail from libvips)"
+  # The meals service makes each photo's thumbnail (320 px on the long side, upright, EXIF stripped) by running
+  # vipsthumbnail; without it photos are still stored and their answers say "thumbnail": "unavailable".
+  apt_install libvips-tools
+  ok "$(vipsthumbnail --vips-version 2>/dev/null | head -n1)"
+}
+
 step_swift() {
   step "Swift toolchain"
   command -v swift >/dev/null || fail "swift is not on PATH; install Swift 6 (this machine kind ships it in /opt/swift)"
@@ -193,7 +201,7 @@ step_swift() {
 
 # The steps, in order; `deploy/setup.sh STEP...` runs only those named (the container builds run librdkafka and
 # food_data: deploy/containers/).
-STEPS="system_packages librdkafka broker test_mail_server food_data card_renderer swift"
+STEPS="system_packages librdkafka broker test_mail_server food_data card_renderer photo_thumbnailer swift"
 
 main() {
   [ "$(id -u)" = 0 ] || fail "setup installs system packages: run it as root"

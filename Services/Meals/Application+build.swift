@@ -12,7 +12,8 @@ import SyncContracts
 
 /// The composition root of the meals service: creates every concrete client and wires the routes.
 /// Owns schema `meals` (with the sync kit tables and `Idempotency-Key` replays; runs the sync purge and history
-/// retention jobs, and the photo clean-up); publishes `meal.analyzed`, `meal.consumed`, `meal.deleted`; consumes
+/// retention jobs, the photo clean-up and the photo upkeep: sealing, re-sealing, thumbnails of older photos);
+/// publishes `meal.analyzed`, `meal.consumed`, `meal.deleted`; consumes
 /// `user.profile_updated` and `user.deleted`. `now` is the clock of every stored time; tests pass their own.
 func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) async throws
     -> BackendApplication
@@ -32,7 +33,12 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let foods = FoodCatalogLoader(
         importer: FoodImporter(client: client), repository: foodRepository, dataFile: settings.foodDataFile,
         startAfter: infrastructure.migrated, logger: logger)
-    let store = MealStore(client: client, meals: meals, now: now)
+    if settings.photoEncryptionKeys == nil {
+        logger.warning("MEALS_PHOTO_ENCRYPTION_KEY is not set: photos cannot be stored or shown (503 photos_not_configured)")
+    }
+    let thumbnailer = PhotoThumbnailer(settings: settings.thumbnails, logger: logger)
+    let vault = PhotoVault(cipher: settings.photoEncryptionKeys.map(SealingCipher.init(keys:)), thumbnailer: thumbnailer)
+    let store = MealStore(client: client, meals: meals, photos: vault, now: now)
     let customMealStore = CustomMealStore(client: client, customMeals: customMeals, now: now)
 
     let inbox = try infrastructure.makeInbox(
@@ -48,8 +54,13 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let photoRetentionJob = infrastructure.periodicJob(name: "photo-retention", every: syncSettings.purgeInterval) { logger in
         try await photoRetention.purge(now: now(), logger: logger)
     }
+    let photoUpkeep = MealPhotoUpkeep(client: client, vault: vault)
+    let photoUpkeepJob = infrastructure.periodicJob(name: "photo-upkeep", every: settings.photoUpkeepInterval) { logger in
+        try await photoUpkeep.run(logger: logger)
+    }
     var services: [any Service] = [
-        foods, inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob, photoRetentionJob,
+        foods, inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob, photoRetentionJob, thumbnailer,
+        photoUpkeepJob,
     ]
     let httpClient = HTTPClientService()
     services.insert(httpClient, at: 0)
@@ -64,11 +75,11 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     if settings.visionKeyEncryptionKeys == nil {
         logger.warning("MEALS_VISION_KEY_ENCRYPTION_KEY is not set: users cannot store their own vision keys")
     }
-    let vault = VisionKeyVault(
+    let keyVault = VisionKeyVault(
         client: client, repository: visionKeys, cipher: settings.visionKeyEncryptionKeys.map(VisionKeyCipher.init(keys:)), now: now)
     let baseURLPolicy = VisionBaseURLPolicy(allowedPrivateHosts: settings.visionUserAllowedHosts)
     let analyzers = PhotoAnalyzerChooser(
-        server: serverAnalyzer, vault: vault,
+        server: serverAnalyzer, vault: keyVault,
         userProviders: UserVisionProviders(template: settings.vision, httpClient: httpClient.client, logger: logger), policy: baseURLPolicy)
 
     if settings.photoURLKeys == nil {
@@ -91,13 +102,14 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let maker = ManualMealMaker(foods: foods, now: now)
     MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, maker: maker, photos: photos, now: now)
         .addRoutes(to: router)
-    MealPhotoController(client: client, meals: meals, store: store, reader: photoReader, photos: photos, now: now).addRoutes(to: router)
+    MealPhotoController(client: client, rows: PhotoRepository(), vault: vault, store: store, reader: photoReader, photos: photos, now: now)
+        .addRoutes(to: router)
     CustomMealController(
         client: client, customMeals: customMeals, customMealStore: customMealStore, store: store, profiles: profiles, foods: foods,
         photos: photos, now: now
     ).addRoutes(to: router)
     MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods, photos: photos).addRoutes(to: router)
-    VisionKeyController(vault: vault, policy: baseURLPolicy).addRoutes(to: router)
+    VisionKeyController(vault: keyVault, policy: baseURLPolicy).addRoutes(to: router)
     MealsImportController(client: client, store: store, customMealStore: customMealStore, profiles: profiles, maker: maker)
         .addRoutes(to: router)
     ExportController(part: MealsExportTables.part, pool: client).addRoutes(to: router)

@@ -1,3 +1,4 @@
+import BackendKit
 import Configuration
 import Foundation
 import ServiceDefaults
@@ -17,6 +18,15 @@ struct MealsSettings: Sendable {
     /// The keys that seal users' own vision keys (`MEALS_VISION_KEY_ENCRYPTION_KEY`, `kid:base64url(32 random bytes)`,
     /// and `MEALS_VISION_KEY_ENCRYPTION_PREVIOUS_KEYS`, still opened); nil when unset: users cannot store keys.
     var visionKeyEncryptionKeys: KeyRing?
+    /// The keys that seal meal photos and thumbnails at rest (`MEALS_PHOTO_ENCRYPTION_KEY`, `kid:base64url(32 random
+    /// bytes)`, and `MEALS_PHOTO_ENCRYPTION_PREVIOUS_KEYS`, still opened; the photo upkeep job seals again what they
+    /// sealed); nil when unset: photos cannot be stored or shown (503 `photos_not_configured`).
+    var photoEncryptionKeys: KeyRing?
+    /// How the photo thumbnails are made (`MEALS_THUMBNAIL_*`).
+    var thumbnails: PhotoThumbnailerSettings
+    /// How often the photo upkeep job (sealing, re-sealing, thumbnails of older photos) looks for work
+    /// (`MEALS_PHOTO_UPKEEP_INTERVAL_SECONDS`, default 60).
+    var photoUpkeepInterval: Duration
     /// Hosts a user's vision base URL may name although they are private or use plain http
     /// (`MEALS_VISION_USER_ALLOWED_HOSTS`, comma-separated, none by default): an operator's own provider.
     var visionUserAllowedHosts: Set<String>
@@ -39,6 +49,14 @@ struct MealsSettings: Sendable {
         visionKeyEncryptionKeys = try KeyRing.read(
             config: config, currentKey: "meals.vision.key.encryption.key", previousKeys: "meals.vision.key.encryption.previous.keys",
             variable: "MEALS_VISION_KEY_ENCRYPTION_KEY", previousVariable: "MEALS_VISION_KEY_ENCRYPTION_PREVIOUS_KEYS")
+        photoEncryptionKeys = try KeyRing.read(
+            config: config, currentKey: "meals.photo.encryption.key", previousKeys: "meals.photo.encryption.previous.keys",
+            variable: "MEALS_PHOTO_ENCRYPTION_KEY", previousVariable: "MEALS_PHOTO_ENCRYPTION_PREVIOUS_KEYS")
+        thumbnails = try PhotoThumbnailerSettings(config: config)
+        photoUpkeepInterval = .seconds(config.double(forKey: "meals.photo.upkeep.interval.seconds", default: 60))
+        guard photoUpkeepInterval > .zero else {
+            throw ConfigurationError.invalid("MEALS_PHOTO_UPKEEP_INTERVAL_SECONDS", reason: "must be above 0")
+        }
         visionUserAllowedHosts = Set(
             config.string(forKey: "meals.vision.user.allowed.hosts", default: "").split(separator: ",")
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })

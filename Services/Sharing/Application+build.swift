@@ -28,7 +28,13 @@ func buildApplication(
 
     let meals = MealSnapshotRepository()
     let links = ShareLinkRepository(client: client)
-    let photos = MealPhotoRepository(client: client)
+    if settings.photoEncryptionKeys == nil {
+        logger.warning("SHARING_PHOTO_ENCRYPTION_KEY is not set: links cannot include photos (503 photos_not_configured)")
+    }
+    let photos = MealPhotoRepository(client: client, cipher: settings.photoEncryptionKeys.map(SealingCipher.init(keys:)))
+    let photoUpkeep = infrastructure.periodicJob(name: "photo-upkeep", every: settings.photoUpkeepInterval) { logger in
+        try await photos.sealDue(logger: logger)
+    }
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "sharing.consumer.group", default: "sharing"), topics: SharingEventHandler.topics,
         handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(), links: links, arrivals: arrivals))
@@ -61,7 +67,7 @@ func buildApplication(
     return BackendApplication(
         infrastructure: infrastructure,
         services: [
-            inbox, mealsClient, rasteriser, views,
+            inbox, mealsClient, rasteriser, views, photoUpkeep,
             infrastructure.syncPurge(try SyncSettings(config: config), tombstones: false, idempotencyKeys: true),
         ],
         router: router,

@@ -1,3 +1,4 @@
+import BackendKit
 import Configuration
 import Foundation
 import ServiceDefaults
@@ -28,6 +29,12 @@ struct SharingSettings: Sendable {
     /// How often the views counted in memory are written to `links` (`SHARING_VIEWS_WRITE_INTERVAL_SECONDS`,
     /// default 0.25): the most views a killed process loses, and how late other replicas see a count.
     var viewWriteInterval: Duration
+    /// The keys that seal the copied photos at rest (`SHARING_PHOTO_ENCRYPTION_KEY`, `kid:base64url(32 random bytes)`,
+    /// and `SHARING_PHOTO_ENCRYPTION_PREVIOUS_KEYS`, still opened); nil when unset: links cannot include photos
+    /// (503 `photos_not_configured`). A job seals again, every `SHARING_PHOTO_UPKEEP_INTERVAL_SECONDS` (default 60),
+    /// what a previous key or no key sealed.
+    var photoEncryptionKeys: KeyRing?
+    var photoUpkeepInterval: Duration
 
     init(config: ConfigReader) throws {
         let base = config.string(forKey: "sharing.public.base.url", default: "http://localhost:8080")
@@ -49,5 +56,12 @@ struct SharingSettings: Sendable {
         photoTimeout = .seconds(config.double(forKey: "sharing.photo.timeout.seconds", default: 5))
         maxPhotoBytes = config.int(forKey: "sharing.photo.max.bytes", default: 10 * 1024 * 1024)
         viewWriteInterval = .seconds(config.double(forKey: "sharing.views.write.interval.seconds", default: 0.25))
+        photoEncryptionKeys = try KeyRing.read(
+            config: config, currentKey: "sharing.photo.encryption.key", previousKeys: "sharing.photo.encryption.previous.keys",
+            variable: "SHARING_PHOTO_ENCRYPTION_KEY", previousVariable: "SHARING_PHOTO_ENCRYPTION_PREVIOUS_KEYS")
+        photoUpkeepInterval = .seconds(config.double(forKey: "sharing.photo.upkeep.interval.seconds", default: 60))
+        guard photoUpkeepInterval > .zero else {
+            throw ConfigurationError.invalid("SHARING_PHOTO_UPKEEP_INTERVAL_SECONDS", reason: "must be above 0")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import BackendKit
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -85,27 +86,30 @@ struct MealPhotoTests {
             let (token, userId) = try await stack.signUp()
             let meal = try await stack.analyze("an apple", token: token)
             // Two whole parts and a short third, with bytes that differ by position, so an order mistake shows.
-            let size = 2 * MealRepository.photoPartBytes + 17
+            let size = 2 * PhotoRepository.partBytes + 17
             let large: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + (4..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
             let stored = try await Self.put(large, on: meal.id, type: "image/jpeg", token: token, stack: stack)
             #expect(stored.status == .ok, "\(String(buffer: stored.body))")
             let url = try #require(try stored.decoded(MealAnswer.self).photoUrl)
             let read = try await Self.fetch(url, stack: stack)
             #expect(read.status == .ok && Array(buffer: read.body) == large, "the parts come back whole and in order")
-            #expect(try await Self.partSizes(of: meal.id, stack: stack) == [MealRepository.photoPartBytes, MealRepository.photoPartBytes, 17])
+            let sealed = SealingCipher.overhead
+            #expect(
+                try await Self.partSizes(of: meal.id, stack: stack)
+                    == [PhotoRepository.partBytes + sealed, PhotoRepository.partBytes + sealed, 17 + sealed], "each part is sealed on its own")
 
             let replaced = try await Self.put(Self.jpeg, on: meal.id, type: "image/jpeg", token: token, stack: stack)
             #expect(replaced.status == .ok)
-            #expect(try await Self.partSizes(of: meal.id, stack: stack) == [Self.jpeg.count], "the old photo's parts went with it")
+            #expect(try await Self.partSizes(of: meal.id, stack: stack) == [Self.jpeg.count + SealingCipher.overhead], "the old photo's parts went with it")
             let total = try await stack.mealsDatabase.query("SELECT count(*) FROM meal_photo_parts", logger: TestEnvironment.logger)
                 .collect().first?.decode(Int.self)
             #expect(total == 1, "no part of the replaced photo is left behind")
 
-            // A photo stored before parts existed keeps its bytes in meal_photos.bytes.
+            // A photo stored before parts existed (and before sealing) keeps its plain bytes in meal_photos.bytes.
             try await stack.mealsDatabase.query(
                 """
                 WITH inline AS (
-                    UPDATE meal_photos SET bytes = \(ByteBuffer(bytes: Self.webp)) WHERE meal_id = \(meal.id) AND user_id = \(userId)
+                    UPDATE meal_photos SET bytes = \(ByteBuffer(bytes: Self.webp)), key_id = NULL WHERE meal_id = \(meal.id) AND user_id = \(userId)
                     RETURNING photo_id)
                 DELETE FROM meal_photo_parts WHERE photo_id IN (SELECT photo_id FROM inline)
                 """, logger: TestEnvironment.logger)
@@ -202,7 +206,9 @@ struct MealPhotoTests {
             #expect(profile.status == .ok && String(buffer: profile.body).contains(#""deletePhotosAfterDays":10"#))
             let retention = MealPhotoRetention(
                 client: stack.mealsDatabase, meals: MealRepository(), profiles: ProfileRepository(),
-                store: MealStore(client: stack.mealsDatabase, meals: MealRepository(), now: { stack.clock.now() }))
+                store: MealStore(
+                    client: stack.mealsDatabase, meals: MealRepository(), photos: TestServices.photoVault(keys: try TestServices.photoKeys()),
+                    now: { stack.clock.now() }))
             var removed = 0
             let learned = try await TestEnvironment.eventually(timeout: .seconds(30)) {
                 removed += try await retention.purge(now: stack.clock.now(), logger: TestEnvironment.logger)

@@ -135,4 +135,6 @@ struct MealAnswer: Decodable {
     var unrecognised: [String]
     var photoUrl: String?
     var photoUrlExpiresAt: Date?
+    var thumbnail: String?
+    var thumbnailUrl: String?
 }

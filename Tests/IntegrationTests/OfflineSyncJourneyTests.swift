@@ -229,11 +229,12 @@ struct OfflineSyncJourneyTests {
             let metricsDatabase = try #require(stack.databases["metrics"])
             let meals = MealRepository()
             let profiles = ProfileRepository()
+            let photos = TestServices.photoVault(keys: try TestServices.photoKeys())
             // Each replica runs the job on its own schedule: two at once delete each old meal once.
             let replicas = (0..<2).map { _ in
                 MealHistoryRetention(
                     client: mealsDatabase, meals: meals, profiles: profiles,
-                    store: MealStore(client: mealsDatabase, meals: meals, now: { stack.clock.now() }), batchSize: 1)
+                    store: MealStore(client: mealsDatabase, meals: meals, photos: photos, now: { stack.clock.now() }), batchSize: 1)
             }
             var purged = 0
             _ = try await TestEnvironment.eventually(timeout: .seconds(30)) {

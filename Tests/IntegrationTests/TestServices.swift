@@ -10,6 +10,26 @@ import Testing
 
 /// Building blocks shared by the harnesses.
 enum TestServices {
+    /// The photo encryption key of the meals and sharing services under test (`MEALS_PHOTO_ENCRYPTION_KEY`,
+    /// `SHARING_PHOTO_ENCRYPTION_KEY`), and a previous key they still open (`*_PHOTO_ENCRYPTION_PREVIOUS_KEYS`), under
+    /// which tests seal rows to see them opened and sealed again.
+    static let photoKey = "itest:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
+    static let previousPhotoKey = "itest-old:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
+
+    /// The services' ring of photo keys; with `sealingUnderPrevious`, a ring whose current key is the previous one.
+    static func photoKeys(sealingUnderPrevious: Bool = false) throws -> KeyRing {
+        let values = sealingUnderPrevious ? ["k": previousPhotoKey, "p": ""] : ["k": photoKey, "p": previousPhotoKey]
+        return try #require(
+            try KeyRing.read(config: ConfigReaderFactory.make(values), currentKey: "k", previousKeys: "p", variable: "K", previousVariable: "P"))
+    }
+
+    /// A photo vault like the meals service's (one thumbnailer for every test), sealing under `keys`.
+    static func photoVault(keys: KeyRing) -> PhotoVault {
+        PhotoVault(cipher: SealingCipher(keys: keys), thumbnailer: thumbnailer)
+    }
+
+    private static let thumbnailer = PhotoThumbnailer(settings: PhotoThumbnailerSettings(), logger: TestEnvironment.logger)
+
     /// The service configuration of `schema` (emptied first).
     static func config(schema: String) async throws -> [String: String] {
         let settings = try TestEnvironment.postgresSettings(schema: schema)
@@ -22,6 +42,11 @@ enum TestServices {
     static func config(service name: String) async throws -> [String: String] {
         var values = try await config(schema: "itest_\(name)")
         values["\(name).consumer.group"] = "itest-\(name)-\(UUID().uuidString.prefix(8))"
+        if name == "sharing" {
+            // Every harness builds sharing from this configuration; its photo copies are sealed like meals' photos.
+            values["sharing.photo.encryption.key"] = photoKey
+            values["sharing.photo.encryption.previous.keys"] = previousPhotoKey
+        }
         return values
     }
 
@@ -45,6 +70,8 @@ enum TestServices {
         values["meals.food.data.file"] = TestEnvironment.foodDataFile.path
         values["meals.photo.url.key"] = "itest:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
         values["meals.vision.key.encryption.key"] = "itest:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
+        values["meals.photo.encryption.key"] = photoKey
+        values["meals.photo.encryption.previous.keys"] = previousPhotoKey
         // The scripted providers of the tests listen on loopback, which users' own base URLs may otherwise not name.
         values["meals.vision.user.allowed.hosts"] = "127.0.0.1"
         if let visionPort {

@@ -1,3 +1,4 @@
+import BackendKit
 import Crypto
 import Foundation
 import ServiceDefaults

@@ -21,6 +21,9 @@
 #     a meal made for it. Per upload: the peak RSS growth of each process over its size before it (the peak is reset
 #     before each upload where /proc/<pid>/clear_refs allows), divided by the upload size; the first upload on the
 #     fresh processes is the figure (issue 21: about 5x the photo across the gateway and the meals service today).
+# (e) Photo throughput: BENCH_UPLOADS sequential uploads of that file and four times as many downloads of its signed
+#     photoUrl, through the gateway; the median request's MB/s, printed beside the figures of the code before photos
+#     were sealed at rest when given (BENCH_PHOTO_BASELINE_UP_MBS, BENCH_PHOTO_BASELINE_DOWN_MBS).
 # The resident memory (VmRSS and VmHWM) of every process started here, and of PostgreSQL's postmaster and the
 # broker, is printed idle (after start, before load) and after the load.
 # Needs PostgreSQL and the broker: `bash deploy/infra.sh start`. Starts its own AuthService (port 18381),
@@ -28,7 +31,8 @@
 # rate limits); registers two users and deletes them again at the end (their meals and photos go with them).
 # Environment: BENCH_BIN_DIR (use the AuthService, MealsService and Gateway there instead of building release
 # ones), BENCH_AUTH_PORT, BENCH_MEALS_PORT, BENCH_GATEWAY_PORT (the ports above), BENCH_ANALYZE_RATE (most analyses/s offered, 20), BENCH_ANALYZE_CONNECTIONS (2), BENCH_MEALS (meals of
-# the list user, 200), BENCH_UPLOADS (uploads per round, 5), BENCH_UPLOAD_BYTES (10000000),
+# the list user, 200), BENCH_UPLOADS (uploads per round, 5), BENCH_UPLOAD_BYTES (10000000), BENCH_PHOTO_BASELINE_UP_MBS and
+# BENCH_PHOTO_BASELINE_DOWN_MBS ((e)'s figures on the code before photos were sealed, printed beside today's),
 # BENCH_KEEP_USERS=1 (keep the bench accounts), BENCH_LOG_LEVEL (info).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -108,7 +112,8 @@ start_meals() { # MealsService on MEALS_PORT, waited for until ready; sets MEALS
   # No vision provider: photos for analysis are read and checked whole, then answered 503 vision_not_configured.
   # shellcheck disable=SC2046
   (cd "$REPO_ROOT" && exec env -u MEALS_VISION_BASE_URL -u MEALS_UPLOAD_MAX_BYTES $(pg_env_for meals) \
-    MEALS_FOOD_DATA_FILE="$FOOD_DATA_FILE" KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT=$MEALS_PORT \
+    MEALS_FOOD_DATA_FILE="$FOOD_DATA_FILE" MEALS_PHOTO_ENCRYPTION_KEY="$(dev_symmetric_key meals-photo-encryption)" \
+    KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT=$MEALS_PORT \
     LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/MealsService" >>"$WORK/meals.log" 2>&1 </dev/null) &
   MEALS_PID=$!
   # A first start imports the food table (one transaction), which takes a while.
@@ -314,6 +319,20 @@ done
 # shellcheck disable=SC2046  # bench_infra_pids prints words
 bench_print_rss "after the photo uploads" meals:"$MEALS_PID" gateway:"$GATEWAY_PID" $(bench_infra_pids)
 
+# --- (e) photo throughput (photos are sealed at rest since issue 33) ------------------------------------------------
+step "(e) photo throughput: $UPLOADS sequential uploads, then $((UPLOADS * 4)) sequential downloads of the signed photoUrl, $UPLOAD_BYTES bytes each"
+: >"$WORK/throughput.runs"
+for upload in $(seq 1 "$UPLOADS"); do
+  curl -s -o "$WORK/photo.json" -w '%{time_total} %{http_code}\n' --max-time 60 -X PUT -H "Authorization: Bearer $UPLOAD_TOKEN" \
+    -H 'Content-Type: image/jpeg' -H 'Expect:' --data-binary "@$WORK/upload.jpg" "$GATEWAY_URL/api/meals/$PHOTO_MEAL_ID/photo" \
+    | awk '{ print "up", $1, $2 }' >>"$WORK/throughput.runs"
+done
+PHOTO_URL=$(jq -r .photoUrl "$WORK/photo.json")
+for download in $(seq 1 $((UPLOADS * 4))); do
+  curl -s -o /dev/null -w '%{time_total} %{http_code}\n' --max-time 60 "$GATEWAY_URL$PHOTO_URL" | awk '{ print "down", $1, $2 }' >>"$WORK/throughput.runs"
+done
+awk '$3 != 200 { bad++ } END { if (bad) printf "    warning: %d photo transfers were not answered 200\n", bad }' "$WORK/throughput.runs"
+
 # --- summary ------------------------------------------------------------------------------------------------------
 ms() { awk -v v="$1" 'BEGIN { printf "%.1f", v / 1000 }'; }
 echo
@@ -348,3 +367,10 @@ awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v m1="$(head -n 1 "$WORK/photo.runs" |
   printf "(d) PUT /api/meals/:id/photo of %.1f MB, first upload on fresh processes: peak RSS growth / upload size meals %.2fx + gateway %.2fx = %.2fx   (goal: under 1.5x; before issue 21: 4.39x)\n", n / 1000000, m1, g1, m1 + g1
   if (u > 1) printf "    later uploads, memory already retained (median of %d): meals %.2fx, gateway %.2fx\n", u - 1, m, g
   printf "    all %d uploads, highest peak over the idle RSS: meals +%.1f MB (%.2fx), gateway +%.1f MB (%.2fx)\n", u, (mp - mi) / 1024, (mp - mi) * 1024 / n, (gp - gi) / 1024, (gp - gi) * 1024 / n }'
+# Before: the same step on the code before sealing (commit c05edff, BENCH_BIN_DIR with its release binaries).
+median_of() { awk -v d="$1" '$1 == d { print $2 }' "$WORK/throughput.runs" | bench_median; }
+awk -v n="$UPLOAD_BYTES" -v up="$(median_of up)" -v down="$(median_of down)" \
+  -v bup="${BENCH_PHOTO_BASELINE_UP_MBS:-}" -v bdown="${BENCH_PHOTO_BASELINE_DOWN_MBS:-}" 'BEGIN {
+  printf "(e) photo throughput, sealed at rest, median request: upload %.1f MB/s (%.0f ms), download %.1f MB/s (%.0f ms)\n", n / 1000000 / up, up * 1000, n / 1000000 / down, down * 1000
+  if (bup != "") printf "    before sealing (BENCH_PHOTO_BASELINE_UP_MBS, _DOWN_MBS): upload %.1f MB/s, download %.1f MB/s\n", bup, bdown
+  else print "    before sealing: run this bench with BENCH_BIN_DIR set to binaries of the commit before sealing, and pass its figures as BENCH_PHOTO_BASELINE_UP_MBS and BENCH_PHOTO_BASELINE_DOWN_MBS" }'

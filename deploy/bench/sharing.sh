@@ -157,10 +157,11 @@ step "starting AuthService on $AUTH_PORT, MealsService on $MEALS_PORT, SharingSe
 for name in auth meals sharing; do : >"$WORK/$name.log"; done
 rm -f "$WORK/nginx.pid"
 bench_start_auth "$AUTH_PORT"
-bench_start_service meals "$MEALS_PORT" MEALS_FOOD_DATA_FILE="$FOOD_DATA_FILE"
+bench_start_service meals "$MEALS_PORT" MEALS_FOOD_DATA_FILE="$FOOD_DATA_FILE" \
+  MEALS_PHOTO_ENCRYPTION_KEY="$(dev_symmetric_key meals-photo-encryption)"
 MEALS_PID=$SERVICE_PID
 bench_start_service sharing "$SHARING_PORT" SHARING_CONSUMER_GROUP="$SHARING_GROUP" SHARING_MEALS_URL="$MEALS_URL" \
-  SHARING_PUBLIC_BASE_URL="$GATEWAY_URL"
+  SHARING_PUBLIC_BASE_URL="$GATEWAY_URL" SHARING_PHOTO_ENCRYPTION_KEY="$(dev_symmetric_key sharing-photo-encryption)"
 SHARING_PID=$SERVICE_PID
 wait_for 120 "auth readiness" http_ok "http://127.0.0.1:$AUTH_PORT/health/ready" || fail "AuthService did not become ready; see $WORK/auth.log"
 wait_for 180 "meals readiness" http_ok "$MEALS_URL/health/ready" || fail "MealsService did not become ready; see $WORK/meals.log"

@@ -63,8 +63,8 @@ struct AnalyzeController: Sendable {
             composition: MealComposer.compose(drafts, profile: profile.scoring), profile: profile, description: text,
             mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: false, notes: nil, unrecognised: unrecognised,
             photoId: input.photo.map { _ in UUID() }, now: now, tags: tags ?? [])
-        try await store.create(meal, photo: input.photo, logger: context.logger)
-        return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
+        let stored = try await store.create(meal, photo: input.photo, logger: context.logger)
+        return EditedResponse(status: .created, headers: MealFactory.headers(for: stored), response: MealBody(stored, photos: photos))
     }
 
     /// The provider's items grounded in the table; its failures become 503 or 502 answers, a photo without food 422.

@@ -1,16 +1,20 @@
+import BackendKit
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import PostgresSupport
 import ServiceDefaults
 
 /// Photos on any meal: attach or replace (`PUT /api/meals/:id/photo`), delete (`DELETE /api/meals/:id/photo`), read
 /// as the owner (`GET /api/meals/:id/photo`), and the signed, short-lived public URL that meal answers hand out
-/// (`GET /media/photos/:photoId`, no bearer token). Photo writes are meal writes: `If-Match` or last-write-wins on
+/// (`GET /media/photos/:photoId`, no bearer token), and the same for its thumbnail (`GET /media/photos/:photoId/thumbnail`).
+/// Photos are stored sealed (`PhotoVault`) and opened here. Photo writes are meal writes: `If-Match` or last-write-wins on
 /// `?modifiedAt=`, a new version, the changes feed and the meal events.
 struct MealPhotoController: Sendable {
     let client: PostgresPool
-    let meals: MealRepository
+    let rows: PhotoRepository
+    let vault: PhotoVault
     let store: MealStore
     let reader: AnalysisRequestReader
     let photos: PhotoURLSigner
@@ -21,6 +25,7 @@ struct MealPhotoController: Sendable {
         router.delete("/api/meals/:id/photo", use: remove)
         router.get("/api/meals/:id/photo", use: ownerPhoto)
         router.get("/media/photos/:photoId", use: signedPhoto)
+        router.get("/media/photos/:photoId/thumbnail", use: signedThumbnail)
     }
 
     /// `PUT /api/meals/:id/photo`: the image as the body (or a multipart `image` part, or JSON base64 `image`); JPEG,
@@ -45,21 +50,47 @@ struct MealPhotoController: Sendable {
     @Sendable func ownerPhoto(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let id = try MealController.mealId(context)
-        guard let photo = try await meals.photo(mealId: id, userId: caller.userId, client: client, logger: context.logger) else {
+        guard let row = try await rows.photo(mealId: id, userId: caller.userId, client: client, logger: context.logger) else {
             throw APIError.notFound("This meal has no photo.")
         }
-        return Self.response(photo, maxAge: 3600)
+        return Self.response(try open(row, logger: context.logger), maxAge: 3600)
     }
 
     /// `GET /media/photos/:photoId?expires=&kid=&sig=`: the photo a signed URL names, until it expires. 403 when the
     /// URL is unsigned, its signature does not match or it expired; 404 when the photo was replaced or deleted.
     @Sendable func signedPhoto(request: Request, context: AppRequestContext) async throws -> Response {
+        let (photoId, expiresAt) = try verified(request, context: context, thumbnail: false)
+        guard let row = try await rows.photo(photoId: photoId, client: client, logger: context.logger) else {
+            throw APIError.notFound("No such photo; it was replaced or deleted.")
+        }
+        return Self.response(try open(row, logger: context.logger), maxAge: max(0, Int(expiresAt.timeIntervalSince(now()))))
+    }
+
+    /// `GET /media/photos/:photoId/thumbnail?expires=&kid=&sig=`: the photo's JPEG thumbnail a signed `thumbnailUrl`
+    /// names, until it expires. 403 as for the photo; 404 when the photo is gone or has no thumbnail.
+    @Sendable func signedThumbnail(request: Request, context: AppRequestContext) async throws -> Response {
+        let (photoId, expiresAt) = try verified(request, context: context, thumbnail: true)
+        guard let (keyId, sealed) = try await rows.thumbnail(photoId: photoId, client: client, logger: context.logger) else {
+            throw APIError.notFound("No such thumbnail; the photo was replaced or deleted, or has none.")
+        }
+        let jpeg: [UInt8]
+        do {
+            jpeg = try vault.openThumbnail(sealed, keyId: keyId, photoId: photoId)
+        } catch let error as SealedBytesUnreadable {
+            throw Self.unreadable(error, logger: context.logger)
+        }
+        let photo = StoredPhoto(mediaType: "image/jpeg", bytes: ByteBuffer(bytes: jpeg))
+        return Self.response(photo, maxAge: max(0, Int(expiresAt.timeIntervalSince(now()))))
+    }
+
+    /// The photo id of a signed URL and when it expires; 403 when it is unsigned, does not match or expired.
+    private func verified(_ request: Request, context: AppRequestContext, thumbnail: Bool) throws -> (UUID, Date) {
         guard let text = context.parameters.get("photoId"), let photoId = UUID(uuidString: text) else {
             throw APIError.notFound("No such photo.")
         }
         let query = request.uri.queryParameters
         let verdict = photos.verify(
-            photoId: photoId, expires: query["expires"].map(String.init), keyId: query["kid"].map(String.init),
+            photoId: photoId, thumbnail: thumbnail, expires: query["expires"].map(String.init), keyId: query["kid"].map(String.init),
             signature: query["sig"].map(String.init))
         switch verdict {
         case .unsigned:
@@ -69,11 +100,22 @@ struct MealPhotoController: Sendable {
         case .expired:
             throw APIError(.forbidden, code: "photo_url_expired", message: "This photo URL has expired; read the meal again for a fresh one.")
         case .valid(let expiresAt):
-            guard let photo = try await meals.photo(photoId: photoId, client: client, logger: context.logger) else {
-                throw APIError.notFound("No such photo; it was replaced or deleted.")
-            }
-            return Self.response(photo, maxAge: max(0, Int(expiresAt.timeIntervalSince(now()))))
+            return (photoId, expiresAt)
         }
+    }
+
+    /// The stored photo opened; 503 when its key is gone from the settings.
+    private func open(_ row: PhotoRepository.Row, logger: Logger) throws -> StoredPhoto {
+        do {
+            return try vault.open(row)
+        } catch let error as SealedBytesUnreadable {
+            throw Self.unreadable(error, logger: logger)
+        }
+    }
+
+    private static func unreadable(_ error: SealedBytesUnreadable, logger: Logger) -> APIError {
+        logger.error("stored photo cannot be opened; is its key missing from MEALS_PHOTO_ENCRYPTION_PREVIOUS_KEYS?", metadata: ["encryption_key_id": .string(error.keyId)])
+        return APIError(.serviceUnavailable, code: "photo_unreadable", message: "This photo cannot be read right now.")
     }
 
     /// The answer to a photo write: the meal (with its photo URL) or what stopped the write.

@@ -29,6 +29,12 @@ struct MealBody: ResponseCodable, Equatable {
     /// fresh one); absent without a photo.
     var photoUrl: String?
     var photoUrlExpiresAt: Date?
+    /// With a photo: `ready` (`thumbnailUrl` is set), `pending` (a photo stored before thumbnails; the upkeep job is
+    /// making it) or `unavailable` (the photo could not be read by the image library; it is stored all the same).
+    var thumbnail: String?
+    /// The signed URL of the photo's JPEG thumbnail (at most 320 px on its long side, upright, without EXIF), expiring
+    /// with `photoUrlExpiresAt`; absent unless `thumbnail` is `ready`.
+    var thumbnailUrl: String?
     var createdAt: Date
     var updatedAt: Date
     /// When the meal was last written, as the writing client said (`modifiedAt`) or the server's time.
@@ -56,9 +62,14 @@ struct MealBody: ResponseCodable, Equatable {
         healthScore = meal.health
         dietScore = meal.diet
         unrecognised = meal.unrecognised
-        let signed = meal.photoId.map(photos.url(for:))
+        let signed = meal.photoId.map { photos.url(for: $0) }
         photoUrl = signed?.url
         photoUrlExpiresAt = signed?.expiresAt
+        if let photoId = meal.photoId {
+            let state = meal.thumbnail ?? .pending
+            thumbnail = state.rawValue
+            thumbnailUrl = state == .ready ? photos.url(for: photoId, thumbnail: true).url : nil
+        }
         createdAt = meal.createdAt
         updatedAt = meal.updatedAt
         modifiedAt = meal.modified.date

@@ -30,6 +30,8 @@ struct MealRecord: Sendable, Equatable {
     /// The id of the meal's photo (it names the photo in signed URLs and changes when the photo is replaced); nil
     /// without one.
     var photoId: UUID?
+    /// What became of the photo's thumbnail, as last read or written; nil without a photo (or when not read).
+    var thumbnail: PhotoThumbnailState? = nil
     /// Normalised by `MealTags`.
     var tags: [String] = []
     var createdAt: Date

@@ -9,7 +9,8 @@ struct MealRepository: Sendable {
     private static let columns: PostgresQuery = """
         SELECT id, user_id, origin, title, description, meal_type, capture_kind, eaten_at, local_date::text, time_zone,
                is_consumed, consumed_at, notes, edited, version, items::text, totals::text, health::text, diet::text,
-               unrecognised::text, photo_id, tags, created_at, updated_at, modified_at, modified_tiebreak, change_seq
+               unrecognised::text, photo_id, tags, created_at, updated_at, modified_at, modified_tiebreak, change_seq,
+               (SELECT coalesce(p.thumbnail, 'pending') FROM meal_photos p WHERE p.photo_id = meals.photo_id) AS photo_thumbnail
         FROM meals
         """
 
@@ -112,7 +113,7 @@ struct MealRepository: Sendable {
         query.binds.append(limit, context: .default)
         var changed: [(Int64, MealRecord)] = []
         for try await row in try await connection.query(query, logger: logger) {
-            changed.append((try row.makeRandomAccess()["change_seq"].decode(Int64.self), try MealJSON.record(from: row)))
+            changed.append((try row.makeRandomAccess()["change_seq"].decode(Int64.self), try Self.record(from: row)))
         }
         return changed
     }
@@ -139,53 +140,10 @@ struct MealRepository: Sendable {
         try await connection.query("DELETE FROM meals WHERE user_id = \(userId)", logger: logger)
     }
 
-    /// Photos are written in parts of at most this many bytes, each in its own statement: storing an upload then holds
-    /// the photo once plus one part in memory, where one bind message of the whole photo held it three times.
-    static let photoPartBytes = 1 << 20
-
-    /// Stores the meal's photo under `photoId`, replacing the one it had (whose parts go with it).
-    func savePhoto(
-        _ photo: PhotoUpload, photoId: UUID, mealId: UUID, userId: UUID, storedAt: Date, on connection: PostgresConnection, logger: Logger
-    ) async throws {
-        try await deletePhoto(mealId: mealId, userId: userId, on: connection, logger: logger)
-        try await connection.query(
-            """
-            INSERT INTO meal_photos (meal_id, user_id, media_type, bytes, photo_id, stored_at)
-            VALUES (\(mealId), \(userId), \(photo.format.mediaType), NULL, \(photoId), \(storedAt))
-            """, logger: logger)
-        for (part, start) in stride(from: 0, to: photo.bytes.count, by: Self.photoPartBytes).enumerated() {
-            let bytes = ByteBuffer(bytes: photo.bytes[start..<min(start + Self.photoPartBytes, photo.bytes.count)])
-            try await connection.query(
-                "INSERT INTO meal_photo_parts (photo_id, part, bytes) VALUES (\(photoId), \(part), \(bytes))", logger: logger)
-        }
-    }
-
     /// Deletes the meal's photo (the meal stays).
     func deletePhoto(mealId: UUID, userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
     }
-
-    /// The photo of the caller's meal.
-    func photo(mealId: UUID, userId: UUID, client: PostgresPool, logger: Logger) async throws -> StoredPhoto? {
-        let rows = try await client.query(
-            "SELECT \(unescaped: Self.photoColumns) FROM meal_photos WHERE meal_id = \(mealId) AND user_id = \(userId)", logger: logger)
-        for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return StoredPhoto(mediaType: mediaType, bytes: bytes) }
-        return nil
-    }
-
-    /// The photo a signed URL names. Not scoped to a user: only the meals service signs photo URLs, and only for the
-    /// photo's owner.
-    func photo(photoId: UUID, client: PostgresPool, logger: Logger) async throws -> StoredPhoto? {
-        let rows = try await client.query("SELECT \(unescaped: Self.photoColumns) FROM meal_photos WHERE photo_id = \(photoId)", logger: logger)
-        for try await (mediaType, bytes) in rows.decode((String, ByteBuffer).self) { return StoredPhoto(mediaType: mediaType, bytes: bytes) }
-        return nil
-    }
-
-    /// A photo's media type and bytes: inline for photos stored before parts, else its parts joined in order.
-    private static let photoColumns = """
-        media_type, coalesce(bytes, (SELECT string_agg(parts.bytes, ''::bytea ORDER BY parts.part)
-            FROM meal_photo_parts parts WHERE parts.photo_id = meal_photos.photo_id))
-        """
 
     /// Up to `limit` ids of the user's meals whose photo was stored before `cutoff`, oldest first.
     func mealsWithPhotosStored(
@@ -202,8 +160,16 @@ struct MealRepository: Sendable {
 
     private static func records(_ rows: some AsyncSequence<PostgresRow, any Error>) async throws -> [MealRecord] {
         var records: [MealRecord] = []
-        for try await row in rows { records.append(try MealJSON.record(from: row)) }
+        for try await row in rows { records.append(try record(from: row)) }
         return records
+    }
+
+    /// A meal row with what became of its photo's thumbnail.
+    private static func record(from row: PostgresRow) throws -> MealRecord {
+        var record = try MealJSON.record(from: row)
+        let thumbnail = try row.makeRandomAccess()["photo_thumbnail"].decode(String?.self)
+        record.thumbnail = record.hasPhoto ? thumbnail.flatMap(PhotoThumbnailState.init(rawValue:)) ?? .pending : nil
+        return record
     }
 }
 

@@ -4,27 +4,29 @@ import Foundation
 import ServiceDefaults
 
 /// Symmetric keys named by an id: the current one, which signs or encrypts everything new, and earlier ones that are
-/// still accepted, so a key can be rotated without breaking what the old one made. Rotation: make a new key, move the
-/// current one to the list of previous keys, restart; drop it from there once nothing made with it is in use.
-struct KeyRing: Sendable {
-    let currentId: String
-    let current: SymmetricKey
-    let previous: [String: SymmetricKey]
+/// still accepted, so a key can be rotated without breaking what the old one made (photo URLs, sealed vision keys,
+/// sealed photos). Rotation: make a new key, move the current one to the list of previous keys, restart; drop it from
+/// there once nothing made with it is in use.
+public struct KeyRing: Sendable {
+    public let currentId: String
+    public let current: SymmetricKey
+    public let previous: [String: SymmetricKey]
 
-    init(currentId: String, current: SymmetricKey, previous: [String: SymmetricKey] = [:]) {
+    /// A ring of `current` (named `currentId`) and the `previous` keys still accepted.
+    public init(currentId: String, current: SymmetricKey, previous: [String: SymmetricKey] = [:]) {
         self.currentId = currentId
         self.current = current
         self.previous = previous
     }
 
     /// The key named `id`, current or previous; nil for an id the ring does not hold.
-    func key(id: String) -> SymmetricKey? {
+    public func key(id: String) -> SymmetricKey? {
         id == currentId ? current : previous[id]
     }
 
     /// Reads `currentKey` (`kid:base64url(32 random bytes)`) and `previousKeys` (a comma-separated list of the same);
     /// nil when `currentKey` is unset. `variable` and `previousVariable` name them in errors.
-    static func read(
+    public static func read(
         config: ConfigReader, currentKey: String, previousKeys: String, variable: String, previousVariable: String
     ) throws -> KeyRing? {
         guard let text = config.string(forKey: ConfigKey(currentKey), isSecret: true), !text.isEmpty else { return nil }
@@ -42,7 +44,7 @@ struct KeyRing: Sendable {
     }
 
     /// A ring of one random key, for a process that was given none.
-    static func random(id: String) -> KeyRing {
+    public static func random(id: String) -> KeyRing {
         KeyRing(currentId: id, current: SymmetricKey(size: .bits256))
     }
 
