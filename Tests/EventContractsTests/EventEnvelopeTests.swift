@@ -1,7 +1,7 @@
 import EventContracts
 import Foundation
-import WireJSON
 import Testing
+import WireJSON
 
 @Suite("CloudEvents envelope")
 struct EventEnvelopeTests {
@@ -65,7 +65,8 @@ struct EventEnvelopeTests {
         let payload = WeightLogged(
             userId: userId, date: "2026-11-21", weightKg: 81.4, ketonesMmolPerLiter: nil, loggedAt: Date(timeIntervalSince1970: 1_790_000_000),
             version: 2)
-        let envelope = EventEnvelope(source: "metrics", subject: userId.lowercasedString, data: payload, time: Date(timeIntervalSince1970: 1_790_000_001))
+        let envelope = EventEnvelope(
+            source: "metrics", subject: userId.lowercasedString, data: payload, time: Date(timeIntervalSince1970: 1_790_000_001))
         var json = try #require(try JSONSerialization.jsonObject(with: Data(try EventCoding.encode(envelope))) as? [String: Any])
         var data = try #require(json["data"] as? [String: Any])
         data["bodyFatPercent"] = 18.5

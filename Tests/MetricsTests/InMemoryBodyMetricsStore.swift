@@ -169,14 +169,17 @@ final class InMemoryBodyMetricsStore: BodyMetricsStore {
         state.withLock { state in
             let days: [MetricsFeedEntry] = state.days.values.filter { $0.day.userId == userId && $0.seq > since }.map {
                 $0.day.isEmpty
-                    ? .removed(seq: $0.seq, type: DailyMetrics.syncType, id: $0.day.date.description, version: $0.day.version, deletedAt: $0.day.updatedAt)
+                    ? .removed(
+                        seq: $0.seq, type: DailyMetrics.syncType, id: $0.day.date.description, version: $0.day.version, deletedAt: $0.day.updatedAt)
                     : .day(seq: $0.seq, $0.day)
             }
             let water: [MetricsFeedEntry] = state.water.values.filter { $0.entry.userId == userId && $0.seq > since }.map {
                 .water(seq: $0.seq, $0.entry)
             }
             let removed: [MetricsFeedEntry] = state.removedWater.filter { $0.value.userId == userId && $0.value.seq > since }.map {
-                .removed(seq: $0.value.seq, type: WaterEntry.syncType, id: $0.key.uuidString.lowercased(), version: $0.value.version, deletedAt: $0.value.deletedAt)
+                .removed(
+                    seq: $0.value.seq, type: WaterEntry.syncType, id: $0.key.uuidString.lowercased(), version: $0.value.version,
+                    deletedAt: $0.value.deletedAt)
             }
             return Array((days + water + removed).sorted { $0.seq < $1.seq }.prefix(limit))
         }

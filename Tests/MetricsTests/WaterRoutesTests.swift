@@ -139,7 +139,8 @@ struct WaterRoutesTests {
                 client, .post, "/api/metrics/water",
                 #"{"id":"\#(id.uuidString)","millilitres":400,"date":"2026-05-10","modifiedAt":"2026-05-10T08:00:00Z"}"#)
             #expect(newer.status == .ok)
-            #expect(try decode(WaterAnswer.self, newer) == WaterAnswer(id: id.uuidString.lowercased(), date: "2026-05-10", millilitres: 400, version: 2))
+            #expect(
+                try decode(WaterAnswer.self, newer) == WaterAnswer(id: id.uuidString.lowercased(), date: "2026-05-10", millilitres: 400, version: 2))
         }
         #expect(store.conflicts.map(\.resolution) == [.staleWriteIgnored])
         let moved = store.publishedWater.suffix(2).map { "\($0.date)=\($0.totalMillilitres)" }

@@ -74,7 +74,8 @@ struct MealWaitTests {
             } catch let error as APIError {
                 #expect(error.status == .serviceUnavailable && error.code == "busy")
             }
-            #expect(try await wait.meal(UUID(), of: UUID()) { StoredMeal(userId: other, snapshot: nil, deleted: false) } != nil,
+            #expect(
+                try await wait.meal(UUID(), of: UUID()) { StoredMeal(userId: other, snapshot: nil, deleted: false) } != nil,
                 "a known meal needs no slot")
             group.cancelAll()
             while let result = await group.nextResult() {

@@ -34,7 +34,9 @@ struct SessionStore: Sendable {
                 return .success(
                     try await issuer.body(userId: userId, sessionId: sessionId, refreshToken: next, now: now, on: connection, logger: logger))
             case .reused(let userId, let sessionId):
-                logger.warning("refresh token reused; session ended", metadata: ["user_id": .string(userId.lowercasedString), "session_id": .string(sessionId.lowercasedString)])
+                logger.warning(
+                    "refresh token reused; session ended",
+                    metadata: ["user_id": .string(userId.lowercasedString), "session_id": .string(sessionId.lowercasedString)])
                 return .failure(
                     APIError(.unauthorized, code: "refresh_token_reused", message: "This refresh token was already used; sign in again."))
             case .invalid:

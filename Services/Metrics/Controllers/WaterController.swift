@@ -65,9 +65,11 @@ struct WaterController: Sendable {
     static func answer(_ outcome: WaterChangeOutcome) -> EditedResponse<MetricsWriteAnswer> {
         switch outcome {
         case .created(let entry):
-            return EditedResponse(status: .created, headers: [.eTag: "\"\(entry.version)\""], response: MetricsWriteAnswer(state: .water(WaterEntryBody(entry))))
+            return EditedResponse(
+                status: .created, headers: [.eTag: "\"\(entry.version)\""], response: MetricsWriteAnswer(state: .water(WaterEntryBody(entry))))
         case .updated(let entry), .unchanged(let entry), .removed(let entry):
-            return EditedResponse(status: .ok, headers: [.eTag: "\"\(entry.version)\""], response: MetricsWriteAnswer(state: .water(WaterEntryBody(entry))))
+            return EditedResponse(
+                status: .ok, headers: [.eTag: "\"\(entry.version)\""], response: MetricsWriteAnswer(state: .water(WaterEntryBody(entry))))
         case .ignored(let stored, let resolution):
             return EditedResponse(
                 status: .ok, headers: [.eTag: "\"\(stored.version)\""],

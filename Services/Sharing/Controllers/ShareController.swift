@@ -97,7 +97,8 @@ struct ShareController: Sendable {
 
     /// The caller's meal, waited for when its first event has not arrived yet.
     private func ownedMeal(_ mealId: UUID, of userId: UUID, logger: Logger) async throws -> MealSnapshot {
-        guard let stored = try await mealWait.meal(mealId, of: userId, lookup: { try await meals.meal(mealId, client: client, logger: logger) }) else {
+        guard let stored = try await mealWait.meal(mealId, of: userId, lookup: { try await meals.meal(mealId, client: client, logger: logger) })
+        else {
             throw APIError(
                 .conflict, code: "meal_not_ready", message: "This meal is not ready to share yet; try again in a moment.",
                 headers: [.retryAfter: "1"])
