@@ -118,6 +118,47 @@ struct RegistrationRoutesTests {
         }
     }
 
+    @Test("the device's zone sent at sign-up is the profile's from the start: the published profile and the goals' first day are in it")
+    func timeZoneAtSignUp() async throws {
+        try await withRoutes { client in
+            // 12:00 UTC on 2026-05-10 is 02:00 on 2026-05-11 in Kiritimati (UTC+14).
+            let answer = try await register(
+                client, #"{"email":"island@example.com","password":"correct horse battery","timeZone":"Pacific/Kiritimati"}"#)
+            #expect(answer.status == .created)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any]
+            #expect((body?["profile"] as? [String: Any])?["timeZone"] as? String == "Pacific/Kiritimati")
+            let userId = try #require(store.published.first?.userId)
+            let published = try #require(store.storedProfile(of: userId)).event
+            #expect(published.timeZone == "Pacific/Kiritimati" && published.goalsEffectiveFrom == "2026-05-11")
+
+            let plain = try await register(client, #"{"email":"nozone@example.com","password":"correct horse battery"}"#)
+            let plainBody = try JSONSerialization.jsonObject(with: Data(buffer: plain.body)) as? [String: Any]
+            #expect((plainBody?["profile"] as? [String: Any])?["timeZone"] as? String == "UTC")
+            let plainUser = try #require(store.published.last?.userId)
+            #expect(store.storedProfile(of: plainUser)?.goalsEffectiveFrom == "2026-05-10")
+        }
+    }
+
+    @Test("a zone that is not an IANA name is 422 naming timeZone, beside the other bad fields, and nothing is created")
+    func invalidTimeZone() async throws {
+        try await withRoutes { client in
+            for zone in ["Mars/Olympus", "europe/berlin", "EST", "GMT+2", "+02:00", ""] {
+                let answer = try await register(
+                    client, #"{"email":"zone@example.com","password":"correct horse battery","timeZone":"\#(zone)"}"#)
+                #expect(answer.status == .unprocessableContent, "\(zone) answered \(answer.status)")
+                #expect(Set(try decode(ErrorBody.self, answer).error.details.keys) == ["timeZone"], "\(zone)")
+            }
+            let both = try await register(client, #"{"email":"zone@example.com","password":"short","timeZone":"Moon/Base"}"#)
+            #expect(Set(try decode(ErrorBody.self, both).error.details.keys) == ["password", "timeZone"])
+            for (index, zone) in ["UTC", "GMT", "Etc/UTC", "America/Argentina/Buenos_Aires"].enumerated() {
+                let accepted = try await register(
+                    client, #"{"email":"zone\#(index)@example.com","password":"correct horse battery","timeZone":"\#(zone)"}"#)
+                #expect(accepted.status == .created, "\(zone) answered \(accepted.status)")
+            }
+        }
+        #expect(store.published.count == 4)
+    }
+
     @Test("a web client asking for cookies gets its tokens as __Host- cookies and a body without them; the apps' body is unchanged")
     func cookieSession() async throws {
         try await withRoutes { client in

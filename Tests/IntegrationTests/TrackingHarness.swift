@@ -44,6 +44,7 @@ struct TrackingStack: Sendable {
             { "prefix": "/api/progress", "upstream": "trends", "public": false },
             { "prefix": "/api/history", "upstream": "trends", "public": false },
             { "prefix": "/api/calendar", "upstream": "trends", "public": false },
+            { "prefix": "/api/summaries", "upstream": "trends", "public": false },
             { "prefix": "/api/achievements", "upstream": "trends", "public": false }
           ]
         }

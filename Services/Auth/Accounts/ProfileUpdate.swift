@@ -131,9 +131,7 @@ struct ProfileUpdate: Decodable, Sendable {
             let kilograms = (weightUnitAfterUpdate(profile) == "lbs") ? value * Profile.kilogramsPerPound : value
             return (20...500).contains(kilograms) ? nil : "must be between 20 and 500 kg (44 and 1100 lbs)"
         }
-        set(timeZone, "timeZone", required: true, { updated.timeZone = $0 ?? "UTC" }) {
-            TimeZone(identifier: $0) != nil && $0.contains("/") || $0 == "UTC" ? nil : "must be an IANA time zone name such as Europe/Berlin"
-        }
+        set(timeZone, "timeZone", required: true, { updated.timeZone = $0 ?? "UTC" }) { TimeZoneName.problem(with: $0) }
         set(heightCm, "heightCm", { updated.heightCm = $0 }) { (50...272).contains($0) ? nil : "must be between 50 and 272" }
         set(birthDate, "birthDate", { updated.birthDate = $0 }) { BirthDate.problem(with: $0, today: today) }
         set(sex, "sex", { updated.sex = $0 }) {

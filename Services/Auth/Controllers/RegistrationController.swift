@@ -3,7 +3,7 @@ import Hummingbird
 import ServiceDefaults
 
 /// Sign-up: `POST /api/auth/register`, in the forms the seeds send it (`{email, password}` alone, with
-/// `displayName`, or with its alias `name`).
+/// `displayName`, or with its alias `name`), with the device's `timeZone` when the app sends it.
 struct RegistrationController: Sendable {
     let store: any AccountStore
     let hasher: PasswordHasher
@@ -15,9 +15,9 @@ struct RegistrationController: Sendable {
         router.post("/api/auth/register", use: register)
     }
 
-    /// `POST /api/auth/register`: 201 with tokens (or cookies, `SessionAnswer`), account and profile; 400
-    /// `email_taken`; 400 `malformed_body` without `email` or `password`; 422 naming each bad field (`name` when it
-    /// differs from `displayName`).
+    /// `POST /api/auth/register`: 201 with tokens (or cookies, `SessionAnswer`), account and profile (in `timeZone`,
+    /// UTC without it); 400 `email_taken`; 400 `malformed_body` without `email` or `password`; 422 naming each bad
+    /// field (`name` when it differs from `displayName`, `timeZone` when it is not an IANA name).
     @Sendable func register(request: Request, context: AppRequestContext) async throws -> SessionAnswer {
         let logger = context.logger
         let body = try await request.decodeJSON(as: RegisterRequest.self, context: context)
@@ -26,12 +26,15 @@ struct RegistrationController: Sendable {
         if email == nil { problems["email"] = "must be a valid email address" }
         if let problem = PasswordPolicy.problem(with: body.password) { problems["password"] = problem }
         let displayName = Self.displayName(of: body, email: email, problems: &problems)
+        if let zone = body.timeZone, let problem = TimeZoneName.problem(with: zone) { problems["timeZone"] = problem }
         guard let email, let displayName, problems.isEmpty else { throw APIError.invalid(problems) }
 
         let passwordHash = try await hasher.hash(body.password)
         let now = now()
         let userId = UUID()
         var profile = Profile(userId: userId, displayName: displayName, updatedAt: now)
+        // The zone goes out in the registration's `user.profile_updated`, so every service counts days in it from the start.
+        profile.timeZone = body.timeZone ?? profile.timeZone
         profile.goalsEffectiveFrom = profile.localDate(of: now)
         let answer = try await store.register(
             userId: userId, email: email, passwordHash: passwordHash, profile: profile, request: request, now: now, logger: logger)

@@ -1,10 +1,13 @@
-/// `POST /api/auth/register`: `displayName` (or its alias `name`, as the dashboard seed sends it) is optional.
+/// `POST /api/auth/register`: `displayName` (or its alias `name`, as the dashboard seed sends it) and `timeZone` are
+/// optional.
 struct RegisterRequest: Decodable {
     var email: String
     var password: String
     var displayName: String?
     /// The seeds' name for `displayName`.
     var name: String?
+    /// The device's IANA zone, which the user's days are counted in from the start; UTC when absent.
+    var timeZone: String?
 }
 
 /// `POST /api/auth/login`.

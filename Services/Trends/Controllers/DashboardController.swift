@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import ServiceDefaults
 
-/// The dashboard routes: stats, progress, a day's history, the calendar and achievements. Days are the
+/// The dashboard routes: stats, progress, a day's history, the calendar, summaries of any range and achievements. Days are the
 /// user's local days; "today" is today in the zone of their current profile. Stats, progress, the calendar and
 /// achievements are served from the user's ready reports while their data is unchanged.
 struct DashboardController: Sendable {
@@ -16,6 +16,7 @@ struct DashboardController: Sendable {
         router.get("/api/progress", use: progress)
         router.get("/api/history/:date", use: history)
         router.get("/api/calendar", use: calendar)
+        router.get("/api/summaries", use: summariesOfRange)
         router.get("/api/achievements", use: achievements)
     }
 
@@ -58,6 +59,20 @@ struct DashboardController: Sendable {
         }
     }
 
+    /// `GET /api/summaries?from=YYYY-MM-DD&to=YYYY-MM-DD` (at most 366 days, cut at today): each day's totals, goal
+    /// status and health rating, with the averages, macro split and goal achievement over the range.
+    @Sendable func summariesOfRange(request: Request, context: AppRequestContext) async throws -> Response {
+        let caller = try CallerIdentity(request)
+        let state = try await reports.state(of: caller.userId, logger: context.logger)
+        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
+        let range = reader.dateRange(maximumDays: SummariesReport.maximumDays)
+        try reader.check()
+        return try await reports.answer("summaries/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
+            let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
+            return SummariesReport(range: range, summaries: days, goals: state.profile.goals)
+        }
+    }
+
     /// `GET /api/history/:date`: the day's summary and meals; 404 for a path that is not a date.
     @Sendable func history(request: Request, context: AppRequestContext) async throws -> DayHistory {
         let caller = try CallerIdentity(request)
@@ -69,7 +84,7 @@ struct DashboardController: Sendable {
         async let dayMeals = meals.meals(of: caller.userId, on: date, logger: context.logger)
         let summary = try await days.first ?? .empty(date)
         return DayHistory(
-            date: date, summary: DayReport(summary, goals: profile.goals),
+            date: date, summary: DayReport(summary, goal: profile.goals.dailyCalorieGoal(on: date)),
             meals: try await dayMeals.map(DayHistory.Meal.init))
     }
 

@@ -58,6 +58,37 @@ struct TrendsQueryReader {
         return first...min(first.adding(days: first.daysInMonth - 1), today)
     }
 
+    /// `from=YYYY-MM-DD&to=YYYY-MM-DD`, both required: `from` not after today nor after `to`, at most `maximumDays` days
+    /// from `from` to `to` (both included). The days from `from` to `to` cut at today (the days after it have nothing).
+    mutating func dateRange(maximumDays: Int) -> ClosedRange<CalendarDate> {
+        let from = date("from"), to = date("to")
+        guard let from, let to else { return today...today }
+        // A refused range answers nothing, but is still a valid range (a reversed one would trap).
+        if today < from {
+            problems["from"] = "Cannot be in the future."
+            return today...today
+        }
+        if to < from {
+            problems["to"] = "Cannot be before from."
+            return today...today
+        }
+        if from.days(until: to) >= maximumDays { problems["to"] = "Use at most \(maximumDays) days from from to to, both included." }
+        return from...min(to, today)
+    }
+
+    /// The required date parameter `name`; nil, with the problem noted, when it is absent or not a date.
+    private mutating func date(_ name: String) -> CalendarDate? {
+        guard let text = query[name] else {
+            problems[name] = "Required: a date such as 2026-05-01."
+            return nil
+        }
+        guard let date = CalendarDate(text) else {
+            problems[name] = "Use a date such as 2026-05-01."
+            return nil
+        }
+        return date
+    }
+
     /// 422 naming every invalid parameter.
     func check() throws {
         guard problems.isEmpty else { throw APIError.invalid(problems) }
