@@ -84,7 +84,7 @@ struct DashboardController: Sendable {
         async let dayMeals = meals.meals(of: caller.userId, on: date, logger: context.logger)
         let summary = try await days.first ?? .empty(date)
         return DayHistory(
-            date: date, summary: DayReport(summary, goal: profile.goals.dailyCalorieGoal(on: date)),
+            date: date, summary: DayReport(summary, goals: profile.goals),
             meals: try await dayMeals.map(DayHistory.Meal.init))
     }
 
