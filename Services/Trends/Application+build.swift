@@ -18,6 +18,10 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         name: "trends", config: config, publishes: [], uses: TrendsEventHandler.topics, consumes: true,
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
     let client = infrastructure.postgres
+    let photoURLs = try TrendsPhotoURLSettings(config: config)
+    if photoURLs.keys == nil {
+        logger.warning("TRENDS_PHOTO_URL_KEY is not set: a day's history carries no thumbnail URLs")
+    }
 
     let handler = TrendsEventHandler(
         meals: MealProjection(), summaries: DaySummaryProjection(), bodyMetrics: BodyMetricsProjection(), water: WaterProjection(),
@@ -36,7 +40,7 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let router = ServiceRuntime.makeRouter(service: "trends", checks: infrastructure.readinessChecks)
     TrendsController(reports: reports, summaries: summaries, meals: meals, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
     ExpenditureController(profiles: profiles, summaries: summaries, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
-    DashboardController(reports: reports, summaries: summaries, meals: meals, now: now).addRoutes(to: router)
+    DashboardController(reports: reports, summaries: summaries, meals: meals, photos: photoURLs.signer(now: now), now: now).addRoutes(to: router)
     ExportController(part: TrendsExportTables.part, pool: client).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [inbox], router: router, http: try HTTPServerSettings(config: config, defaultPort: 8084),

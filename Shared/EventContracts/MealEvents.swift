@@ -76,6 +76,9 @@ public struct MealSnapshot: Codable, Sendable, Equatable {
     public var edited: Bool
     public var notes: String?
     public var hasPhoto: Bool
+    /// The meal's photo (lower case), whose signed URLs consumers may hand out (`/media/photos/<photoId>/thumbnail`);
+    /// absent without a photo and from events published before it was carried.
+    public var photoId: UUID?
     /// The user's tags of the meal, in lower case; absent from events published before tags existed.
     public var tags: [String]?
     public var items: [MealSnapshotItem]
@@ -93,7 +96,8 @@ public struct MealSnapshot: Codable, Sendable, Equatable {
 
     public init(
         mealId: UUID, userId: UUID, title: String, origin: String, mealType: String?, captureKind: String, eatenAt: Date,
-        localDate: String, timeZone: String, isConsumed: Bool, edited: Bool, notes: String?, hasPhoto: Bool, tags: [String]? = nil,
+        localDate: String, timeZone: String, isConsumed: Bool, edited: Bool, notes: String?, hasPhoto: Bool, photoId: UUID? = nil,
+        tags: [String]? = nil,
         items: [MealSnapshotItem], totals: NutrientTotals, healthScore: Int?, healthRating: String?, dietPreference: String,
         dietScore: Int, dietBand: String, dietExplanation: String, version: Int
     ) {
@@ -110,6 +114,7 @@ public struct MealSnapshot: Codable, Sendable, Equatable {
         self.edited = edited
         self.notes = notes
         self.hasPhoto = hasPhoto
+        self.photoId = photoId
         self.tags = tags
         self.items = items
         self.totals = totals

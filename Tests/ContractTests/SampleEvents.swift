@@ -43,7 +43,8 @@ enum SampleEvents {
         return MealSnapshot(
             mealId: UUID(), userId: userId, title: "Salmon and greens", origin: full ? "photo" : "manual", mealType: full ? "dinner" : nil,
             captureKind: full ? "full_meal" : "quick_add", eatenAt: time, localDate: "2026-11-22", timeZone: "Europe/Berlin", isConsumed: consumed,
-            edited: full, notes: full ? "with lemon" : nil, hasPhoto: full, items: [item], totals: nutrients,
+            edited: full, notes: full ? "with lemon" : nil, hasPhoto: full,
+            photoId: full ? UUID(uuidString: "5b0e3c8a-2f4d-4e61-9a7c-0d1f2e3a4b5c") : nil, items: [item], totals: nutrients,
             healthScore: full ? 82 : nil, healthRating: full ? "nutritious" : nil, dietPreference: "keto", dietScore: 74, dietBand: "green",
             dietExplanation: "Low in carbohydrates.", version: full ? 3 : 1)
     }

@@ -15,6 +15,8 @@ enum TestServices {
     /// which tests seal rows to see them opened and sealed again.
     static let photoKey = "itest:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
     static let previousPhotoKey = "itest-old:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
+    /// The key meals checks photo URLs with and trends signs history thumbnail URLs with.
+    static let photoURLKey = "itest:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
 
     /// The services' ring of photo keys; with `sealingUnderPrevious`, a ring whose current key is the previous one.
     static func photoKeys(sealingUnderPrevious: Bool = false) throws -> KeyRing {
@@ -47,6 +49,7 @@ enum TestServices {
             values["sharing.photo.encryption.key"] = photoKey
             values["sharing.photo.encryption.previous.keys"] = previousPhotoKey
         }
+        if name == "trends" { values["trends.photo.url.key"] = photoURLKey }
         return values
     }
 
@@ -68,7 +71,7 @@ enum TestServices {
     static func meals(clock: TestClock, visionPort: Int? = nil, extra: [String: String] = [:]) async throws -> BackendApplication {
         var values = try await config(service: "meals")
         values["meals.food.data.file"] = TestEnvironment.foodDataFile.path
-        values["meals.photo.url.key"] = "itest:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
+        values["meals.photo.url.key"] = photoURLKey
         values["meals.vision.key.encryption.key"] = "itest:\(Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) }))"
         values["meals.photo.encryption.key"] = photoKey
         values["meals.photo.encryption.previous.keys"] = previousPhotoKey

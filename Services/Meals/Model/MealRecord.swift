@@ -55,7 +55,7 @@ struct MealRecord: Sendable, Equatable {
         MealSnapshot(
             mealId: id, userId: userId, title: title, origin: origin.rawValue, mealType: mealType?.rawValue,
             captureKind: captureKind.rawValue, eatenAt: eatenAt, localDate: localDate, timeZone: timeZone, isConsumed: isConsumed,
-            edited: edited, notes: notes, hasPhoto: hasPhoto, tags: tags,
+            edited: edited, notes: notes, hasPhoto: hasPhoto, photoId: photoId, tags: tags,
             items: items.map { item in
                 MealSnapshotItem(
                     name: item.name, amount: item.amount, unit: item.unit, grams: item.grams, nutrients: item.nutrients.totals,

@@ -1,3 +1,4 @@
+import BackendKit
 import Foundation
 import Hummingbird
 import ServiceDefaults
@@ -9,6 +10,8 @@ struct DashboardController: Sendable {
     let reports: ReadyReports
     let summaries: DaySummaryReader
     let meals: MealReader
+    /// Signs the history's thumbnail URLs; nil when trends has no photo URL key.
+    let photos: PhotoURLSigner?
     let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
@@ -85,7 +88,7 @@ struct DashboardController: Sendable {
         let summary = try await days.first ?? .empty(date)
         return DayHistory(
             date: date, summary: DayReport(summary, goals: profile.goals),
-            meals: try await dayMeals.map(DayHistory.Meal.init))
+            meals: try await dayMeals.map { DayHistory.Meal($0, photos: photos) })
     }
 
     /// `GET /api/achievements`: streak milestones at 7, 21, 35, 50, 100 and 365 days, locked and unlocked.

@@ -1,3 +1,4 @@
+import BackendKit
 import EventContracts
 import Foundation
 import ServiceDefaults
@@ -13,6 +14,11 @@ struct DayHistory: Codable, Sendable, Equatable {
         var edited: Bool
         var notes: String?
         var hasPhoto: Bool
+        /// The signed URL of the photo's JPEG thumbnail (see `GET /api/meals`), working until `thumbnailUrlExpiresAt`;
+        /// absent without a photo or for a meal last changed before events carried its photo. It answers 404 while the
+        /// photo has no thumbnail (pending, or unavailable for an image the library cannot read).
+        var thumbnailUrl: String?
+        var thumbnailUrlExpiresAt: Date?
         var items: [MealSnapshotItem]
         var totals: NutrientTotals
         var healthScore: Int?
@@ -22,7 +28,7 @@ struct DayHistory: Codable, Sendable, Equatable {
         var dietBand: String
         var dietExplanation: String
 
-        init(_ meal: MealSnapshot) {
+        init(_ meal: MealSnapshot, photos: PhotoURLSigner?) {
             mealId = meal.mealId
             title = meal.title
             mealType = meal.mealType
@@ -31,6 +37,9 @@ struct DayHistory: Codable, Sendable, Equatable {
             edited = meal.edited
             notes = meal.notes
             hasPhoto = meal.hasPhoto
+            let thumbnail = meal.photoId.flatMap { id in photos?.url(for: id, thumbnail: true) }
+            thumbnailUrl = thumbnail?.url
+            thumbnailUrlExpiresAt = thumbnail?.expiresAt
             items = meal.items
             totals = meal.totals
             healthScore = meal.healthScore

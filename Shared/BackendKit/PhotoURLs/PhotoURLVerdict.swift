@@ -1,7 +1,7 @@
 import Foundation
 
 /// The outcome of checking a photo URL.
-enum PhotoURLVerdict: Sendable, Equatable {
+public enum PhotoURLVerdict: Sendable, Equatable {
     case valid(expiresAt: Date)
     /// A query value is missing.
     case unsigned
