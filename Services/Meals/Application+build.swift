@@ -14,10 +14,11 @@ import SyncContracts
 /// Owns schema `meals` (with the sync kit tables and `Idempotency-Key` replays; runs the sync purge and history
 /// retention jobs, the photo clean-up and the photo upkeep: sealing, re-sealing, thumbnails of older photos);
 /// publishes `meal.analyzed`, `meal.consumed`, `meal.deleted`; consumes
-/// `user.profile_updated` and `user.deleted`. `now` is the clock of every stored time; tests pass their own.
-func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) async throws
-    -> BackendApplication
-{
+/// `user.profile_updated` and `user.deleted`. `now` is the clock of every stored time; tests pass their own, and
+/// their own `profileArrivals` to see which writes wait for a new user's profile.
+func buildApplication(
+    config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }, profileArrivals: ProfileArrivals? = nil
+) async throws -> BackendApplication {
     let settings = try MealsSettings(config: config)
     let infrastructure = try ServiceInfrastructure(
         name: "meals", config: config, publishes: [.mealAnalyzed, .mealConsumed, .mealDeleted], uses: MealsEventHandler.topics,
@@ -28,6 +29,10 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     let meals = MealRepository()
     let customMeals = CustomMealRepository()
     let profiles = ProfileRepository()
+    let profileArrivals =
+        profileArrivals ?? ProfileArrivals(capacity: settings.profileWaitMaxWaiters, perUser: settings.profileWaitMaxPerUser)
+    let callerProfiles = CallerProfiles(
+        repository: profiles, client: client, arrivals: profileArrivals, limit: settings.profileWait, recheck: settings.profileWaitRecheck)
     let visionKeys = VisionKeyRepository()
     let foodRepository = FoodRepository(client: client)
     let foods = FoodCatalogLoader(
@@ -43,7 +48,8 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
 
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "meals.consumer.group", default: "meals"), topics: MealsEventHandler.topics,
-        handler: MealsEventHandler(profiles: profiles, meals: meals, customMeals: customMeals, visionKeys: visionKeys))
+        handler: MealsEventHandler(
+            profiles: profiles, meals: meals, customMeals: customMeals, visionKeys: visionKeys, arrivals: profileArrivals))
 
     let syncSettings = try SyncSettings(config: config)
     let retention = MealHistoryRetention(client: client, meals: meals, profiles: profiles, store: store)
@@ -96,21 +102,21 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
     FoodController(foods: foods, repository: foodRepository).addRoutes(to: router)
     let photoReader = AnalysisRequestReader(maxImageBytes: settings.maxImageBytes)
     AnalyzeController(
-        client: client, store: store, profiles: profiles, foods: foods, reader: photoReader, analyzers: analyzers, photos: photos,
+        store: store, profiles: callerProfiles, foods: foods, reader: photoReader, analyzers: analyzers, photos: photos,
         now: now
     ).addRoutes(to: router)
     let maker = ManualMealMaker(foods: foods, now: now)
-    MealController(client: client, meals: meals, store: store, profiles: profiles, foods: foods, maker: maker, photos: photos, now: now)
+    MealController(client: client, meals: meals, store: store, profiles: callerProfiles, foods: foods, maker: maker, photos: photos, now: now)
         .addRoutes(to: router)
     MealPhotoController(client: client, rows: PhotoRepository(), vault: vault, store: store, reader: photoReader, photos: photos, now: now)
         .addRoutes(to: router)
     CustomMealController(
-        client: client, customMeals: customMeals, customMealStore: customMealStore, store: store, profiles: profiles, foods: foods,
+        client: client, customMeals: customMeals, customMealStore: customMealStore, store: store, profiles: callerProfiles, foods: foods,
         photos: photos, now: now
     ).addRoutes(to: router)
     MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods, photos: photos).addRoutes(to: router)
     VisionKeyController(vault: keyVault, policy: baseURLPolicy).addRoutes(to: router)
-    MealsImportController(client: client, store: store, customMealStore: customMealStore, profiles: profiles, maker: maker)
+    MealsImportController(store: store, customMealStore: customMealStore, profiles: callerProfiles, maker: maker)
         .addRoutes(to: router)
     ExportController(part: MealsExportTables.part, pool: client).addRoutes(to: router)
 

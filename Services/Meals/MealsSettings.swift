@@ -32,6 +32,18 @@ struct MealsSettings: Sendable {
     var visionUserAllowedHosts: Set<String>
     /// How long a photo URL works (`MEALS_PHOTO_URL_LIFETIME_SECONDS`, 60 to 86400, default 900).
     var photoURLLifetime: TimeInterval
+    /// How long a meal-writing request of a user the service has no profile of yet (registered a moment ago, the
+    /// registration's `user.profile_updated` still on its way) waits for it before going on with the UTC standard
+    /// (`MEALS_PROFILE_WAIT_SECONDS`, default 3; 0 goes on at once).
+    var profileWait: Duration
+    /// How often a waiting request reads the database again, for a profile another replica's consumer stored
+    /// (`MEALS_PROFILE_WAIT_RECHECK_SECONDS`, default 0.25); this replica's own consumer wakes it at once.
+    var profileWaitRecheck: Duration
+    /// The most requests that wait for a profile at once (`MEALS_PROFILE_WAIT_MAX_WAITERS`, default 256) and of one
+    /// user (`MEALS_PROFILE_WAIT_MAX_PER_USER`, default 4); beyond them a request goes on at once with the standard.
+    var profileWaitMaxWaiters: Int
+    /// See `profileWaitMaxWaiters`.
+    var profileWaitMaxPerUser: Int
 
     init(config: ConfigReader) throws {
         foodDataFile = config.string(forKey: "meals.food.data.file").map { URL(fileURLWithPath: $0) }
@@ -63,6 +75,13 @@ struct MealsSettings: Sendable {
         photoURLLifetime = TimeInterval(config.int(forKey: "meals.photo.url.lifetime.seconds", default: 900))
         guard (60...86_400).contains(photoURLLifetime) else {
             throw ConfigurationError.invalid("MEALS_PHOTO_URL_LIFETIME_SECONDS", reason: "must be between 60 and 86400")
+        }
+        profileWait = .seconds(max(0, config.double(forKey: "meals.profile.wait.seconds", default: 3)))
+        profileWaitRecheck = .seconds(max(0.01, config.double(forKey: "meals.profile.wait.recheck.seconds", default: 0.25)))
+        profileWaitMaxWaiters = config.int(forKey: "meals.profile.wait.max.waiters", default: 256)
+        profileWaitMaxPerUser = config.int(forKey: "meals.profile.wait.max.per.user", default: 4)
+        guard profileWaitMaxWaiters >= 1, profileWaitMaxPerUser >= 1 else {
+            throw ConfigurationError.invalid("MEALS_PROFILE_WAIT_MAX_WAITERS", reason: "it and MEALS_PROFILE_WAIT_MAX_PER_USER must be at least 1")
         }
     }
 }

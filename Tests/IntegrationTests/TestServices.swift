@@ -68,7 +68,11 @@ enum TestServices {
 
     /// The meals service on an emptied itest_meals with the real USDA table; with `visionPort`, it asks the scripted
     /// vision provider listening there, once per photo.
-    static func meals(clock: TestClock, visionPort: Int? = nil, extra: [String: String] = [:]) async throws -> BackendApplication {
+    /// `profileArrivals` sees the writes that wait for a new user's profile (when `extra` sets
+    /// `meals.profile.wait.seconds`).
+    static func meals(
+        clock: TestClock, visionPort: Int? = nil, extra: [String: String] = [:], profileArrivals: ProfileArrivals? = nil
+    ) async throws -> BackendApplication {
         var values = try await config(service: "meals")
         values["meals.food.data.file"] = TestEnvironment.foodDataFile.path
         values["meals.photo.url.key"] = photoURLKey
@@ -77,12 +81,15 @@ enum TestServices {
         values["meals.photo.encryption.previous.keys"] = previousPhotoKey
         // The scripted providers of the tests listen on loopback, which users' own base URLs may otherwise not name.
         values["meals.vision.user.allowed.hosts"] = "127.0.0.1"
+        // Most harnesses log meals of users auth never registered: no profile comes, so no write waits for one.
+        values["meals.profile.wait.seconds"] = "0"
         if let visionPort {
             values["meals.vision.base.url"] = "http://127.0.0.1:\(visionPort)/v1"
             values["meals.vision.max.attempts"] = "1"
         }
         values.merge(extra) { _, new in new }
-        return try await MealsService.buildApplication(config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: { clock.now() })
+        return try await MealsService.buildApplication(
+            config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: { clock.now() }, profileArrivals: profileArrivals)
     }
 
     /// Serves every application live on loopback, waits until each is ready, and runs `body` with their clients by name.

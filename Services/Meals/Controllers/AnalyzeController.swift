@@ -8,9 +8,9 @@ import ServiceDefaults
 /// `POST /api/analyze`: a photo (through the vision provider) or a text (offline) into a stored, scored,
 /// not yet consumed meal; 201 with the meal. Nothing is stored when the analysis fails.
 struct AnalyzeController: Sendable {
-    let client: PostgresPool
     let store: MealStore
-    let profiles: ProfileRepository
+    /// The profile each meal is dated and scored with (waiting for a new user's first one).
+    let profiles: CallerProfiles
     let foods: FoodCatalogLoader
     let reader: AnalysisRequestReader
     /// The user's own provider or the server's.
@@ -45,7 +45,7 @@ struct AnalyzeController: Sendable {
         try fields.check()
 
         let catalog = try foods.catalog()
-        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         let drafts: [MealItemDraft]
         var unrecognised: [String] = []
         if let photo = input.photo {

@@ -12,7 +12,8 @@ struct CustomMealController: Sendable {
     let customMeals: CustomMealRepository
     let customMealStore: CustomMealStore
     let store: MealStore
-    let profiles: ProfileRepository
+    /// The profile each meal is dated and scored with (waiting for a new user's first one).
+    let profiles: CallerProfiles
     let foods: FoodCatalogLoader
     /// Signs the photo URLs of the meals it answers.
     let photos: PhotoURLSigner
@@ -123,7 +124,7 @@ struct CustomMealController: Sendable {
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         try fields.check()
         let drafts = try ItemRequestResolver.resolve(custom.items, catalog: try foods.catalog())
-        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         let meal = MealFactory.make(
             userId: caller.userId, origin: .customMeal,
             composition: MealComposer.compose(drafts, profile: profile.scoring, title: custom.name), profile: profile,

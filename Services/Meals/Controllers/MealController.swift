@@ -15,7 +15,8 @@ struct MealController: Sendable {
     let client: PostgresPool
     let meals: MealRepository
     let store: MealStore
-    let profiles: ProfileRepository
+    /// The profile each meal is dated and scored with (waiting for a new user's first one).
+    let profiles: CallerProfiles
     let foods: FoodCatalogLoader
     let maker: ManualMealMaker
     /// Signs the photo URLs of the meals it answers.
@@ -76,7 +77,7 @@ struct MealController: Sendable {
         var request = request
         let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: MealEntryRequest.self, context: context)
-        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         let meal = try maker.meal(body, id: UUID(), userId: caller.userId, body: raw.readableBytesView, profile: profile)
         try await store.create(meal, photo: nil, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
@@ -123,7 +124,7 @@ struct MealController: Sendable {
             }
         }
         try fields.check()
-        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         let newItems = drafts
         let outcome = try await store.update(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in
             if let drafts = newItems {
@@ -163,7 +164,7 @@ struct MealController: Sendable {
         let eatenAt = fields.eatenAt(body.eatenAt)
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         try fields.check()
-        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         let condition = try RequestPreconditions.writeCondition(request, body: raw, modifiedAt: body.modifiedAt, now: now)
         let outcome = try await store.update(id, userId: caller.userId, condition: condition, logger: context.logger) { meal in
             if !meal.isConsumed { meal.consumedAt = now }
@@ -204,7 +205,7 @@ struct MealController: Sendable {
         let entry = MealEntryRequest(
             items: items, title: body.title, mealType: body.mealType, captureKind: body.captureKind, eatenAt: body.eatenAt, notes: body.notes,
             consumed: body.consumed, tags: body.tags, modifiedAt: body.modifiedAt)
-        let profile = try await profiles.profile(of: caller.userId, client: client, logger: logger)
+        let profile = try await profiles.profile(of: caller.userId, logger: logger)
         let meal = try maker.meal(entry, id: id, userId: caller.userId, body: raw.readableBytesView, profile: profile)
         switch try await store.createIfAbsent(meal, logger: logger) {
         case .created(let meal):

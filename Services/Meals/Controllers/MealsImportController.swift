@@ -16,10 +16,10 @@ import SyncContracts
 /// meal is created under the client's id as by `PUT /api/custom-meals/:id`, with the same rules (an id stored or deleted
 /// is `already_present`, nothing changes), answered after the meals.
 struct MealsImportController: Sendable {
-    let client: PostgresPool
     let store: MealStore
     let customMealStore: CustomMealStore
-    let profiles: ProfileRepository
+    /// The profile each meal is dated and scored with (waiting for a new user's first one).
+    let profiles: CallerProfiles
     let maker: ManualMealMaker
 
     static let itemType = MealStore.entityType
@@ -40,7 +40,7 @@ struct MealsImportController: Sendable {
         guard (1...SyncImportLimits.maximumItems).contains((body.meals?.count ?? 0) + (body.customMeals?.count ?? 0)) else {
             throw APIError.invalid(["meals": "Send 1 to \(SyncImportLimits.maximumItems) meals and custom meals in all."])
         }
-        let profile = try await profiles.profile(of: caller.userId, client: client, logger: context.logger)
+        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         var results: [SyncImportResult] = []
         for item in body.meals ?? [] {
             results.append(try await importOne(try SyncImportItem(item), userId: caller.userId, profile: profile, context: context))

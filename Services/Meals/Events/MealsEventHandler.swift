@@ -1,3 +1,4 @@
+import BackendKit
 import EventContracts
 import Foundation
 import Logging
@@ -12,6 +13,8 @@ struct MealsEventHandler: EventHandler {
     let meals: MealRepository
     let customMeals: CustomMealRepository
     let visionKeys: VisionKeyRepository
+    /// Meal writes waiting for their user's first profile; woken once the profile's transaction commits.
+    let arrivals: ProfileArrivals
 
     static let topics: [Topic] = [.userProfileUpdated, .userDeleted]
 
@@ -31,5 +34,13 @@ struct MealsEventHandler: EventHandler {
         default:
             throw EventRejected("the meals service does not consume \(event.header.type)")
         }
+    }
+
+    /// Wakes the meal writes waiting for the profiles these events stored.
+    func committed(_ events: [ReceivedEvent]) {
+        arrivals.arrived(
+            events.compactMap { event in
+                event.header.type == Topic.userProfileUpdated.rawValue ? try? event.payload(UserProfileUpdated.self).userId : nil
+            })
     }
 }

@@ -20,13 +20,13 @@ struct ProfileRepository: Sendable {
             """, logger: logger)
     }
 
-    /// The caller's profile, or the standard one when none has arrived.
-    func profile(of userId: UUID, client: PostgresPool, logger: Logger) async throws -> CallerProfile {
+    /// The caller's profile; nil when none has arrived (`CallerProfiles` then waits for it, or uses the standard one).
+    func profile(of userId: UUID, client: PostgresPool, logger: Logger) async throws -> CallerProfile? {
         let rows = try await client.query("SELECT profile::text FROM user_profiles WHERE user_id = \(userId)", logger: logger)
         for try await json in rows.decode(String.self) {
             return CallerProfile(event: try JSONDecoder().decode(UserProfileUpdated.self, from: Data(json.utf8)))
         }
-        return .standard
+        return nil
     }
 
     /// The users who keep a limited history (`historyRetentionDays` in their latest profile), with their retention

@@ -1,7 +1,6 @@
+import BackendKit
 import Foundation
-import PostgresSupport
 import ServiceDefaults
-import ServiceLifecycle
 
 /// How a share request waits for a meal the sharing service has not heard of yet (the owner logged it a moment ago
 /// and its event is on its way): woken as soon as this replica's consumer commits the meal, and re-reading the
@@ -17,27 +16,10 @@ struct MealWait: Sendable {
     /// after `limit`, or once the server has begun to stop. 503 `busy` (with `Retry-After`) when too many requests, or
     /// too many of `userId`'s, wait already (`MealArrivals`); a cancelled request stops waiting at once.
     func meal(_ mealId: UUID, of userId: UUID, lookup: () async throws -> StoredMeal?) async throws -> StoredMeal? {
-        if let known = try await lookup() { return known }
-        guard limit > .zero else { return nil }
-        let deadline = ContinuousClock.now + limit
-        let waited = try await arrivals.waiting(for: mealId, of: userId) { signal -> StoredMeal? in
-            try await withGracefulShutdownHandler { () async throws -> StoredMeal? in
-                while true {
-                    // Read after registering: an event committed before the registration is found here, a later one
-                    // fires the signal.
-                    if let known = try await lookup() { return known }
-                    let remaining = deadline - ContinuousClock.now
-                    guard remaining > .zero, !Task.isShuttingDownGracefully else { return nil }
-                    await signal.wait(timeout: min(recheck, remaining))
-                    try Task.checkCancellation()
-                }
-            } onGracefulShutdown: {
-                signal.signal()
-            }
-        }
-        switch waited {
-        case .some(let meal): return meal
-        case .none: throw Self.busy
+        switch try await arrivals.wait(for: mealId, of: userId, limit: limit, recheck: recheck, lookup: lookup) {
+        case .found(let meal): return meal
+        case .notYet: return nil
+        case .full: throw Self.busy
         }
     }
 
