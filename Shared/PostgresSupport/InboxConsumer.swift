@@ -77,66 +77,25 @@ public final class InboxConsumer: Service {
         await consumer.close()
     }
 
-    /// What ended one attempt at a batch.
-    private enum AttemptEnd: Sendable {
-        case finished(Result<Void, any Error>)
-        /// A connection of the pool was lost while leased, and the attempt had not finished a grace period later.
-        case stuck
-    }
-
-    /// Applies `batch`, abandoning and retrying an attempt that waits on a connection lost under it: postgres-nio
-    /// 1.33 never answers a query written to a connection that has already closed, so such an attempt would hold the
-    /// consumer for good (after a PostgreSQL restart, trends applied nothing until it was restarted). An attempt is
-    /// abandoned when the pool has lost a leased connection since it started and it has not finished
-    /// `lostConnectionGrace` later, and cancelled: one that was only retrying stops, a stuck one stays blocked,
-    /// holding nothing but that dead connection's lease. The retry applies each event exactly once, as any
-    /// redelivery does (the inbox).
+    /// Applies `batch`, abandoning and retrying an attempt that waits on a connection lost under it
+    /// (`PostgresPool.abandoningIfStuck`): postgres-nio 1.33 never answers a query written to a connection that has
+    /// already closed, so such an attempt would hold the consumer for good (after a PostgreSQL restart, trends applied
+    /// nothing until it was restarted). An attempt is abandoned when the pool has lost a leased connection since it
+    /// started and it has not finished `lostConnectionGrace` later, and cancelled: one that was only retrying stops,
+    /// a stuck one stays blocked, holding nothing but that dead connection's lease. The retry applies each event
+    /// exactly once, as any redelivery does (the inbox). At shutdown a healthy attempt finishes first, so that the
+    /// consumer is not closed under its commit.
     func processAbandoningStuck(_ batch: [KafkaMessage]) async throws {
         while true {
-            let lostBefore = client.connectionsLostWhileLeased
-            let (ends, report) = AsyncStream.makeStream(of: AttemptEnd.self)
-            let attempt = Task {
-                do {
+            do {
+                return try await client.abandoningIfStuck(grace: lostConnectionGrace, finishingOnCancel: true) {
                     try await self.process(batch)
-                    report.yield(.finished(.success(())))
-                } catch {
-                    report.yield(.finished(.failure(error)))
                 }
-            }
-            let watchdog = Task {
-                var lossSeen: ContinuousClock.Instant?
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(100))
-                    if lossSeen == nil, self.client.connectionsLostWhileLeased > lostBefore { lossSeen = .now }
-                    if let lossSeen, ContinuousClock.now - lossSeen >= self.lostConnectionGrace {
-                        report.yield(.stuck)
-                        return
-                    }
-                }
-            }
-            let end = await withTaskCancellationHandler {
-                var iterator = ends.makeAsyncIterator()
-                return await iterator.next()
-            } onCancel: {
-                attempt.cancel()
-                report.finish()
-            }
-            watchdog.cancel()
-            switch end {
-            case .finished(let result)?:
-                return try result.get()
-            case .stuck?:
-                // A stuck attempt ignores this; one that was only retrying while the database was away stops.
-                attempt.cancel()
+            } catch is PostgresConnectionLost {
                 Counter(label: "inbox_abandoned_attempts_total", dimensions: [("group", consumer.groupId)]).increment()
                 logger.warning(
                     "inbox attempt waits on a lost database connection; abandoning it and applying the batch again",
                     metadata: ["events": "\(batch.count)"])
-            case nil:
-                // Cancelled (shutdown): let a healthy attempt finish, so the consumer is not closed under its commit;
-                // one that may be stuck on a lost connection is left behind.
-                if client.connectionsLostWhileLeased == lostBefore { _ = await attempt.result }
-                throw CancellationError()
             }
         }
     }

@@ -13,9 +13,11 @@ extension PostgresPool {
     /// for good, and with it whatever waits on it (an outbox relay publishing nothing until restarted, a shutdown
     /// that never ends). The abandoned attempt is cancelled and left behind, holding nothing but that dead
     /// connection's lease, and this throws `PostgresConnectionLost` so the caller retries. Cancelling the caller
-    /// cancels `work` and returns at once, without waiting for it.
+    /// cancels `work` and returns at once, without waiting for it; with `finishingOnCancel`, it waits for the cancelled
+    /// `work` to end unless the pool has lost a connection since it started (so that a consumer is not closed under
+    /// a healthy attempt's commit, while one that may be stuck is still left behind).
     public func abandoningIfStuck<Value: Sendable>(
-        grace: Duration, _ work: @escaping @Sendable () async throws -> Value
+        grace: Duration, finishingOnCancel: Bool = false, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let lostBefore = connectionsLostWhileLeased
         let (ends, report) = AsyncStream.makeStream(of: AttemptEnd<Value>.self)
@@ -52,6 +54,7 @@ extension PostgresPool {
             attempt.cancel()
             throw PostgresConnectionLost()
         case nil:
+            if finishingOnCancel, connectionsLostWhileLeased == lostBefore { _ = await attempt.result }
             throw CancellationError()
         }
     }
