@@ -42,10 +42,19 @@ final class FoodCatalogLoader: Service {
 
     /// Imports (if needed) and loads the catalog now.
     func load() async throws {
+        let started = ContinuousClock.now
         if let dataFile { try await importer.importIfNeeded(from: dataFile, logger: logger) }
-        let catalog = FoodCatalog(foods: try await repository.allFoods(logger: logger))
+        let read = ContinuousClock.now
+        let foods = try await repository.allFoods(logger: logger)
+        let indexed = ContinuousClock.now
+        let catalog = FoodCatalog(foods: foods)
         loaded.withLock { $0 = catalog }
-        logger.info("food catalog loaded", metadata: ["foods": "\(catalog.foods.count)"])
+        logger.info(
+            "food catalog loaded",
+            metadata: [
+                "foods": "\(catalog.foods.count)", "import_check": "\(read - started)", "read": "\(indexed - read)",
+                "index": "\(ContinuousClock.now - indexed)",
+            ])
         if catalog.foods.isEmpty {
             logger.warning("the food table is empty: set MEALS_FOOD_DATA_FILE (deploy/setup.sh writes .local/foods/usda_sr24.jsonl)")
         }

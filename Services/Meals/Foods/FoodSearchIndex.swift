@@ -142,7 +142,22 @@ struct FoodSearchIndex: Sendable {
     }
 
     /// USDA writes brand names in capitals ("KELLOGG'S", "CAMPBELL'S"); units like "NLEA" are rare in names.
-    private static func isBrandWord(_ word: Substring) -> Bool {
+    /// An ASCII word is read byte by byte (the same answer, without a `Character` per letter).
+    static func isBrandWord(_ word: Substring) -> Bool {
+        var upper = 0
+        for byte in word.utf8 {
+            switch byte {
+            case 0x41...0x5A: upper += 1
+            case 0x61...0x7A: return false
+            case 0x80...: return isBrandWordUnicode(word)
+            default: continue
+            }
+        }
+        return upper >= 3
+    }
+
+    /// `isBrandWord(_:)` of any word: three or more letters, all upper-case.
+    static func isBrandWordUnicode(_ word: Substring) -> Bool {
         let letters = word.filter(\.isLetter)
         return letters.count >= 3 && letters.allSatisfy(\.isUppercase)
     }
