@@ -36,10 +36,14 @@ public final class NutritionAISession: Sendable {
         return session
     }
 
-    /// Creates the account (with the name before `@` unless `displayName` is given) and signs in.
+    /// Creates the account (with the name before `@` unless `displayName` is given) in `timeZone`, the device's zone
+    /// unless told otherwise, so the user's days are their own from the first request; then signs in.
     @discardableResult
-    public func register(email: String, password: String, displayName: String? = nil) async throws -> Components.Schemas.Session {
-        let output = try await anonymous.register(body: .json(.init(email: email, password: password, displayName: displayName)))
+    public func register(
+        email: String, password: String, displayName: String? = nil, timeZone: String? = TimeZone.current.identifier
+    ) async throws -> Components.Schemas.Session {
+        let output = try await anonymous.register(
+            body: .json(.init(email: email, password: password, displayName: displayName, timeZone: timeZone)))
         guard case .created(let answer) = output, case .Session(let session) = try answer.body.json else {
             throw Self.error("register", output)
         }

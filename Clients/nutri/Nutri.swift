@@ -12,10 +12,12 @@ struct Nutri: AsyncParsableCommand {
     @Option(help: "The account's email.") var email: String
     @Option(help: "The account's password (at least 10 characters for a new account).") var password: String
     @Option(help: "A meal to log, in words (\"2 eggs and a slice of toast\"); nothing is logged without it.") var meal: String?
+    @Option(help: "The IANA time zone a new account counts its days in (default: this machine's).")
+    var timeZone = TimeZone.current.identifier
 
     func run() async throws {
         guard let serverURL = URL(string: server) else { throw ValidationError("--server is not a URL") }
         let session = NutritionAISession(serverURL: serverURL)
-        print(try await NutriReport.make(session: session, email: email, password: password, meal: meal))
+        print(try await NutriReport.make(session: session, email: email, password: password, meal: meal, timeZone: timeZone))
     }
 }

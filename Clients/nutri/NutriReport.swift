@@ -3,15 +3,17 @@ import NutritionAIClient
 
 /// What `nutri` does and prints, through the typed client only.
 enum NutriReport {
-    /// Signs in (registering when the account does not exist), logs `meal` as eaten when given, and answers today's
-    /// totals and the 7-day trend as text.
-    static func make(session: NutritionAISession, email: String, password: String, meal: String?) async throws -> String {
+    /// Signs in (registering in `timeZone` when the account does not exist), logs `meal` as eaten when given, and
+    /// answers today's totals and the 7-day trend as text.
+    static func make(
+        session: NutritionAISession, email: String, password: String, meal: String?, timeZone: String = TimeZone.current.identifier
+    ) async throws -> String {
         var lines: [String] = []
         do {
             try await session.signIn(email: email, password: password)
             lines.append("signed in as \(email)")
         } catch let error as NutritionAIError where error.status == 401 {
-            try await session.register(email: email, password: password)
+            try await session.register(email: email, password: password, timeZone: timeZone)
             lines.append("registered \(email)")
         }
         if let meal {

@@ -50,7 +50,8 @@ struct FirstMealAfterSignUpTests {
                     let logged = Task {
                         try await gateway.call(
                             .post, "/api/meals",
-                            json: #"{"eatenAt":"2026-03-10T06:30:00Z","items":[{"name":"Plate","grams":300,"calories":600,"protein":30,"carbs":60,"fat":20}]}"#,
+                            json:
+                                #"{"eatenAt":"2026-03-10T06:30:00Z","items":[{"name":"Plate","grams":300,"calories":600,"protein":30,"carbs":60,"fat":20}]}"#,
                             token: session.accessToken)
                     }
                     let deadline = ContinuousClock.now + .seconds(30)

@@ -31,7 +31,8 @@ struct HistoryThumbnailTests {
             let withPhoto = try await stack.logMeal("Porridge", calories: 350, eatenAt: "2026-03-10T08:00:00Z", token: user.token)
             let plain = try await stack.logMeal("Apple", calories: 80, eatenAt: "2026-03-10T10:00:00Z", token: user.token)
             let unreadable = try await stack.logMeal("Soup", calories: 200, eatenAt: "2026-03-10T12:00:00Z", token: user.token)
-            try await Self.attach(try TestImages.jpeg(width: 1200, height: 800), type: "image/jpeg", to: withPhoto.id, stack: stack, token: user.token)
+            try await Self.attach(
+                try TestImages.jpeg(width: 1200, height: 800), type: "image/jpeg", to: withPhoto.id, stack: stack, token: user.token)
             // Bytes that start like a PNG but no image library can read: stored without a thumbnail.
             try await Self.attach(PhotoUpload.png, type: "image/png", to: unreadable.id, stack: stack, token: user.token)
 

@@ -100,7 +100,9 @@ struct MealPhotoTests {
 
             let replaced = try await Self.put(Self.jpeg, on: meal.id, type: "image/jpeg", token: token, stack: stack)
             #expect(replaced.status == .ok)
-            #expect(try await Self.partSizes(of: meal.id, stack: stack) == [Self.jpeg.count + SealingCipher.overhead], "the old photo's parts went with it")
+            #expect(
+                try await Self.partSizes(of: meal.id, stack: stack) == [Self.jpeg.count + SealingCipher.overhead],
+                "the old photo's parts went with it")
             let total = try await stack.mealsDatabase.query("SELECT count(*) FROM meal_photo_parts", logger: TestEnvironment.logger)
                 .collect().first?.decode(Int.self)
             #expect(total == 1, "no part of the replaced photo is left behind")

@@ -21,7 +21,9 @@ struct SharedPhotoSealingTests {
         return try #require(found, "no photo copy of meal \(mealId)")
     }
 
-    @Test("a shared photo is stored sealed and served as uploaded; a copy under a previous key, or plain, opens and the job seals it under the current key")
+    @Test(
+        "a shared photo is stored sealed and served as uploaded; a copy under a previous key, or plain, opens and the job seals it under the current key"
+    )
     func sealedCopies() async throws {
         try await SharingStack.run { stack in
             let (token, _) = try await stack.signUp()

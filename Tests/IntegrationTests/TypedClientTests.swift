@@ -12,11 +12,15 @@ struct TypedClientTests {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("nutri")
     }
 
-    /// Runs `nutri` with `arguments`; its exit status and what it printed.
+    /// The machine zone `nutri` runs in: a name the server's default (`UTC`) is not, for the same days.
+    static let machineZone = "Etc/UTC"
+
+    /// Runs `nutri` with `arguments` on a machine in `machineZone`; its exit status and what it printed.
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = nutri
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["TZ": machineZone]) { _, zone in zone }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -41,6 +45,7 @@ struct TypedClientTests {
 
             // Trends follows the meal's event a moment later; then nutri, run again, signs in and shows it.
             let session = try await stack.gateway.login(email: email).decoded(SessionAnswer.self)
+            #expect(session.profile.timeZone == Self.machineZone, "nutri registers in the machine's zone")
             _ = try await stack.gateway.eventually("/api/history/2026-03-10", token: session.accessToken, as: DayHistory.self) {
                 $0.summary.mealsConsumed == 1
             }

@@ -51,7 +51,9 @@ struct WaterAndImportJourneyTests {
         return #"{\#(id)"name":"\#(name)","items":[\#(TrendsPipelineTests.item(calories: calories))],"modifiedAt":"\#(modifiedAt)"}"#
     }
 
-    @Test("two water entries of a day add up against the profile's water goal in the day summary, sync with a tombstone when one is removed, and publish water.logged")
+    @Test(
+        "two water entries of a day add up against the profile's water goal in the day summary, sync with a tombstone when one is removed, and publish water.logged"
+    )
     func waterAgainstGoal() async throws {
         try await FullStack.run(start: Self.start) { stack in
             let user = try await stack.signUp("Gil", form: .emailAndPasswordOnly)
@@ -130,7 +132,9 @@ struct WaterAndImportJourneyTests {
         }
     }
 
-    @Test("one import of meals, custom meals, weigh-ins, ketone levels and water answers each item; the same import again is all already present and duplicates nothing")
+    @Test(
+        "one import of meals, custom meals, weigh-ins, ketone levels and water answers each item; the same import again is all already present and duplicates nothing"
+    )
     func wholeImport() async throws {
         try await FullStack.run(start: Self.start) { stack in
             let user = try await stack.signUp("Ida", form: .emailAndPasswordOnly)
@@ -138,7 +142,10 @@ struct WaterAndImportJourneyTests {
             let custom = UUID().uuidString.lowercased()
             let glass = UUID().uuidString.lowercased()
             let bottle = UUID().uuidString.lowercased()
-            let meals = [OfflineSyncJourneyTests.meal(calories: 600, eatenAt: "2026-03-09T12:00:00Z", modifiedAt: "2026-03-09T12:05:00Z", extra: #","id":"\#(meal)""#)]
+            let meals = [
+                OfflineSyncJourneyTests.meal(
+                    calories: 600, eatenAt: "2026-03-09T12:00:00Z", modifiedAt: "2026-03-09T12:05:00Z", extra: #","id":"\#(meal)""#)
+            ]
             let customMeals = [
                 Self.customMeal(name: "Usual lunch", calories: 500, modifiedAt: "2026-03-09T08:00:00Z", id: custom),
                 Self.customMeal(name: "No id", calories: 500, modifiedAt: "2026-03-09T08:00:00Z"),
@@ -164,7 +171,9 @@ struct WaterAndImportJourneyTests {
                     "water_entry",
                 ])
             #expect(
-                first.results.map(\.status) == [.created, .created, .rejected, .created, .created, .rejected, .created, .created, .rejected, .rejected])
+                first.results.map(\.status) == [
+                    .created, .created, .rejected, .created, .created, .rejected, .created, .created, .rejected, .rejected,
+                ])
             #expect(Array(first.results.map { $0.id.lowercased() }.prefix(2)) == [meal, custom] && first.results[6].id.lowercased() == glass)
             #expect(first.results[2].error?.details["id"] != nil, "a custom meal without an id: \(String(describing: first.results[2].error))")
             #expect(first.results[5].error?.code == "malformed_body")

@@ -9,10 +9,11 @@ import Testing
 struct FoodNameReadingTests {
     @Test("every table name and typed query splits into the same words as the Unicode reader's")
     func asciiWordsMatchUnicodeWords() throws {
-        let texts = FoodTable.catalog.foods.map(\.name) + [
-            "2 Eggs, scrambled w/ toast & OJ", "McDonald's BIG MAC", "  chicken--breast  ", "Crème brûlée", "",
-            "tomatoes, cherries & peaches", "100% whole-wheat BREAD (sliced)",
-        ]
+        let texts =
+            FoodTable.catalog.foods.map(\.name) + [
+                "2 Eggs, scrambled w/ toast & OJ", "McDonald's BIG MAC", "  chicken--breast  ", "Crème brûlée", "",
+                "tomatoes, cherries & peaches", "100% whole-wheat BREAD (sliced)",
+            ]
         var asciiCount = 0
         for text in texts {
             if let fast = FoodNameTokenizer.asciiWords(text) {

@@ -13,11 +13,16 @@ struct NutritionAISessionTests {
     final class ScriptedTransport: ClientTransport, Sendable {
         let script: Mutex<[(HTTPResponse.Status, String)]>
         let seen = Mutex<[HTTPRequest]>([])
+        /// The request bodies, as text ("" without one).
+        let bodies = Mutex<[String]>([])
 
         init(_ script: [(HTTPResponse.Status, String)]) { self.script = Mutex(script) }
 
         func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
             seen.withLock { $0.append(request) }
+            var text = ""
+            if let body { text = try await String(collecting: body, upTo: 1 << 20) }
+            bodies.withLock { [text] in $0.append(text) }
             let (status, json) = script.withLock { $0.removeFirst() }
             return (HTTPResponse(status: status, headerFields: [.contentType: "application/json"]), HTTPBody(json))
         }
@@ -50,6 +55,20 @@ struct NutritionAISessionTests {
         #expect(seen.map(\.path) == ["/api/auth/login", "/api/user/stats", "/api/auth/refresh", "/api/user/stats"])
         #expect(seen[1].headerFields[.authorization] == "Bearer a1" && seen[3].headerFields[.authorization] == "Bearer a2")
         #expect(seen[0].headerFields[.authorization] == nil && seen[2].headerFields[.authorization] == nil, "sign-in and refresh go without a token")
+    }
+
+    @Test("registration sends the device's time zone unless told another, so the account's days are the user's from the start")
+    func registrationSendsTheZone() async throws {
+        let transport = ScriptedTransport([
+            (.created, Self.session(access: "a1", refresh: "r1")), (.created, Self.session(access: "a2", refresh: "r2")),
+        ])
+        let session = NutritionAISession(serverURL: URL(string: "http://127.0.0.1:8080")!, transport: transport)
+        try await session.register(email: "ada@example.com", password: "correct horse battery")
+        try await session.register(email: "kai@example.com", password: "correct horse battery", timeZone: "Pacific/Auckland")
+        let zones = try transport.bodies.withLock { $0 }.map { body in
+            (try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["timeZone"] as? String
+        }
+        #expect(zones == [TimeZone.current.identifier, "Pacific/Auckland"])
     }
 
     @Test("a refused sign-in throws the answer's status")

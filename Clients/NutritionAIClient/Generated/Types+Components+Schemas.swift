@@ -385,6 +385,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Profile/deletePhotosAfterDays`.
             public var deletePhotosAfterDays: Swift.Int?
+            /// How much the user means to drink a day, in millilitres; the trends day summaries show the day's water against it. Absent: no water goal.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/dailyWaterGoalMillilitres`.
+            public var dailyWaterGoalMillilitres: Swift.Int?
             /// Creates a new `Profile`.
             ///
             /// - Parameters:
@@ -408,6 +412,7 @@ extension Components {
             ///   - historyRetentionDays: How many days of meals and body metrics are kept (older ones are purged by meals and metrics, as a deletion); absent: everything is kept.
             ///   - conflict: Only on the answer to `PUT /api/users/profile` whose write was older (by `modifiedAt`) than the stored one: the write was not applied, this is the stored profile, and the conflict is listed at `GET /api/sync/conflicts`.
             ///   - deletePhotosAfterDays: How many days meal photos are kept (MacroLog's photo clean-up: the meals service removes older photos on a schedule, as `DELETE /api/meals/{id}/photo` would; the meals stay); absent: photos are kept.
+            ///   - dailyWaterGoalMillilitres: How much the user means to drink a day, in millilitres; the trends day summaries show the day's water against it. Absent: no water goal.
             public init(
                 displayName: Swift.String,
                 dietPreference: Components.Schemas.DietPreference,
@@ -428,7 +433,8 @@ extension Components {
                 updatedAt: Foundation.Date,
                 historyRetentionDays: Swift.Int? = nil,
                 conflict: Components.Schemas.Profile.conflictPayload? = nil,
-                deletePhotosAfterDays: Swift.Int? = nil
+                deletePhotosAfterDays: Swift.Int? = nil,
+                dailyWaterGoalMillilitres: Swift.Int? = nil
             ) {
                 self.displayName = displayName
                 self.dietPreference = dietPreference
@@ -450,6 +456,7 @@ extension Components {
                 self.historyRetentionDays = historyRetentionDays
                 self.conflict = conflict
                 self.deletePhotosAfterDays = deletePhotosAfterDays
+                self.dailyWaterGoalMillilitres = dailyWaterGoalMillilitres
             }
             public enum CodingKeys: String, CodingKey {
                 case displayName
@@ -472,6 +479,7 @@ extension Components {
                 case historyRetentionDays
                 case conflict
                 case deletePhotosAfterDays
+                case dailyWaterGoalMillilitres
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -555,6 +563,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .deletePhotosAfterDays
                 )
+                self.dailyWaterGoalMillilitres = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dailyWaterGoalMillilitres
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "displayName",
                     "dietPreference",
@@ -575,7 +587,8 @@ extension Components {
                     "updatedAt",
                     "historyRetentionDays",
                     "conflict",
-                    "deletePhotosAfterDays"
+                    "deletePhotosAfterDays",
+                    "dailyWaterGoalMillilitres"
                 ])
             }
         }
@@ -1040,7 +1053,7 @@ extension Components {
                 ])
             }
         }
-        /// `displayName` is optional: without it (and without `name`) the account is named after the part of the email before `@`, trimmed and cut to 80 characters. `name` is accepted as an alias of `displayName`; sending both with different values is 422 naming `name`.
+        /// `displayName` is optional: without it (and without `name`) the account is named after the part of the email before `@`, trimmed and cut to 80 characters. `name` is accepted as an alias of `displayName`; sending both with different values is 422 naming `name`. `timeZone` (the device's zone) is optional but what apps should send: without it days are UTC days until the profile is given a zone.
         ///
         /// - Remark: Generated from `#/components/schemas/RegisterRequest`.
         public struct RegisterRequest: Codable, Hashable, Sendable {
@@ -1060,6 +1073,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/RegisterRequest/name`.
             public var name: Swift.String?
+            /// The device's IANA time zone name containing `/` (e.g. `Europe/Berlin`), or `UTC` or `GMT`; 422 naming `timeZone` otherwise. The user's days (today, weeks, streaks, goal verdicts) are counted in it from the first request. Optional: without it the profile starts in UTC until `PUT /api/users/profile` sets a zone. Apps should send the device's zone (`TimeZone.current.identifier`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/RegisterRequest/timeZone`.
+            public var timeZone: Swift.String?
             /// Creates a new `RegisterRequest`.
             ///
             /// - Parameters:
@@ -1067,22 +1084,26 @@ extension Components {
             ///   - password: 8 characters to 1024 UTF-8 bytes, not one of the commonest passwords (422 otherwise).
             ///   - displayName: 1 to 80 characters after trimming, no control characters. Optional (default: the part of the email before `@`).
             ///   - name: Alias of `displayName` (as the dashboard document sends it); when both are sent they must be equal (422 naming `name` otherwise).
+            ///   - timeZone: The device's IANA time zone name containing `/` (e.g. `Europe/Berlin`), or `UTC` or `GMT`; 422 naming `timeZone` otherwise. The user's days (today, weeks, streaks, goal verdicts) are counted in it from the first request. Optional: without it the profile starts in UTC until `PUT /api/users/profile` sets a zone. Apps should send the device's zone (`TimeZone.current.identifier`).
             public init(
                 email: Swift.String,
                 password: Swift.String,
                 displayName: Swift.String? = nil,
-                name: Swift.String? = nil
+                name: Swift.String? = nil,
+                timeZone: Swift.String? = nil
             ) {
                 self.email = email
                 self.password = password
                 self.displayName = displayName
                 self.name = name
+                self.timeZone = timeZone
             }
             public enum CodingKeys: String, CodingKey {
                 case email
                 case password
                 case displayName
                 case name
+                case timeZone
             }
         }
         /// - Remark: Generated from `#/components/schemas/LoginRequest`.
@@ -1235,7 +1256,7 @@ extension Components {
             public var targetWeight: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/ProfileUpdate/weightUnit`.
             public var weightUnit: Components.Schemas.WeightUnit?
-            /// IANA zone name containing `/` (e.g. `Europe/Berlin`), or `UTC`.
+            /// IANA zone name containing `/` (e.g. `Europe/Berlin`), or `UTC` or `GMT`.
             ///
             /// - Remark: Generated from `#/components/schemas/ProfileUpdate/timeZone`.
             public var timeZone: Swift.String?
@@ -1278,6 +1299,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProfileUpdate/deletePhotosAfterDays`.
             public var deletePhotosAfterDays: Swift.Int?
+            /// The daily water goal in millilitres (250 to 10000; 422 naming the field otherwise); `null` clears it; absent keeps it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileUpdate/dailyWaterGoalMillilitres`.
+            public var dailyWaterGoalMillilitres: Swift.Int?
             /// Creates a new `ProfileUpdate`.
             ///
             /// - Parameters:
@@ -1290,7 +1315,7 @@ extension Components {
             ///   - calorieBalanceGoal:
             ///   - targetWeight: In `weightUnit` (the new one if given): 20-500 kg or 44-1100 lbs.
             ///   - weightUnit:
-            ///   - timeZone: IANA zone name containing `/` (e.g. `Europe/Berlin`), or `UTC`.
+            ///   - timeZone: IANA zone name containing `/` (e.g. `Europe/Berlin`), or `UTC` or `GMT`.
             ///   - heightCm:
             ///   - birthDate: YYYY-MM-DD, not in the future, within the last 130 years.
             ///   - sex:
@@ -1298,6 +1323,7 @@ extension Components {
             ///   - historyRetentionDays: Days of history to keep (1 to 36500; 422 naming the field otherwise); `null` keeps everything; absent keeps the current setting.
             ///   - modifiedAt: When the client made the change (ISO 8601), for last-write-wins: an older write than the stored one is not applied (200 with the stored profile and `conflict: stale_write_ignored`). Absent: the server's time. A time more than 5 minutes ahead of the server counts as the server's time. 422 naming it when not a timestamp.
             ///   - deletePhotosAfterDays: Days a meal photo is kept (1 to 3650; 422 naming the field otherwise); `null` keeps photos; absent keeps the current setting.
+            ///   - dailyWaterGoalMillilitres: The daily water goal in millilitres (250 to 10000; 422 naming the field otherwise); `null` clears it; absent keeps it.
             public init(
                 displayName: Swift.String? = nil,
                 dietPreference: Components.Schemas.DietPreference? = nil,
@@ -1315,7 +1341,8 @@ extension Components {
                 activityLevel: Components.Schemas.ProfileUpdate.activityLevelPayload? = nil,
                 historyRetentionDays: Swift.Int? = nil,
                 modifiedAt: Foundation.Date? = nil,
-                deletePhotosAfterDays: Swift.Int? = nil
+                deletePhotosAfterDays: Swift.Int? = nil,
+                dailyWaterGoalMillilitres: Swift.Int? = nil
             ) {
                 self.displayName = displayName
                 self.dietPreference = dietPreference
@@ -1334,6 +1361,7 @@ extension Components {
                 self.historyRetentionDays = historyRetentionDays
                 self.modifiedAt = modifiedAt
                 self.deletePhotosAfterDays = deletePhotosAfterDays
+                self.dailyWaterGoalMillilitres = dailyWaterGoalMillilitres
             }
             public enum CodingKeys: String, CodingKey {
                 case displayName
@@ -1353,6 +1381,7 @@ extension Components {
                 case historyRetentionDays
                 case modifiedAt
                 case deletePhotosAfterDays
+                case dailyWaterGoalMillilitres
             }
         }
         /// Energy and nutrients of an amount of food (per 100 g in the food table).
@@ -2017,6 +2046,22 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Meal/photoUrlExpiresAt`.
             public var photoUrlExpiresAt: Foundation.Date?
+            /// With a photo: what became of its thumbnail. `ready`: `thumbnailUrl` is set. `pending`: a photo stored before thumbnails existed; the meals service's upkeep job makes it shortly (read the meal again). `unavailable`: the image library could not read the photo (the photo is stored and served all the same). Absent without a photo.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Meal/thumbnail`.
+            @frozen public enum thumbnailPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ready = "ready"
+                case pending = "pending"
+                case unavailable = "unavailable"
+            }
+            /// With a photo: what became of its thumbnail. `ready`: `thumbnailUrl` is set. `pending`: a photo stored before thumbnails existed; the meals service's upkeep job makes it shortly (read the meal again). `unavailable`: the image library could not read the photo (the photo is stored and served all the same). Absent without a photo.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Meal/thumbnail`.
+            public var thumbnail: Components.Schemas.Meal.thumbnailPayload?
+            /// The signed URL of the photo's thumbnail (`GET /media/photos/{photoId}/thumbnail`): a JPEG at most 320 px on its long side, turned upright by the photo's EXIF orientation, without EXIF. Works without a token until `photoUrlExpiresAt`, like `photoUrl`; absent unless `thumbnail` is `ready`. Draw lists and history with it instead of downloading every photo.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Meal/thumbnailUrl`.
+            public var thumbnailUrl: Swift.String?
             /// Creates a new `Meal`.
             ///
             /// - Parameters:
@@ -2045,6 +2090,8 @@ extension Components {
             ///   - modifiedAt: When it was last written, as the writing client said (`modifiedAt`) or the server's time; last-write-wins compares it.
             ///   - conflict: Only on the answer to a write without `If-Match` that was not applied because the stored state is newer (the stored state is answered).
             ///   - photoUrlExpiresAt: When `photoUrl` stops working; read the meal again for a fresh URL.
+            ///   - thumbnail: With a photo: what became of its thumbnail. `ready`: `thumbnailUrl` is set. `pending`: a photo stored before thumbnails existed; the meals service's upkeep job makes it shortly (read the meal again). `unavailable`: the image library could not read the photo (the photo is stored and served all the same). Absent without a photo.
+            ///   - thumbnailUrl: The signed URL of the photo's thumbnail (`GET /media/photos/{photoId}/thumbnail`): a JPEG at most 320 px on its long side, turned upright by the photo's EXIF orientation, without EXIF. Works without a token until `photoUrlExpiresAt`, like `photoUrl`; absent unless `thumbnail` is `ready`. Draw lists and history with it instead of downloading every photo.
             public init(
                 id: Swift.String,
                 title: Swift.String,
@@ -2070,7 +2117,9 @@ extension Components {
                 updatedAt: Foundation.Date,
                 modifiedAt: Foundation.Date? = nil,
                 conflict: Components.Schemas.Meal.conflictPayload? = nil,
-                photoUrlExpiresAt: Foundation.Date? = nil
+                photoUrlExpiresAt: Foundation.Date? = nil,
+                thumbnail: Components.Schemas.Meal.thumbnailPayload? = nil,
+                thumbnailUrl: Swift.String? = nil
             ) {
                 self.id = id
                 self.title = title
@@ -2097,6 +2146,8 @@ extension Components {
                 self.modifiedAt = modifiedAt
                 self.conflict = conflict
                 self.photoUrlExpiresAt = photoUrlExpiresAt
+                self.thumbnail = thumbnail
+                self.thumbnailUrl = thumbnailUrl
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2124,6 +2175,8 @@ extension Components {
                 case modifiedAt
                 case conflict
                 case photoUrlExpiresAt
+                case thumbnail
+                case thumbnailUrl
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2227,6 +2280,14 @@ extension Components {
                     Foundation.Date.self,
                     forKey: .photoUrlExpiresAt
                 )
+                self.thumbnail = try container.decodeIfPresent(
+                    Components.Schemas.Meal.thumbnailPayload.self,
+                    forKey: .thumbnail
+                )
+                self.thumbnailUrl = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .thumbnailUrl
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "title",
@@ -2252,7 +2313,9 @@ extension Components {
                     "updatedAt",
                     "modifiedAt",
                     "conflict",
-                    "photoUrlExpiresAt"
+                    "photoUrlExpiresAt",
+                    "thumbnail",
+                    "thumbnailUrl"
                 ])
             }
         }
@@ -4343,6 +4406,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DayReport/caloriesRemaining`.
             public var caloriesRemaining: Swift.Double?
+            /// The water drunk that day (the sum of its entries; 0 without any).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DayReport/waterMillilitres`.
+            public var waterMillilitres: Swift.Int
+            /// The user's current daily water goal; absent without one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DayReport/waterGoalMillilitres`.
+            public var waterGoalMillilitres: Swift.Int?
+            /// Whether the day's water reached the goal; absent without a goal.
+            ///
+            /// - Remark: Generated from `#/components/schemas/DayReport/waterGoalMet`.
+            public var waterGoalMet: Swift.Bool?
             /// Creates a new `DayReport`.
             ///
             /// - Parameters:
@@ -4360,6 +4435,9 @@ extension Components {
             ///   - goalStatus: met within 90-110% of the daily calorie goal.
             ///   - goalMet: Left out without a goal or without a consumed meal.
             ///   - caloriesRemaining: Goal minus consumed calories (negative when over); left out without a goal.
+            ///   - waterMillilitres: The water drunk that day (the sum of its entries; 0 without any).
+            ///   - waterGoalMillilitres: The user's current daily water goal; absent without one.
+            ///   - waterGoalMet: Whether the day's water reached the goal; absent without a goal.
             public init(
                 date: Swift.String,
                 mealsConsumed: Swift.Int,
@@ -4374,7 +4452,10 @@ extension Components {
                 healthRating: Components.Schemas.HealthRating? = nil,
                 goalStatus: Components.Schemas.DayReport.goalStatusPayload,
                 goalMet: Swift.Bool? = nil,
-                caloriesRemaining: Swift.Double? = nil
+                caloriesRemaining: Swift.Double? = nil,
+                waterMillilitres: Swift.Int,
+                waterGoalMillilitres: Swift.Int? = nil,
+                waterGoalMet: Swift.Bool? = nil
             ) {
                 self.date = date
                 self.mealsConsumed = mealsConsumed
@@ -4390,6 +4471,9 @@ extension Components {
                 self.goalStatus = goalStatus
                 self.goalMet = goalMet
                 self.caloriesRemaining = caloriesRemaining
+                self.waterMillilitres = waterMillilitres
+                self.waterGoalMillilitres = waterGoalMillilitres
+                self.waterGoalMet = waterGoalMet
             }
             public enum CodingKeys: String, CodingKey {
                 case date
@@ -4406,6 +4490,9 @@ extension Components {
                 case goalStatus
                 case goalMet
                 case caloriesRemaining
+                case waterMillilitres
+                case waterGoalMillilitres
+                case waterGoalMet
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -4465,6 +4552,18 @@ extension Components {
                     Swift.Double.self,
                     forKey: .caloriesRemaining
                 )
+                self.waterMillilitres = try container.decode(
+                    Swift.Int.self,
+                    forKey: .waterMillilitres
+                )
+                self.waterGoalMillilitres = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .waterGoalMillilitres
+                )
+                self.waterGoalMet = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .waterGoalMet
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "date",
                     "mealsConsumed",
@@ -4479,7 +4578,10 @@ extension Components {
                     "healthRating",
                     "goalStatus",
                     "goalMet",
-                    "caloriesRemaining"
+                    "caloriesRemaining",
+                    "waterMillilitres",
+                    "waterGoalMillilitres",
+                    "waterGoalMet"
                 ])
             }
         }
@@ -5453,6 +5555,94 @@ extension Components {
                 ])
             }
         }
+        /// `GET /api/summaries`: a date range's days and what they add up to.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SummariesReport`.
+        public struct SummariesReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SummariesReport/from`.
+            public var from: Swift.String
+            /// The last day listed: the asked `to`, or today when it is later.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SummariesReport/to`.
+            public var to: Swift.String
+            /// Every day of the range, oldest first, days without meals included.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SummariesReport/days`.
+            public var days: [Components.Schemas.DayReport]
+            /// - Remark: Generated from `#/components/schemas/SummariesReport/averages`.
+            public var averages: Components.Schemas.NutritionAverages?
+            /// - Remark: Generated from `#/components/schemas/SummariesReport/macroSplit`.
+            public var macroSplit: Components.Schemas.MacroEnergySplit?
+            /// - Remark: Generated from `#/components/schemas/SummariesReport/goal`.
+            public var goal: Components.Schemas.GoalAchievement
+            /// Creates a new `SummariesReport`.
+            ///
+            /// - Parameters:
+            ///   - from:
+            ///   - to: The last day listed: the asked `to`, or today when it is later.
+            ///   - days: Every day of the range, oldest first, days without meals included.
+            ///   - averages:
+            ///   - macroSplit:
+            ///   - goal:
+            public init(
+                from: Swift.String,
+                to: Swift.String,
+                days: [Components.Schemas.DayReport],
+                averages: Components.Schemas.NutritionAverages? = nil,
+                macroSplit: Components.Schemas.MacroEnergySplit? = nil,
+                goal: Components.Schemas.GoalAchievement
+            ) {
+                self.from = from
+                self.to = to
+                self.days = days
+                self.averages = averages
+                self.macroSplit = macroSplit
+                self.goal = goal
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case to
+                case days
+                case averages
+                case macroSplit
+                case goal
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.from = try container.decode(
+                    Swift.String.self,
+                    forKey: .from
+                )
+                self.to = try container.decode(
+                    Swift.String.self,
+                    forKey: .to
+                )
+                self.days = try container.decode(
+                    [Components.Schemas.DayReport].self,
+                    forKey: .days
+                )
+                self.averages = try container.decodeIfPresent(
+                    Components.Schemas.NutritionAverages.self,
+                    forKey: .averages
+                )
+                self.macroSplit = try container.decodeIfPresent(
+                    Components.Schemas.MacroEnergySplit.self,
+                    forKey: .macroSplit
+                )
+                self.goal = try container.decode(
+                    Components.Schemas.GoalAchievement.self,
+                    forKey: .goal
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "from",
+                    "to",
+                    "days",
+                    "averages",
+                    "macroSplit",
+                    "goal"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/MealSnapshotItem`.
         public struct MealSnapshotItem: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/MealSnapshotItem/name`.
@@ -5583,6 +5773,14 @@ extension Components {
             public var notes: Swift.String?
             /// - Remark: Generated from `#/components/schemas/HistoryMeal/hasPhoto`.
             public var hasPhoto: Swift.Bool
+            /// The signed URL of the meal photo's JPEG thumbnail (`GET /media/photos/{photoId}/thumbnail`, at most 320 px on its long side, upright, without EXIF), signed by trends with the same key meals checks; works without a token until `thumbnailUrlExpiresAt` (read the day again for a fresh one). Absent without a photo, and for a meal last changed before meal events carried its photo id (any edit of the meal adds it). It answers 404 while the photo has no thumbnail: `pending` (a photo stored before thumbnails, until the upkeep job makes one) or `unavailable` (an image the library cannot read); `GET /api/meals/{id}` says which.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HistoryMeal/thumbnailUrl`.
+            public var thumbnailUrl: Swift.String?
+            /// When `thumbnailUrl` stops working; present with it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HistoryMeal/thumbnailUrlExpiresAt`.
+            public var thumbnailUrlExpiresAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/HistoryMeal/items`.
             public var items: [Components.Schemas.MealSnapshotItem]
             /// - Remark: Generated from `#/components/schemas/HistoryMeal/totals`.
@@ -5610,6 +5808,8 @@ extension Components {
             ///   - edited:
             ///   - notes:
             ///   - hasPhoto:
+            ///   - thumbnailUrl: The signed URL of the meal photo's JPEG thumbnail (`GET /media/photos/{photoId}/thumbnail`, at most 320 px on its long side, upright, without EXIF), signed by trends with the same key meals checks; works without a token until `thumbnailUrlExpiresAt` (read the day again for a fresh one). Absent without a photo, and for a meal last changed before meal events carried its photo id (any edit of the meal adds it). It answers 404 while the photo has no thumbnail: `pending` (a photo stored before thumbnails, until the upkeep job makes one) or `unavailable` (an image the library cannot read); `GET /api/meals/{id}` says which.
+            ///   - thumbnailUrlExpiresAt: When `thumbnailUrl` stops working; present with it.
             ///   - items:
             ///   - totals:
             ///   - healthScore:
@@ -5627,6 +5827,8 @@ extension Components {
                 edited: Swift.Bool,
                 notes: Swift.String? = nil,
                 hasPhoto: Swift.Bool,
+                thumbnailUrl: Swift.String? = nil,
+                thumbnailUrlExpiresAt: Foundation.Date? = nil,
                 items: [Components.Schemas.MealSnapshotItem],
                 totals: Components.Schemas.NutrientTotals,
                 healthScore: Swift.Int? = nil,
@@ -5644,6 +5846,8 @@ extension Components {
                 self.edited = edited
                 self.notes = notes
                 self.hasPhoto = hasPhoto
+                self.thumbnailUrl = thumbnailUrl
+                self.thumbnailUrlExpiresAt = thumbnailUrlExpiresAt
                 self.items = items
                 self.totals = totals
                 self.healthScore = healthScore
@@ -5662,6 +5866,8 @@ extension Components {
                 case edited
                 case notes
                 case hasPhoto
+                case thumbnailUrl
+                case thumbnailUrlExpiresAt
                 case items
                 case totals
                 case healthScore
@@ -5705,6 +5911,14 @@ extension Components {
                     Swift.Bool.self,
                     forKey: .hasPhoto
                 )
+                self.thumbnailUrl = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .thumbnailUrl
+                )
+                self.thumbnailUrlExpiresAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .thumbnailUrlExpiresAt
+                )
                 self.items = try container.decode(
                     [Components.Schemas.MealSnapshotItem].self,
                     forKey: .items
@@ -5746,6 +5960,8 @@ extension Components {
                     "edited",
                     "notes",
                     "hasPhoto",
+                    "thumbnailUrl",
+                    "thumbnailUrlExpiresAt",
                     "items",
                     "totals",
                     "healthScore",
@@ -8677,14 +8893,21 @@ extension Components {
                 try self.value3?.encode(to: encoder)
             }
         }
-        /// A recorded day (`data` as `GET /api/metrics/daily` answers it, in the preferred unit) or the tombstone of an emptied one.
+        /// A recorded day (`body_metrics_day`, id the day, `data` as `GET /api/metrics/daily` answers it, in the preferred unit) or the tombstone of an emptied one; or a water entry (`water_entry`, id its UUID, `data` as `POST /api/metrics/water` answers it) or the tombstone of a removed one.
         ///
         /// - Remark: Generated from `#/components/schemas/MetricsSyncChange`.
         public struct MetricsSyncChange: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/seq`.
             public var seq: Swift.Int
             /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/type`.
-            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            @frozen public enum _typePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case body_metrics_day = "body_metrics_day"
+                case water_entry = "water_entry"
+            }
+            /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/type`.
+            public var _type: Components.Schemas.MetricsSyncChange._typePayload
+            /// The day (`2026-05-01`) of a `body_metrics_day`, the UUID of a `water_entry`.
+            ///
             /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/id`.
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/version`.
@@ -8696,13 +8919,48 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/deletedAt`.
             public var deletedAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/data`.
-            public var data: Components.Schemas.DailyMetrics?
+            @frozen public enum dataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/data/case1`.
+                case DailyMetrics(Components.Schemas.DailyMetrics)
+                /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/data/case2`.
+                case WaterEntry(Components.Schemas.WaterEntry)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .DailyMetrics(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .WaterEntry(try .init(from: decoder))
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .DailyMetrics(value):
+                        try value.encode(to: encoder)
+                    case let .WaterEntry(value):
+                        try value.encode(to: encoder)
+                    }
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MetricsSyncChange/data`.
+            public var data: Components.Schemas.MetricsSyncChange.dataPayload?
             /// Creates a new `MetricsSyncChange`.
             ///
             /// - Parameters:
             ///   - seq:
             ///   - _type:
-            ///   - id:
+            ///   - id: The day (`2026-05-01`) of a `body_metrics_day`, the UUID of a `water_entry`.
             ///   - version:
             ///   - deleted:
             ///   - modifiedAt:
@@ -8710,13 +8968,13 @@ extension Components {
             ///   - data:
             public init(
                 seq: Swift.Int,
-                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                _type: Components.Schemas.MetricsSyncChange._typePayload,
                 id: Swift.String,
                 version: Swift.Int,
                 deleted: Swift.Bool,
                 modifiedAt: Foundation.Date? = nil,
                 deletedAt: Foundation.Date? = nil,
-                data: Components.Schemas.DailyMetrics? = nil
+                data: Components.Schemas.MetricsSyncChange.dataPayload? = nil
             ) {
                 self.seq = seq
                 self._type = _type
@@ -8744,7 +9002,7 @@ extension Components {
                     forKey: .seq
                 )
                 self._type = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    Components.Schemas.MetricsSyncChange._typePayload.self,
                     forKey: ._type
                 )
                 self.id = try container.decode(
@@ -8768,7 +9026,7 @@ extension Components {
                     forKey: .deletedAt
                 )
                 self.data = try container.decodeIfPresent(
-                    Components.Schemas.DailyMetrics.self,
+                    Components.Schemas.MetricsSyncChange.dataPayload.self,
                     forKey: .data
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -8991,19 +9249,113 @@ extension Components {
                 ])
             }
         }
+        /// 1 to 500 items in all, of any of the three kinds; answered weigh-ins, then ketone levels, then water.
+        ///
         /// - Remark: Generated from `#/components/schemas/MetricsImportRequest`.
         public struct MetricsImportRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/weighIns`.
-            public var weighIns: [OpenAPIRuntime.OpenAPIObjectContainer]
+            public var weighIns: [OpenAPIRuntime.OpenAPIObjectContainer]?
+            /// A ketone level: `date` (YYYY-MM-DD, its id), `level`, `notes`?, `modifiedAt`? as for `POST /api/metrics/ketones`. Without `modifiedAt` it fills only a day without a level.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload`.
+            public struct ketonesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/date`.
+                public var date: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/level`.
+                public var level: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/notes`.
+                public var notes: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/modifiedAt`.
+                public var modifiedAt: Foundation.Date?
+                /// Creates a new `ketonesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - date:
+                ///   - level:
+                ///   - notes:
+                ///   - modifiedAt:
+                public init(
+                    date: Swift.String,
+                    level: Swift.Double,
+                    notes: Swift.String? = nil,
+                    modifiedAt: Foundation.Date? = nil
+                ) {
+                    self.date = date
+                    self.level = level
+                    self.notes = notes
+                    self.modifiedAt = modifiedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case date
+                    case level
+                    case notes
+                    case modifiedAt
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketones`.
+            public typealias ketonesPayload = [Components.Schemas.MetricsImportRequest.ketonesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketones`.
+            public var ketones: Components.Schemas.MetricsImportRequest.ketonesPayload?
+            /// A water entry as `POST /api/metrics/water` takes it, with the client's `id` (required). Without `modifiedAt` it only creates an id never written; a removed id stays removed (`already_present`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload`.
+            public struct waterPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/date`.
+                public var date: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/millilitres`.
+                public var millilitres: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/modifiedAt`.
+                public var modifiedAt: Foundation.Date?
+                /// Creates a new `waterPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - date:
+                ///   - millilitres:
+                ///   - modifiedAt:
+                public init(
+                    id: Swift.String,
+                    date: Swift.String? = nil,
+                    millilitres: Swift.Int,
+                    modifiedAt: Foundation.Date? = nil
+                ) {
+                    self.id = id
+                    self.date = date
+                    self.millilitres = millilitres
+                    self.modifiedAt = modifiedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case date
+                    case millilitres
+                    case modifiedAt
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/water`.
+            public typealias waterPayload = [Components.Schemas.MetricsImportRequest.waterPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/water`.
+            public var water: Components.Schemas.MetricsImportRequest.waterPayload?
             /// Creates a new `MetricsImportRequest`.
             ///
             /// - Parameters:
             ///   - weighIns:
-            public init(weighIns: [OpenAPIRuntime.OpenAPIObjectContainer]) {
+            ///   - ketones:
+            ///   - water:
+            public init(
+                weighIns: [OpenAPIRuntime.OpenAPIObjectContainer]? = nil,
+                ketones: Components.Schemas.MetricsImportRequest.ketonesPayload? = nil,
+                water: Components.Schemas.MetricsImportRequest.waterPayload? = nil
+            ) {
                 self.weighIns = weighIns
+                self.ketones = ketones
+                self.water = water
             }
             public enum CodingKeys: String, CodingKey {
                 case weighIns
+                case ketones
+                case water
             }
         }
         /// The caller's profile in the changes feed: `id` is the user id (lower case), `data` the `GET /api/users/profile` body. Profiles are never deleted while the account lives, so no tombstone.
@@ -9334,6 +9686,7 @@ extension Components {
                 case meal = "meal"
                 case custom_meal = "custom_meal"
                 case body_metrics_day = "body_metrics_day"
+                case water_entry = "water_entry"
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncChange/type`.
             public var _type: Components.Schemas.GatewaySyncChange._typePayload
@@ -9353,7 +9706,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/GatewaySyncChange/deletedAt`.
             public var deletedAt: Foundation.Date?
-            /// Live entities: the state as the entity's own GET answers it (`GET /api/users/profile`, `GET /api/meals/{id}`, `GET /api/custom-meals/{id}`, the day of `GET /api/metrics/daily`). Absent on a tombstone.
+            /// Live entities: the state as the entity's own GET answers it (`GET /api/users/profile`, `GET /api/meals/{id}`, `GET /api/custom-meals/{id}`, the day of `GET /api/metrics/daily`, a water entry as `POST /api/metrics/water` answers it). Absent on a tombstone.
             ///
             /// - Remark: Generated from `#/components/schemas/GatewaySyncChange/data`.
             public var data: OpenAPIRuntime.OpenAPIValueContainer?
@@ -9367,7 +9720,7 @@ extension Components {
             ///   - deleted:
             ///   - modifiedAt: Live entities: when the state was last written (the writer's `modifiedAt` or server time).
             ///   - deletedAt: Tombstones: when the entity was deleted.
-            ///   - data: Live entities: the state as the entity's own GET answers it (`GET /api/users/profile`, `GET /api/meals/{id}`, `GET /api/custom-meals/{id}`, the day of `GET /api/metrics/daily`). Absent on a tombstone.
+            ///   - data: Live entities: the state as the entity's own GET answers it (`GET /api/users/profile`, `GET /api/meals/{id}`, `GET /api/custom-meals/{id}`, the day of `GET /api/metrics/daily`, a water entry as `POST /api/metrics/water` answers it). Absent on a tombstone.
             public init(
                 seq: Swift.Int,
                 _type: Components.Schemas.GatewaySyncChange._typePayload,
@@ -9541,7 +9894,7 @@ extension Components {
                 case nextCursor
             }
         }
-        /// At least one and at most 500 items in all.
+        /// At least one and at most 500 items in all, of any of the five kinds.
         ///
         /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest`.
         public struct GatewaySyncImportRequest: Codable, Hashable, Sendable {
@@ -9574,6 +9927,59 @@ extension Components {
             public typealias mealsPayload = [Components.Schemas.GatewaySyncImportRequest.mealsPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/meals`.
             public var meals: Components.Schemas.GatewaySyncImportRequest.mealsPayload?
+            /// A custom meal as `PUT /api/custom-meals/{id}` takes it, with the client's `id`: created under it; an id stored or deleted is `already_present`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload`.
+            public struct customMealsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/mealType`.
+                public var mealType: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/items`.
+                public var items: [OpenAPIRuntime.OpenAPIObjectContainer]
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/tags`.
+                public var tags: [Swift.String]?
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/modifiedAt`.
+                public var modifiedAt: Foundation.Date?
+                /// Creates a new `customMealsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - name:
+                ///   - mealType:
+                ///   - items:
+                ///   - tags:
+                ///   - modifiedAt:
+                public init(
+                    id: Swift.String,
+                    name: Swift.String,
+                    mealType: Swift.String? = nil,
+                    items: [OpenAPIRuntime.OpenAPIObjectContainer],
+                    tags: [Swift.String]? = nil,
+                    modifiedAt: Foundation.Date? = nil
+                ) {
+                    self.id = id
+                    self.name = name
+                    self.mealType = mealType
+                    self.items = items
+                    self.tags = tags
+                    self.modifiedAt = modifiedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case name
+                    case mealType
+                    case items
+                    case tags
+                    case modifiedAt
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMeals`.
+            public typealias customMealsPayload = [Components.Schemas.GatewaySyncImportRequest.customMealsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMeals`.
+            public var customMeals: Components.Schemas.GatewaySyncImportRequest.customMealsPayload?
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload`.
             public struct weighInsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload/date`.
@@ -9619,21 +10025,115 @@ extension Components {
             public typealias weighInsPayload = [Components.Schemas.GatewaySyncImportRequest.weighInsPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighIns`.
             public var weighIns: Components.Schemas.GatewaySyncImportRequest.weighInsPayload?
+            /// A ketone level: `date` (YYYY-MM-DD, its id), `level`, `notes`?, `modifiedAt`? as for `POST /api/metrics/ketones`. Without `modifiedAt` it fills only a day without a level.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload`.
+            public struct ketonesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/date`.
+                public var date: Swift.String
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/level`.
+                public var level: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/notes`.
+                public var notes: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/modifiedAt`.
+                public var modifiedAt: Foundation.Date?
+                /// Creates a new `ketonesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - date:
+                ///   - level:
+                ///   - notes:
+                ///   - modifiedAt:
+                public init(
+                    date: Swift.String,
+                    level: Swift.Double,
+                    notes: Swift.String? = nil,
+                    modifiedAt: Foundation.Date? = nil
+                ) {
+                    self.date = date
+                    self.level = level
+                    self.notes = notes
+                    self.modifiedAt = modifiedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case date
+                    case level
+                    case notes
+                    case modifiedAt
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketones`.
+            public typealias ketonesPayload = [Components.Schemas.GatewaySyncImportRequest.ketonesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketones`.
+            public var ketones: Components.Schemas.GatewaySyncImportRequest.ketonesPayload?
+            /// A water entry as `POST /api/metrics/water` takes it, with the client's `id` (required). Without `modifiedAt` it only creates an id never written; a removed id stays removed (`already_present`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload`.
+            public struct waterPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/date`.
+                public var date: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/millilitres`.
+                public var millilitres: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/modifiedAt`.
+                public var modifiedAt: Foundation.Date?
+                /// Creates a new `waterPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - date:
+                ///   - millilitres:
+                ///   - modifiedAt:
+                public init(
+                    id: Swift.String,
+                    date: Swift.String? = nil,
+                    millilitres: Swift.Int,
+                    modifiedAt: Foundation.Date? = nil
+                ) {
+                    self.id = id
+                    self.date = date
+                    self.millilitres = millilitres
+                    self.modifiedAt = modifiedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case date
+                    case millilitres
+                    case modifiedAt
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/water`.
+            public typealias waterPayload = [Components.Schemas.GatewaySyncImportRequest.waterPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/water`.
+            public var water: Components.Schemas.GatewaySyncImportRequest.waterPayload?
             /// Creates a new `GatewaySyncImportRequest`.
             ///
             /// - Parameters:
             ///   - meals:
+            ///   - customMeals:
             ///   - weighIns:
+            ///   - ketones:
+            ///   - water:
             public init(
                 meals: Components.Schemas.GatewaySyncImportRequest.mealsPayload? = nil,
-                weighIns: Components.Schemas.GatewaySyncImportRequest.weighInsPayload? = nil
+                customMeals: Components.Schemas.GatewaySyncImportRequest.customMealsPayload? = nil,
+                weighIns: Components.Schemas.GatewaySyncImportRequest.weighInsPayload? = nil,
+                ketones: Components.Schemas.GatewaySyncImportRequest.ketonesPayload? = nil,
+                water: Components.Schemas.GatewaySyncImportRequest.waterPayload? = nil
             ) {
                 self.meals = meals
+                self.customMeals = customMeals
                 self.weighIns = weighIns
+                self.ketones = ketones
+                self.water = water
             }
             public enum CodingKeys: String, CodingKey {
                 case meals
+                case customMeals
                 case weighIns
+                case ketones
+                case water
             }
         }
         /// - Remark: Generated from `#/components/schemas/SyncImportResult`.
@@ -9641,11 +10141,14 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/SyncImportResult/type`.
             @frozen public enum _typePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case meal = "meal"
+                case custom_meal = "custom_meal"
                 case weigh_in = "weigh_in"
+                case ketones = "ketones"
+                case water_entry = "water_entry"
             }
             /// - Remark: Generated from `#/components/schemas/SyncImportResult/type`.
             public var _type: Components.Schemas.SyncImportResult._typePayload
-            /// The item's client id: the meal's id or the weigh-in's day (empty when the item had none).
+            /// The item's client id: the meal's, custom meal's or water entry's UUID, or the weigh-in's or ketone level's day (empty when the item had none).
             ///
             /// - Remark: Generated from `#/components/schemas/SyncImportResult/id`.
             public var id: Swift.String
@@ -9715,7 +10218,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - _type:
-            ///   - id: The item's client id: the meal's id or the weigh-in's day (empty when the item had none).
+            ///   - id: The item's client id: the meal's, custom meal's or water entry's UUID, or the weigh-in's or ketone level's day (empty when the item had none).
             ///   - status:
             ///   - error: Why it was rejected.
             public init(
@@ -9798,7 +10301,7 @@ extension Components {
                 case summary
             }
         }
-        /// 1 to 500 meals, each as `POST /api/meals` takes it with the client's `id`.
+        /// 1 to 500 meals and custom meals in all, each under the client's `id`; answered meals, then custom meals.
         ///
         /// - Remark: Generated from `#/components/schemas/MealsImportRequest`.
         public struct MealsImportRequest: Codable, Hashable, Sendable {
@@ -9849,16 +10352,75 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/MealsImportRequest/meals`.
             public typealias mealsPayload = [Components.Schemas.MealsImportRequest.mealsPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/MealsImportRequest/meals`.
-            public var meals: Components.Schemas.MealsImportRequest.mealsPayload
+            public var meals: Components.Schemas.MealsImportRequest.mealsPayload?
+            /// A custom meal as `PUT /api/custom-meals/{id}` takes it, with the client's `id`: created under it; an id stored or deleted is `already_present`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload`.
+            public struct customMealsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/mealType`.
+                public var mealType: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/items`.
+                public var items: [OpenAPIRuntime.OpenAPIObjectContainer]
+                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/tags`.
+                public var tags: [Swift.String]?
+                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/modifiedAt`.
+                public var modifiedAt: Foundation.Date?
+                /// Creates a new `customMealsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - name:
+                ///   - mealType:
+                ///   - items:
+                ///   - tags:
+                ///   - modifiedAt:
+                public init(
+                    id: Swift.String,
+                    name: Swift.String,
+                    mealType: Swift.String? = nil,
+                    items: [OpenAPIRuntime.OpenAPIObjectContainer],
+                    tags: [Swift.String]? = nil,
+                    modifiedAt: Foundation.Date? = nil
+                ) {
+                    self.id = id
+                    self.name = name
+                    self.mealType = mealType
+                    self.items = items
+                    self.tags = tags
+                    self.modifiedAt = modifiedAt
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case name
+                    case mealType
+                    case items
+                    case tags
+                    case modifiedAt
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMeals`.
+            public typealias customMealsPayload = [Components.Schemas.MealsImportRequest.customMealsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMeals`.
+            public var customMeals: Components.Schemas.MealsImportRequest.customMealsPayload?
             /// Creates a new `MealsImportRequest`.
             ///
             /// - Parameters:
             ///   - meals:
-            public init(meals: Components.Schemas.MealsImportRequest.mealsPayload) {
+            ///   - customMeals:
+            public init(
+                meals: Components.Schemas.MealsImportRequest.mealsPayload? = nil,
+                customMeals: Components.Schemas.MealsImportRequest.customMealsPayload? = nil
+            ) {
                 self.meals = meals
+                self.customMeals = customMeals
             }
             public enum CodingKeys: String, CodingKey {
                 case meals
+                case customMeals
             }
         }
         /// Up to 10 tags, each 1 to 32 characters after trimming; stored in lower case, repeats removed, in the order given.
@@ -10217,6 +10779,8 @@ extension Components {
             public var updatedAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/ExportProfile/modifiedAt`.
             public var modifiedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/dailyWaterGoalMillilitres`.
+            public var dailyWaterGoalMillilitres: Swift.Int?
             /// Creates a new `ExportProfile`.
             ///
             /// - Parameters:
@@ -10243,6 +10807,7 @@ extension Components {
             ///   - version:
             ///   - updatedAt:
             ///   - modifiedAt:
+            ///   - dailyWaterGoalMillilitres:
             public init(
                 displayName: Swift.String,
                 dietPreference: Swift.String,
@@ -10266,7 +10831,8 @@ extension Components {
                 deletePhotosAfterDays: Swift.Int? = nil,
                 version: Swift.Int,
                 updatedAt: Foundation.Date,
-                modifiedAt: Foundation.Date? = nil
+                modifiedAt: Foundation.Date? = nil,
+                dailyWaterGoalMillilitres: Swift.Int? = nil
             ) {
                 self.displayName = displayName
                 self.dietPreference = dietPreference
@@ -10291,6 +10857,7 @@ extension Components {
                 self.version = version
                 self.updatedAt = updatedAt
                 self.modifiedAt = modifiedAt
+                self.dailyWaterGoalMillilitres = dailyWaterGoalMillilitres
             }
             public enum CodingKeys: String, CodingKey {
                 case displayName
@@ -10316,6 +10883,7 @@ extension Components {
                 case version
                 case updatedAt
                 case modifiedAt
+                case dailyWaterGoalMillilitres
             }
         }
         /// A session's metadata; never its tokens.
@@ -10842,28 +11410,34 @@ extension Components {
                 case syncConflicts
             }
         }
-        /// Metrics' part: the recorded days and their sync conflicts.
+        /// Metrics' part: the recorded days, every water entry and their sync conflicts.
         ///
         /// - Remark: Generated from `#/components/schemas/ExportMetricsPart`.
         public struct ExportMetricsPart: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ExportMetricsPart/bodyMetrics`.
             public var bodyMetrics: [Components.Schemas.ExportBodyMetricsDay]
+            /// - Remark: Generated from `#/components/schemas/ExportMetricsPart/waterEntries`.
+            public var waterEntries: [Components.Schemas.ExportWaterEntry]
             /// - Remark: Generated from `#/components/schemas/ExportMetricsPart/syncConflicts`.
             public var syncConflicts: [Components.Schemas.ExportSyncConflict]
             /// Creates a new `ExportMetricsPart`.
             ///
             /// - Parameters:
             ///   - bodyMetrics:
+            ///   - waterEntries:
             ///   - syncConflicts:
             public init(
                 bodyMetrics: [Components.Schemas.ExportBodyMetricsDay],
+                waterEntries: [Components.Schemas.ExportWaterEntry],
                 syncConflicts: [Components.Schemas.ExportSyncConflict]
             ) {
                 self.bodyMetrics = bodyMetrics
+                self.waterEntries = waterEntries
                 self.syncConflicts = syncConflicts
             }
             public enum CodingKeys: String, CodingKey {
                 case bodyMetrics
+                case waterEntries
                 case syncConflicts
             }
         }
@@ -10983,6 +11557,566 @@ extension Components {
                 case metrics
                 case trends
                 case sharing
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WaterRequest`.
+        public struct WaterRequest: Codable, Hashable, Sendable {
+            /// The UUID the device stores the entry under (any case); the server draws one when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterRequest/id`.
+            public var id: Swift.String?
+            /// YYYY-MM-DD, not after the user's today; default today.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterRequest/date`.
+            public var date: Swift.String?
+            /// Whole millilitres drunk.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterRequest/millilitres`.
+            public var millilitres: Swift.Int
+            /// When the client made this change (ISO 8601), for last-write-wins; the server's time when absent. A time more than 5 minutes ahead of the server counts as the server's time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterRequest/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// Creates a new `WaterRequest`.
+            ///
+            /// - Parameters:
+            ///   - id: The UUID the device stores the entry under (any case); the server draws one when absent.
+            ///   - date: YYYY-MM-DD, not after the user's today; default today.
+            ///   - millilitres: Whole millilitres drunk.
+            ///   - modifiedAt: When the client made this change (ISO 8601), for last-write-wins; the server's time when absent. A time more than 5 minutes ahead of the server counts as the server's time.
+            public init(
+                id: Swift.String? = nil,
+                date: Swift.String? = nil,
+                millilitres: Swift.Int,
+                modifiedAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.date = date
+                self.millilitres = millilitres
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case date
+                case millilitres
+                case modifiedAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WaterEntry`.
+        public struct WaterEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WaterEntry/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WaterEntry/date`.
+            public var date: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WaterEntry/millilitres`.
+            public var millilitres: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WaterEntry/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WaterEntry/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/WaterEntry/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// When it was last written, as the writing client said (`modifiedAt`) or the server's time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterEntry/modifiedAt`.
+            public var modifiedAt: Foundation.Date
+            /// Creates a new `WaterEntry`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - date:
+            ///   - millilitres:
+            ///   - version:
+            ///   - createdAt:
+            ///   - updatedAt:
+            ///   - modifiedAt: When it was last written, as the writing client said (`modifiedAt`) or the server's time.
+            public init(
+                id: Swift.String,
+                date: Swift.String,
+                millilitres: Swift.Int,
+                version: Swift.Int,
+                createdAt: Foundation.Date,
+                updatedAt: Foundation.Date,
+                modifiedAt: Foundation.Date
+            ) {
+                self.id = id
+                self.date = date
+                self.millilitres = millilitres
+                self.version = version
+                self.createdAt = createdAt
+                self.updatedAt = updatedAt
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case date
+                case millilitres
+                case version
+                case createdAt
+                case updatedAt
+                case modifiedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.date = try container.decode(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.millilitres = try container.decode(
+                    Swift.Int.self,
+                    forKey: .millilitres
+                )
+                self.version = try container.decode(
+                    Swift.Int.self,
+                    forKey: .version
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.updatedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .updatedAt
+                )
+                self.modifiedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "date",
+                    "millilitres",
+                    "version",
+                    "createdAt",
+                    "updatedAt",
+                    "modifiedAt"
+                ])
+            }
+        }
+        /// A removed water entry.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WaterTombstone`.
+        public struct WaterTombstone: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WaterTombstone/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WaterTombstone/type`.
+            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/WaterTombstone/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/WaterTombstone/deleted`.
+            public var deleted: OpenAPIRuntime.OpenAPIValueContainer
+            /// - Remark: Generated from `#/components/schemas/WaterTombstone/deletedAt`.
+            public var deletedAt: Foundation.Date
+            /// Creates a new `WaterTombstone`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - _type:
+            ///   - version:
+            ///   - deleted:
+            ///   - deletedAt:
+            public init(
+                id: Swift.String,
+                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                version: Swift.Int,
+                deleted: OpenAPIRuntime.OpenAPIValueContainer,
+                deletedAt: Foundation.Date
+            ) {
+                self.id = id
+                self._type = _type
+                self.version = version
+                self.deleted = deleted
+                self.deletedAt = deletedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case _type = "type"
+                case version
+                case deleted
+                case deletedAt
+            }
+        }
+        /// The water entry; with `conflict` when the write was not applied, the stored entry or the tombstone of the removed one.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer`.
+        public struct MetricsWaterWriteAnswer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1`.
+            public struct Value1Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1/date`.
+                public var date: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1/millilitres`.
+                public var millilitres: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1/version`.
+                public var version: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1/createdAt`.
+                public var createdAt: Foundation.Date
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1/updatedAt`.
+                public var updatedAt: Foundation.Date
+                /// When it was last written, as the writing client said (`modifiedAt`) or the server's time.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1/modifiedAt`.
+                public var modifiedAt: Foundation.Date
+                /// Present only when the write was not applied: a newer write of the id is stored (`stale_write_ignored`), or the id was removed (`deletion_preserved`); listed at `GET /api/sync/metrics/conflicts`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1/conflict`.
+                @frozen public enum conflictPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case stale_write_ignored = "stale_write_ignored"
+                    case deletion_preserved = "deletion_preserved"
+                }
+                /// Present only when the write was not applied: a newer write of the id is stored (`stale_write_ignored`), or the id was removed (`deletion_preserved`); listed at `GET /api/sync/metrics/conflicts`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1/conflict`.
+                public var conflict: Components.Schemas.MetricsWaterWriteAnswer.Value1Payload.conflictPayload?
+                /// Creates a new `Value1Payload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - date:
+                ///   - millilitres:
+                ///   - version:
+                ///   - createdAt:
+                ///   - updatedAt:
+                ///   - modifiedAt: When it was last written, as the writing client said (`modifiedAt`) or the server's time.
+                ///   - conflict: Present only when the write was not applied: a newer write of the id is stored (`stale_write_ignored`), or the id was removed (`deletion_preserved`); listed at `GET /api/sync/metrics/conflicts`.
+                public init(
+                    id: Swift.String,
+                    date: Swift.String,
+                    millilitres: Swift.Int,
+                    version: Swift.Int,
+                    createdAt: Foundation.Date,
+                    updatedAt: Foundation.Date,
+                    modifiedAt: Foundation.Date,
+                    conflict: Components.Schemas.MetricsWaterWriteAnswer.Value1Payload.conflictPayload? = nil
+                ) {
+                    self.id = id
+                    self.date = date
+                    self.millilitres = millilitres
+                    self.version = version
+                    self.createdAt = createdAt
+                    self.updatedAt = updatedAt
+                    self.modifiedAt = modifiedAt
+                    self.conflict = conflict
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case date
+                    case millilitres
+                    case version
+                    case createdAt
+                    case updatedAt
+                    case modifiedAt
+                    case conflict
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.date = try container.decode(
+                        Swift.String.self,
+                        forKey: .date
+                    )
+                    self.millilitres = try container.decode(
+                        Swift.Int.self,
+                        forKey: .millilitres
+                    )
+                    self.version = try container.decode(
+                        Swift.Int.self,
+                        forKey: .version
+                    )
+                    self.createdAt = try container.decode(
+                        Foundation.Date.self,
+                        forKey: .createdAt
+                    )
+                    self.updatedAt = try container.decode(
+                        Foundation.Date.self,
+                        forKey: .updatedAt
+                    )
+                    self.modifiedAt = try container.decode(
+                        Foundation.Date.self,
+                        forKey: .modifiedAt
+                    )
+                    self.conflict = try container.decodeIfPresent(
+                        Components.Schemas.MetricsWaterWriteAnswer.Value1Payload.conflictPayload.self,
+                        forKey: .conflict
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id",
+                        "date",
+                        "millilitres",
+                        "version",
+                        "createdAt",
+                        "updatedAt",
+                        "modifiedAt",
+                        "conflict"
+                    ])
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value1`.
+            public var value1: Components.Schemas.MetricsWaterWriteAnswer.Value1Payload?
+            /// A removed water entry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value2`.
+            public struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value2/id`.
+                public var id: Swift.String
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value2/type`.
+                public var _type: OpenAPIRuntime.OpenAPIValueContainer
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value2/version`.
+                public var version: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value2/deleted`.
+                public var deleted: OpenAPIRuntime.OpenAPIValueContainer
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value2/deletedAt`.
+                public var deletedAt: Foundation.Date
+                /// Present only when the write was not applied: a newer write of the id is stored (`stale_write_ignored`), or the id was removed (`deletion_preserved`); listed at `GET /api/sync/metrics/conflicts`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value2/conflict`.
+                @frozen public enum conflictPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case stale_write_ignored = "stale_write_ignored"
+                    case deletion_preserved = "deletion_preserved"
+                }
+                /// Present only when the write was not applied: a newer write of the id is stored (`stale_write_ignored`), or the id was removed (`deletion_preserved`); listed at `GET /api/sync/metrics/conflicts`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value2/conflict`.
+                public var conflict: Components.Schemas.MetricsWaterWriteAnswer.Value2Payload.conflictPayload?
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - id:
+                ///   - _type:
+                ///   - version:
+                ///   - deleted:
+                ///   - deletedAt:
+                ///   - conflict: Present only when the write was not applied: a newer write of the id is stored (`stale_write_ignored`), or the id was removed (`deletion_preserved`); listed at `GET /api/sync/metrics/conflicts`.
+                public init(
+                    id: Swift.String,
+                    _type: OpenAPIRuntime.OpenAPIValueContainer,
+                    version: Swift.Int,
+                    deleted: OpenAPIRuntime.OpenAPIValueContainer,
+                    deletedAt: Foundation.Date,
+                    conflict: Components.Schemas.MetricsWaterWriteAnswer.Value2Payload.conflictPayload? = nil
+                ) {
+                    self.id = id
+                    self._type = _type
+                    self.version = version
+                    self.deleted = deleted
+                    self.deletedAt = deletedAt
+                    self.conflict = conflict
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case id
+                    case _type = "type"
+                    case version
+                    case deleted
+                    case deletedAt
+                    case conflict
+                }
+            }
+            /// A removed water entry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MetricsWaterWriteAnswer/value2`.
+            public var value2: Components.Schemas.MetricsWaterWriteAnswer.Value2Payload?
+            /// Creates a new `MetricsWaterWriteAnswer`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2: A removed water entry.
+            public init(
+                value1: Components.Schemas.MetricsWaterWriteAnswer.Value1Payload? = nil,
+                value2: Components.Schemas.MetricsWaterWriteAnswer.Value2Payload? = nil
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self.value1 = try .init(from: decoder)
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self.value2 = try .init(from: decoder)
+                } catch {
+                    errors.append(error)
+                }
+                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                    [
+                        self.value1,
+                        self.value2
+                    ],
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1?.encode(to: encoder)
+                try self.value2?.encode(to: encoder)
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WaterDay`.
+        public struct WaterDay: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WaterDay/date`.
+            public var date: Swift.String
+            /// - Remark: Generated from `#/components/schemas/WaterDay/totalMillilitres`.
+            public var totalMillilitres: Swift.Int
+            /// As they were logged.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterDay/entries`.
+            public var entries: [Components.Schemas.WaterEntry]
+            /// Creates a new `WaterDay`.
+            ///
+            /// - Parameters:
+            ///   - date:
+            ///   - totalMillilitres:
+            ///   - entries: As they were logged.
+            public init(
+                date: Swift.String,
+                totalMillilitres: Swift.Int,
+                entries: [Components.Schemas.WaterEntry]
+            ) {
+                self.date = date
+                self.totalMillilitres = totalMillilitres
+                self.entries = entries
+            }
+            public enum CodingKeys: String, CodingKey {
+                case date
+                case totalMillilitres
+                case entries
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.date = try container.decode(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.totalMillilitres = try container.decode(
+                    Swift.Int.self,
+                    forKey: .totalMillilitres
+                )
+                self.entries = try container.decode(
+                    [Components.Schemas.WaterEntry].self,
+                    forKey: .entries
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "date",
+                    "totalMillilitres",
+                    "entries"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/WaterList`.
+        public struct WaterList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/WaterList/from`.
+            public var from: Swift.String
+            /// Today in the user's zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterList/to`.
+            public var to: Swift.String
+            /// Oldest first; days without water are left out.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterList/entries`.
+            public var entries: [Components.Schemas.WaterDay]
+            /// Creates a new `WaterList`.
+            ///
+            /// - Parameters:
+            ///   - from:
+            ///   - to: Today in the user's zone.
+            ///   - entries: Oldest first; days without water are left out.
+            public init(
+                from: Swift.String,
+                to: Swift.String,
+                entries: [Components.Schemas.WaterDay]
+            ) {
+                self.from = from
+                self.to = to
+                self.entries = entries
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case to
+                case entries
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.from = try container.decode(
+                    Swift.String.self,
+                    forKey: .from
+                )
+                self.to = try container.decode(
+                    Swift.String.self,
+                    forKey: .to
+                )
+                self.entries = try container.decode(
+                    [Components.Schemas.WaterDay].self,
+                    forKey: .entries
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "from",
+                    "to",
+                    "entries"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ExportWaterEntry`.
+        public struct ExportWaterEntry: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportWaterEntry/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportWaterEntry/day`.
+            public var day: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportWaterEntry/millilitres`.
+            public var millilitres: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportWaterEntry/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportWaterEntry/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportWaterEntry/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportWaterEntry/modifiedAt`.
+            public var modifiedAt: Foundation.Date
+            /// Creates a new `ExportWaterEntry`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - day:
+            ///   - millilitres:
+            ///   - version:
+            ///   - createdAt:
+            ///   - updatedAt:
+            ///   - modifiedAt:
+            public init(
+                id: Swift.String,
+                day: Swift.String,
+                millilitres: Swift.Int,
+                version: Swift.Int,
+                createdAt: Foundation.Date,
+                updatedAt: Foundation.Date,
+                modifiedAt: Foundation.Date
+            ) {
+                self.id = id
+                self.day = day
+                self.millilitres = millilitres
+                self.version = version
+                self.createdAt = createdAt
+                self.updatedAt = updatedAt
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case day
+                case millilitres
+                case version
+                case createdAt
+                case updatedAt
+                case modifiedAt
             }
         }
     }

@@ -19,7 +19,7 @@ public import struct Foundation.Date
 public enum Operations {
     /// Create an account
     ///
-    /// Creates the account and its profile (balanced diet, kg, UTC) and signs in: 201 with tokens, account and profile. Emits `user.profile_updated`.
+    /// Creates the account and its profile (balanced diet, kg, in `timeZone`, else UTC) and signs in: 201 with tokens, account and profile. Emits `user.profile_updated`.
     ///
     /// Rate limit: `auth (5 per 900 s per client IP, one budget shared by register, login and password reset)`.
     ///
@@ -272,7 +272,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed` naming `email`, `password`, `displayName` and/or `name` (also when `name` and `displayName` differ).
+            /// `validation_failed` naming `email`, `password`, `displayName`, `name` (also when `name` and `displayName` differ) and/or `timeZone` (not an IANA zone name).
             ///
             /// - Remark: Generated from `#/paths//api/auth/register/post(register)/responses/422`.
             ///
@@ -5923,7 +5923,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed` (neither or both of image and text; bad mealType, captureKind, eatenAt, text or hint length); `no_food_recognised`: no food in the text matched (details.text lists the phrases). `vision_base_url_refused`: the base URL of the user's own key now names a host that is not allowed.
+            /// `validation_failed` (neither or both of image and text; bad mealType, captureKind, eatenAt, text or hint length); `no_food_recognised`: no food in the text matched (details.text lists the phrases), or the model recognised no plausible food on the photo (nothing listed, a refusal, or an implausible item: a blurred shot, a menu, an empty plate); details.image says so and details.suggestions is `retake_photo,send_text`: retake the photo, or describe the meal in text. Not a provider failure: it never counts towards the circuit breaker. `vision_base_url_refused`: the base URL of the user's own key now names a host that is not allowed.
             ///
             /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/422`.
             ///
@@ -5992,7 +5992,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `analysis_failed`: the model's answer was unusable (another photo may work); or the gateway's `bad_gateway`. `vision_key_refused`: the provider refused the API key (the user's own, or the server's).
+            /// `analysis_failed`: the model's answer was not JSON of the asked shape (another photo may work); or the gateway's `bad_gateway`. `vision_key_refused`: the provider refused the API key (the user's own, or the server's).
             ///
             /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/502`.
             ///
@@ -6015,7 +6015,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `vision_not_configured` (Retry-After: 3600), `vision_unavailable` (provider down or circuit open; Retry-After), `service_unavailable` (food table loading), or the gateway's `upstream_unavailable`.
+            /// `vision_not_configured` (Retry-After: 3600), `vision_unavailable` (provider down, the server's circuit open after failures of several users, or this user's own photos held back after repeated failures; Retry-After), `service_unavailable` (food table loading), or the gateway's `upstream_unavailable`.
             ///
             /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/503`.
             ///
@@ -12937,7 +12937,9 @@ public enum Operations {
             }
         }
     }
-    /// Replace a custom meal
+    /// Replace a custom meal, or create it under the client's id
+    ///
+    /// Without `If-Match`, an id the caller never used creates the custom meal under it (201), so an offline client keeps its own ids; an id of a deleted custom meal answers its tombstone with `conflict: deletion_preserved` (never brought back); another user's id is 404. A stored one is replaced: with `If-Match`, 409 when the version is stale; without, last-write-wins by `modifiedAt` as for meals (an older write answers the stored custom meal with `conflict`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -13188,7 +13190,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `not_found`: no such custom meal of the caller.
+            /// `not_found`: with `If-Match`, no such custom meal of the caller; without, the id belongs to another user.
             ///
             /// - Remark: Generated from `#/paths//api/custom-meals/{id}/put(replaceCustomMeal)/responses/404`.
             ///
@@ -13436,6 +13438,94 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.replaceCustomMeal.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/content/application\/json`.
+                    case json(Components.Schemas.CustomMeal)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.CustomMeal {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.replaceCustomMeal.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.replaceCustomMeal.Output.Created.Headers = .init(),
+                    body: Operations.replaceCustomMeal.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Created under the client's id.
+            ///
+            /// - Remark: Generated from `#/paths//api/custom-meals/{id}/put(replaceCustomMeal)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.replaceCustomMeal.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.replaceCustomMeal.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
                             response: self
                         )
                     }
@@ -19055,7 +19145,350 @@ public enum Operations {
             }
         }
     }
+    /// Day summaries of a date range
+    ///
+    /// Each day from `from` to `to` (the user's days, in their profile's zone) with its totals, goal status and health rating, and over the range the daily averages (over logged days), the macro energy split and the goal achievement rate, counted as by `/api/progress` and `/api/trends`. At most 366 days; days after today are not listed (`to` in the answer is the last day listed).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/summaries`.
+    /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)`.
+    public enum getSummaries {
+        public static let id: Swift.String = "getSummaries"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/summaries/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The first day, YYYY-MM-DD; not after today nor after `to`. Missing, another shape, an impossible day or a future day is 422.
+                ///
+                /// - Remark: Generated from `#/paths/api/summaries/GET/query/from`.
+                public var from: Swift.String
+                /// The last day, YYYY-MM-DD, at most 365 days after `from` (366 days in all). Missing, another shape, before `from` or a longer range is 422.
+                ///
+                /// - Remark: Generated from `#/paths/api/summaries/GET/query/to`.
+                public var to: Swift.String
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - from: The first day, YYYY-MM-DD; not after today nor after `to`. Missing, another shape, an impossible day or a future day is 422.
+                ///   - to: The last day, YYYY-MM-DD, at most 365 days after `from` (366 days in all). Missing, another shape, before `from` or a longer range is 422.
+                public init(
+                    from: Swift.String,
+                    to: Swift.String
+                ) {
+                    self.from = from
+                    self.to = to
+                }
+            }
+            public var query: Operations.getSummaries.Input.Query
+            /// - Remark: Generated from `#/paths/api/summaries/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getSummaries.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getSummaries.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.getSummaries.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.getSummaries.Input.Query,
+                headers: Operations.getSummaries.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/summaries/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/summaries/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/summaries/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/summaries/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.getSummaries.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/summaries/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/summaries/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SummariesReport)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SummariesReport {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.getSummaries.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.getSummaries.Output.Ok.Headers = .init(),
+                    body: Operations.getSummaries.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Every day of the range up to today.
+            ///
+            /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.getSummaries.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.getSummaries.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `from` and/or `to`.
+            ///
+            /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// A day's summary and meals
+    ///
+    /// The day's summary and its meals, consumed and scanned. A meal with a photo carries a signed `thumbnailUrl` of the photo's JPEG thumbnail, for drawing the day without downloading every photo.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -19674,7 +20107,7 @@ public enum Operations {
     }
     /// Create a share link for one of the caller's meals
     ///
-    /// Every share is a new link. A meal whose first event has not reached the sharing service is awaited for up to 2 s. With `includePhoto`, the photo is copied once from the meals service.
+    /// Every share is a new link. A meal the sharing service has not heard of yet (logged a moment ago, its event still on its way) is waited for, up to 5 s (`SHARING_MEAL_WAIT_SECONDS`), and then shared with 201: the request is woken as soon as the meal's event is stored, so a client may share a meal the moment it is logged. Only a meal still unknown after the wait is 409 `meal_not_ready` with `Retry-After`. With `includePhoto`, the photo is copied once from the meals service.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -19913,17 +20346,75 @@ public enum Operations {
                     }
                 }
             }
-            /// `meal_not_ready`: the meal's first event has not arrived yet (Retry-After: 1).
+            public struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/responses/409/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/responses/409/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// Seconds to wait before retrying.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/responses/409/headers/Retry-After`.
+                    public var Retry_hyphen_After: Components.Headers.RetryAfter?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - Retry_hyphen_After: Seconds to wait before retrying.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        Retry_hyphen_After: Components.Headers.RetryAfter? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.Retry_hyphen_After = Retry_hyphen_After
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.shareMeal.Output.Conflict.Headers
+                /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/responses/409/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas.ErrorBody)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ErrorBody {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.shareMeal.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.shareMeal.Output.Conflict.Headers = .init(),
+                    body: Operations.shareMeal.Output.Conflict.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `meal_not_ready`: the meal's first event has not reached the sharing service within the wait (or the service began to stop while waiting); try again after `Retry-After` seconds (1).
             ///
             /// - Remark: Generated from `#/paths//api/share/meal/{id}/post(shareMeal)/responses/409`.
             ///
             /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.Conflict)
+            case conflict(Operations.shareMeal.Output.Conflict)
             /// The associated value of the enum case if `self` is `.conflict`.
             ///
             /// - Throws: An error if `self` is not `.conflict`.
             /// - SeeAlso: `.conflict`.
-            public var conflict: Components.Responses.Conflict {
+            public var conflict: Operations.shareMeal.Output.Conflict {
                 get throws {
                     switch self {
                     case let .conflict(response):
@@ -20074,7 +20565,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service_unavailable`: the photo could not be copied from the meals service (Retry-After: 5); or the gateway's `upstream_unavailable` / `service_unavailable`.
+            /// `busy`: too many share requests wait for their meals' events on this replica, or too many of the caller's (Retry-After: 1); `service_unavailable`: the photo could not be copied from the meals service (Retry-After: 5); or the gateway's `upstream_unavailable` / `service_unavailable`.
             ///
             /// - Remark: Generated from `#/paths//api/share/meal/{id}/post(shareMeal)/responses/503`.
             ///
@@ -27282,9 +27773,9 @@ public enum Operations {
             }
         }
     }
-    /// Import a device's local meals and weigh-ins
+    /// Import a device's local meals, custom meals, weigh-ins, ketone levels and water
     ///
-    /// Up to 500 items in all, each with its client id (a meal's UUID, a weigh-in's day), applied one by one and idempotently: a repeated import creates nothing new (`already_present`). The gateway sends the meals to the meals service and the weigh-ins to the metrics service in parallel, passing `Idempotency-Key` to both, and answers every item's result in request order (meals, then weigh-ins) with a summary. Events flow as for single writes. A refusal of either service (4xx) is answered as it came. The gateway allows this route bodies up to 4,194,304 bytes.
+    /// Up to 500 items in all, each with its client id (a meal's, custom meal's or water entry's UUID; a weigh-in's or ketone level's day), applied one by one and idempotently: a repeated import creates nothing new (`already_present`). The gateway sends the meals and custom meals to the meals service and the weigh-ins, ketone levels and water to the metrics service in parallel, passing `Idempotency-Key` to both, and answers every item's result in request order (meals, custom meals, weigh-ins, ketone levels, water) with a summary. Events flow as for single writes. A refusal of either service (4xx) is answered as it came. The gateway allows this route bodies up to 4,194,304 bytes.
     ///
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
@@ -28214,7 +28705,7 @@ public enum Operations {
     }
     /// A meal photo by its signed, short-lived URL (no token)
     ///
-    /// The `photoUrl` of a meal: `/media/photos/{photoId}?expires=&kid=&sig=`, an HMAC-SHA256 over the method, the path and the expiry under the service's current key (`MEALS_PHOTO_URL_KEY`; previous keys in `MEALS_PHOTO_URL_PREVIOUS_KEYS` still verify, so keys rotate as the token keys do). It works without a bearer token until `expires` (15 minutes by default, `MEALS_PHOTO_URL_LIFETIME_SECONDS`, rounded up to the minute so URLs of one minute are the same and caches can keep them), so an image view can load it; read the meal again for a fresh one. Errors are in the JSON error shape.
+    /// The `photoUrl` of a meal: `/media/photos/{photoId}?expires=&kid=&sig=`, an HMAC-SHA256 over the method, the path and the expiry under the service's current key (`MEALS_PHOTO_URL_KEY`; previous keys in `MEALS_PHOTO_URL_PREVIOUS_KEYS` still verify, so keys rotate as the token keys do). It works without a bearer token until `expires` (15 minutes by default, `MEALS_PHOTO_URL_LIFETIME_SECONDS`, rounded up to the minute so URLs of one minute are the same and caches can keep them), so an image view can load it; read the meal again for a fresh one. Photos are stored sealed (AES-256-GCM under `MEALS_PHOTO_ENCRYPTION_KEY`) and opened here; 503 `photos_not_configured` when the server has no photo key, `photo_unreadable` when the key that sealed the photo is gone. Errors are in the JSON error shape.
     ///
     /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
@@ -28677,6 +29168,396 @@ public enum Operations {
                     .png,
                     .image_webp,
                     .image_heic,
+                    .json
+                ]
+            }
+        }
+    }
+    /// A meal photo's thumbnail by its signed, short-lived URL (no token)
+    ///
+    /// The `thumbnailUrl` of a meal: `/media/photos/{photoId}/thumbnail?expires=&kid=&sig=`, signed like `photoUrl` but over the thumbnail's own path (a photo's signature does not open its thumbnail, nor the other way round), with the same lifetime. The thumbnail is made when the photo is uploaded, by libvips (`vipsthumbnail`, a bounded child process): a JPEG at most 320 px on its long side (`MEALS_THUMBNAIL_SIZE`), upright, without EXIF. Photos stored before thumbnails get theirs from the meals service's upkeep job. Stored sealed like the photo. Errors are in the JSON error shape.
+    ///
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
+    ///
+    /// - Remark: HTTP `GET /media/photos/{photoId}/thumbnail`.
+    /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)`.
+    public enum getSignedMealPhotoThumbnail {
+        public static let id: Swift.String = "getSignedMealPhotoThumbnail"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The photo's id (it changes when the photo is replaced).
+                ///
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/path/photoId`.
+                public var photoId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - photoId: The photo's id (it changes when the photo is replaced).
+                public init(photoId: Swift.String) {
+                    self.photoId = photoId
+                }
+            }
+            public var path: Operations.getSignedMealPhotoThumbnail.Input.Path
+            /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Unix seconds after which the URL stops working.
+                ///
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/query/expires`.
+                public var expires: Swift.String?
+                /// The id of the key that signed it.
+                ///
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/query/kid`.
+                public var kid: Swift.String?
+                /// Base64url HMAC-SHA256.
+                ///
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/query/sig`.
+                public var sig: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - expires: Unix seconds after which the URL stops working.
+                ///   - kid: The id of the key that signed it.
+                ///   - sig: Base64url HMAC-SHA256.
+                public init(
+                    expires: Swift.String? = nil,
+                    kid: Swift.String? = nil,
+                    sig: Swift.String? = nil
+                ) {
+                    self.expires = expires
+                    self.kid = kid
+                    self.sig = sig
+                }
+            }
+            public var query: Operations.getSignedMealPhotoThumbnail.Input.Query
+            /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getSignedMealPhotoThumbnail.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getSignedMealPhotoThumbnail.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.getSignedMealPhotoThumbnail.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.getSignedMealPhotoThumbnail.Input.Path,
+                query: Operations.getSignedMealPhotoThumbnail.Input.Query = .init(),
+                headers: Operations.getSignedMealPhotoThumbnail.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Caching directive.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/responses/200/headers/Cache-Control`.
+                    public var Cache_hyphen_Control: Components.Headers.CacheControl?
+                    /// - Remark: Generated from `#/components/headers/XContentTypeOptions`.
+                    @frozen public enum XContentTypeOptions: String, Codable, Hashable, Sendable, CaseIterable {
+                        case nosniff = "nosniff"
+                    }
+                    /// `nosniff`.
+                    ///
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/responses/200/headers/X-Content-Type-Options`.
+                    public var X_hyphen_Content_hyphen_Type_hyphen_Options: Components.Headers.XContentTypeOptions?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Cache_hyphen_Control: Caching directive.
+                    ///   - X_hyphen_Content_hyphen_Type_hyphen_Options: `nosniff`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Cache_hyphen_Control: Components.Headers.CacheControl? = nil,
+                        X_hyphen_Content_hyphen_Type_hyphen_Options: Components.Headers.XContentTypeOptions? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.Cache_hyphen_Control = Cache_hyphen_Control
+                        self.X_hyphen_Content_hyphen_Type_hyphen_Options = X_hyphen_Content_hyphen_Type_hyphen_Options
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.getSignedMealPhotoThumbnail.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/media/photos/{photoId}/thumbnail/GET/responses/200/content/image\/jpeg`.
+                    case jpeg(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.jpeg`.
+                    ///
+                    /// - Throws: An error if `self` is not `.jpeg`.
+                    /// - SeeAlso: `.jpeg`.
+                    public var jpeg: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .jpeg(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.getSignedMealPhotoThumbnail.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.getSignedMealPhotoThumbnail.Output.Ok.Headers = .init(),
+                    body: Operations.getSignedMealPhotoThumbnail.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The thumbnail (JPEG); `Cache-Control: private, max-age` up to the expiry.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.getSignedMealPhotoThumbnail.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.getSignedMealPhotoThumbnail.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `photo_url_unsigned` (a query value is missing), `photo_url_invalid` (the signature does not match the path and expiry, or names an unknown key), `photo_url_expired`.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The photo was replaced or deleted, or has no thumbnail (`thumbnail` is not `ready`).
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case jpeg
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/jpeg":
+                    self = .jpeg
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .jpeg:
+                    return "image/jpeg"
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .jpeg,
                     .json
                 ]
             }
@@ -32117,6 +32998,1387 @@ public enum Operations {
                 [
                     .json,
                     .csv
+                ]
+            }
+        }
+    }
+    /// Water of the last days
+    ///
+    /// Each day of the last `days` (default 7, today included, in the user's zone) that has water: its total and its entries as they were logged, oldest first.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/metrics/water`.
+    /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)`.
+    public enum listWater {
+        public static let id: Swift.String = "listWater"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/metrics/water/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The last N days ending today in the user's zone; 422 outside 1-366 or not an integer.
+                ///
+                /// - Remark: Generated from `#/paths/api/metrics/water/GET/query/days`.
+                public var days: Components.Parameters.MetricsDays?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - days: The last N days ending today in the user's zone; 422 outside 1-366 or not an integer.
+                public init(days: Components.Parameters.MetricsDays? = nil) {
+                    self.days = days
+                }
+            }
+            public var query: Operations.listWater.Input.Query
+            /// - Remark: Generated from `#/paths/api/metrics/water/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listWater.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listWater.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.listWater.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.listWater.Input.Query = .init(),
+                headers: Operations.listWater.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/metrics/water/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.listWater.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/metrics/water/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/metrics/water/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.WaterList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.WaterList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.listWater.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.listWater.Output.Ok.Headers = .init(),
+                    body: Operations.listWater.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Days with water, oldest first.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.listWater.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.listWater.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `days`.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Log water drunk
+    ///
+    /// Adds one water entry (several a day; the day's water is their sum). `id` is the client's UUID of the entry (any case; answered in lower case), drawn by the server when absent: 201 for a new entry, 200 when it replaces the entry of the same id or replays it. Emits `water.logged` with the day's total (both days' when the entry moves to another date). Without `If-Match`, last-write-wins by `modifiedAt` decides between devices: an older write of a stored id is not applied (200 with the stored entry and `conflict: stale_write_ignored`), and a removed id is never brought back (200 with its tombstone and `conflict: deletion_preserved`); both are recorded at `GET /api/sync/metrics/conflicts`.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `POST /api/metrics/water`.
+    /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)`.
+    public enum logWater {
+        public static let id: Swift.String = "logWater"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/metrics/water/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/metrics/water/POST/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey?
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/metrics/water/POST/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.logWater.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - Idempotency_hyphen_Key: A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey? = nil,
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.logWater.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.logWater.Input.Headers
+            /// - Remark: Generated from `#/paths/api/metrics/water/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/metrics/water/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.WaterRequest)
+            }
+            public var body: Operations.logWater.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.logWater.Input.Headers = .init(),
+                body: Operations.logWater.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// The entry's version, quoted.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/headers/ETag`.
+                    public var ETag: Swift.String?
+                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
+                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The entry's version, quoted.
+                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Swift.String? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.logWater.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.MetricsWaterWriteAnswer)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.MetricsWaterWriteAnswer {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.logWater.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.logWater.Output.Ok.Headers = .init(),
+                    body: Operations.logWater.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The entry of that id was replaced or replayed; or, with `conflict`, the stored entry or its tombstone (last-write-wins by `modifiedAt`).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.logWater.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.logWater.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// The entry's version, quoted.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/headers/ETag`.
+                    public var ETag: Swift.String?
+                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
+                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The entry's version, quoted.
+                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Swift.String? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.logWater.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.MetricsWaterWriteAnswer)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.MetricsWaterWriteAnswer {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.logWater.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.logWater.Output.Created.Headers = .init(),
+                    body: Operations.logWater.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// A new entry.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.logWater.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.logWater.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `malformed_body`: not JSON, or a field is missing or of the wrong type (`details` names it). `invalid_idempotency_key`: the `Idempotency-Key` is empty, too long or not visible ASCII.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the gateway's limit (`HTTP_MAX_BODY_BYTES`, 1 MiB by default; the route's `maxBodyBytes` where set).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `unsupported_media_type`: send the body as `application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `millilitres` (whole millilitres, 1 to 10000), `date` (not YYYY-MM-DD, or after the user's today), `id` (not a UUID) or `modifiedAt`. `idempotency_key_reused`: this `Idempotency-Key` was used for another request.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `idempotency_request_in_flight`: the first request with this `Idempotency-Key` is still running (`Retry-After`).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Remove a water entry
+    ///
+    /// Removes the entry: its day's total drops (`water.logged`), and the changes feed shows its tombstone (`water_entry`). Removals always apply; one older than a stored edit is recorded as `deletion_overrode_edit`.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/metrics/water/{id}`.
+    /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)`.
+    public enum deleteWater {
+        public static let id: Swift.String = "deleteWater"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The entry's id (any case).
+                ///
+                /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/path/id`.
+                public var id: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The entry's id (any case).
+                public init(id: Swift.String) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.deleteWater.Input.Path
+            /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/query`.
+            public struct Query: Sendable, Hashable {
+                /// When the client removed it (ISO 8601), for last-write-wins; the server's time when absent. Removals always apply; one older than the stored write is recorded as `deletion_overrode_edit`.
+                ///
+                /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/query/modifiedAt`.
+                public var modifiedAt: Components.Parameters.MetricsModifiedAt?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - modifiedAt: When the client removed it (ISO 8601), for last-write-wins; the server's time when absent. Removals always apply; one older than the stored write is recorded as `deletion_overrode_edit`.
+                public init(modifiedAt: Components.Parameters.MetricsModifiedAt? = nil) {
+                    self.modifiedAt = modifiedAt
+                }
+            }
+            public var query: Operations.deleteWater.Input.Query
+            /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey?
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteWater.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - Idempotency_hyphen_Key: A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey? = nil,
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteWater.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.deleteWater.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.deleteWater.Input.Path,
+                query: Operations.deleteWater.Input.Query = .init(),
+                headers: Operations.deleteWater.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/responses/204/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/responses/204/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/responses/204/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
+                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/responses/204/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.deleteWater.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.deleteWater.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.deleteWater.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.deleteWater.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_idempotency_key`: the `Idempotency-Key` is empty, too long or not visible ASCII.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`: no such entry of the caller (never logged, already removed, or not a UUID).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `idempotency_request_in_flight`: the first request with this `Idempotency-Key` is still running (`Retry-After`).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the gateway's limit (`HTTP_MAX_BODY_BYTES`, 1 MiB by default; the route's `maxBodyBytes` where set).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `modifiedAt` (not ISO 8601). `idempotency_key_reused`: this `Idempotency-Key` was used for another request.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
                 ]
             }
         }

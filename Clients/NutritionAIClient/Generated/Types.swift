@@ -19,7 +19,7 @@ public import struct Foundation.Date
 public protocol APIProtocol: Sendable {
     /// Create an account
     ///
-    /// Creates the account and its profile (balanced diet, kg, UTC) and signs in: 201 with tokens, account and profile. Emits `user.profile_updated`.
+    /// Creates the account and its profile (balanced diet, kg, in `timeZone`, else UTC) and signs in: 201 with tokens, account and profile. Emits `user.profile_updated`.
     ///
     /// Rate limit: `auth (5 per 900 s per client IP, one budget shared by register, login and password reset)`.
     ///
@@ -274,7 +274,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/custom-meals/{id}`.
     /// - Remark: Generated from `#/paths//api/custom-meals/{id}/get(getCustomMeal)`.
     func getCustomMeal(_ input: Operations.getCustomMeal.Input) async throws -> Operations.getCustomMeal.Output
-    /// Replace a custom meal
+    /// Replace a custom meal, or create it under the client's id
+    ///
+    /// Without `If-Match`, an id the caller never used creates the custom meal under it (201), so an offline client keeps its own ids; an id of a deleted custom meal answers its tombstone with `conflict: deletion_preserved` (never brought back); another user's id is 404. A stored one is replaced: with `If-Match`, 409 when the version is stale; without, last-write-wins by `modifiedAt` as for meals (an older write answers the stored custom meal with `conflict`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -389,7 +391,18 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/calendar`.
     /// - Remark: Generated from `#/paths//api/calendar/get(getCalendar)`.
     func getCalendar(_ input: Operations.getCalendar.Input) async throws -> Operations.getCalendar.Output
+    /// Day summaries of a date range
+    ///
+    /// Each day from `from` to `to` (the user's days, in their profile's zone) with its totals, goal status and health rating, and over the range the daily averages (over logged days), the macro energy split and the goal achievement rate, counted as by `/api/progress` and `/api/trends`. At most 366 days; days after today are not listed (`to` in the answer is the last day listed).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/summaries`.
+    /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)`.
+    func getSummaries(_ input: Operations.getSummaries.Input) async throws -> Operations.getSummaries.Output
     /// A day's summary and meals
+    ///
+    /// The day's summary and its meals, consumed and scanned. A meal with a photo carries a signed `thumbnailUrl` of the photo's JPEG thumbnail, for drawing the day without downloading every photo.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -405,7 +418,7 @@ public protocol APIProtocol: Sendable {
     func getAchievements(_ input: Operations.getAchievements.Input) async throws -> Operations.getAchievements.Output
     /// Create a share link for one of the caller's meals
     ///
-    /// Every share is a new link. A meal whose first event has not reached the sharing service is awaited for up to 2 s. With `includePhoto`, the photo is copied once from the meals service.
+    /// Every share is a new link. A meal the sharing service has not heard of yet (logged a moment ago, its event still on its way) is waited for, up to 5 s (`SHARING_MEAL_WAIT_SECONDS`), and then shared with 201: the request is woken as soon as the meal's event is stored, so a client may share a meal the moment it is logged. Only a meal still unknown after the wait is 409 `meal_not_ready` with `Retry-After`. With `includePhoto`, the photo is copied once from the meals service.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -580,9 +593,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/sync/conflicts`.
     /// - Remark: Generated from `#/paths//api/sync/conflicts/get(listSyncConflicts)`.
     func listSyncConflicts(_ input: Operations.listSyncConflicts.Input) async throws -> Operations.listSyncConflicts.Output
-    /// Import a device's local meals and weigh-ins
+    /// Import a device's local meals, custom meals, weigh-ins, ketone levels and water
     ///
-    /// Up to 500 items in all, each with its client id (a meal's UUID, a weigh-in's day), applied one by one and idempotently: a repeated import creates nothing new (`already_present`). The gateway sends the meals to the meals service and the weigh-ins to the metrics service in parallel, passing `Idempotency-Key` to both, and answers every item's result in request order (meals, then weigh-ins) with a summary. Events flow as for single writes. A refusal of either service (4xx) is answered as it came. The gateway allows this route bodies up to 4,194,304 bytes.
+    /// Up to 500 items in all, each with its client id (a meal's, custom meal's or water entry's UUID; a weigh-in's or ketone level's day), applied one by one and idempotently: a repeated import creates nothing new (`already_present`). The gateway sends the meals and custom meals to the meals service and the weigh-ins, ketone levels and water to the metrics service in parallel, passing `Idempotency-Key` to both, and answers every item's result in request order (meals, custom meals, weigh-ins, ketone levels, water) with a summary. Events flow as for single writes. A refusal of either service (4xx) is answered as it came. The gateway allows this route bodies up to 4,194,304 bytes.
     ///
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
@@ -600,13 +613,22 @@ public protocol APIProtocol: Sendable {
     func importMeals(_ input: Operations.importMeals.Input) async throws -> Operations.importMeals.Output
     /// A meal photo by its signed, short-lived URL (no token)
     ///
-    /// The `photoUrl` of a meal: `/media/photos/{photoId}?expires=&kid=&sig=`, an HMAC-SHA256 over the method, the path and the expiry under the service's current key (`MEALS_PHOTO_URL_KEY`; previous keys in `MEALS_PHOTO_URL_PREVIOUS_KEYS` still verify, so keys rotate as the token keys do). It works without a bearer token until `expires` (15 minutes by default, `MEALS_PHOTO_URL_LIFETIME_SECONDS`, rounded up to the minute so URLs of one minute are the same and caches can keep them), so an image view can load it; read the meal again for a fresh one. Errors are in the JSON error shape.
+    /// The `photoUrl` of a meal: `/media/photos/{photoId}?expires=&kid=&sig=`, an HMAC-SHA256 over the method, the path and the expiry under the service's current key (`MEALS_PHOTO_URL_KEY`; previous keys in `MEALS_PHOTO_URL_PREVIOUS_KEYS` still verify, so keys rotate as the token keys do). It works without a bearer token until `expires` (15 minutes by default, `MEALS_PHOTO_URL_LIFETIME_SECONDS`, rounded up to the minute so URLs of one minute are the same and caches can keep them), so an image view can load it; read the meal again for a fresh one. Photos are stored sealed (AES-256-GCM under `MEALS_PHOTO_ENCRYPTION_KEY`) and opened here; 503 `photos_not_configured` when the server has no photo key, `photo_unreadable` when the key that sealed the photo is gone. Errors are in the JSON error shape.
     ///
     /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
     /// - Remark: HTTP `GET /media/photos/{photoId}`.
     /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)`.
     func getSignedMealPhoto(_ input: Operations.getSignedMealPhoto.Input) async throws -> Operations.getSignedMealPhoto.Output
+    /// A meal photo's thumbnail by its signed, short-lived URL (no token)
+    ///
+    /// The `thumbnailUrl` of a meal: `/media/photos/{photoId}/thumbnail?expires=&kid=&sig=`, signed like `photoUrl` but over the thumbnail's own path (a photo's signature does not open its thumbnail, nor the other way round), with the same lifetime. The thumbnail is made when the photo is uploaded, by libvips (`vipsthumbnail`, a bounded child process): a JPEG at most 320 px on its long side (`MEALS_THUMBNAIL_SIZE`), upright, without EXIF. Photos stored before thumbnails get theirs from the meals service's upkeep job. Stored sealed like the photo. Errors are in the JSON error shape.
+    ///
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
+    ///
+    /// - Remark: HTTP `GET /media/photos/{photoId}/thumbnail`.
+    /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)`.
+    func getSignedMealPhotoThumbnail(_ input: Operations.getSignedMealPhotoThumbnail.Input) async throws -> Operations.getSignedMealPhotoThumbnail.Output
     /// Whether the user set their own vision key (never the key)
     ///
     /// Served by the meals service, which owns the key (the gateway routes `/api/users/vision-key` there ahead of the rest of `/api/users`).
@@ -688,13 +710,40 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/export/sharing`.
     /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)`.
     func exportSharingPart(_ input: Operations.exportSharingPart.Input) async throws -> Operations.exportSharingPart.Output
+    /// Water of the last days
+    ///
+    /// Each day of the last `days` (default 7, today included, in the user's zone) that has water: its total and its entries as they were logged, oldest first.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/metrics/water`.
+    /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)`.
+    func listWater(_ input: Operations.listWater.Input) async throws -> Operations.listWater.Output
+    /// Log water drunk
+    ///
+    /// Adds one water entry (several a day; the day's water is their sum). `id` is the client's UUID of the entry (any case; answered in lower case), drawn by the server when absent: 201 for a new entry, 200 when it replaces the entry of the same id or replays it. Emits `water.logged` with the day's total (both days' when the entry moves to another date). Without `If-Match`, last-write-wins by `modifiedAt` decides between devices: an older write of a stored id is not applied (200 with the stored entry and `conflict: stale_write_ignored`), and a removed id is never brought back (200 with its tombstone and `conflict: deletion_preserved`); both are recorded at `GET /api/sync/metrics/conflicts`.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `POST /api/metrics/water`.
+    /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)`.
+    func logWater(_ input: Operations.logWater.Input) async throws -> Operations.logWater.Output
+    /// Remove a water entry
+    ///
+    /// Removes the entry: its day's total drops (`water.logged`), and the changes feed shows its tombstone (`water_entry`). Removals always apply; one older than a stored edit is recorded as `deletion_overrode_edit`.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/metrics/water/{id}`.
+    /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)`.
+    func deleteWater(_ input: Operations.deleteWater.Input) async throws -> Operations.deleteWater.Output
 }
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
     /// Create an account
     ///
-    /// Creates the account and its profile (balanced diet, kg, UTC) and signs in: 201 with tokens, account and profile. Emits `user.profile_updated`.
+    /// Creates the account and its profile (balanced diet, kg, in `timeZone`, else UTC) and signs in: 201 with tokens, account and profile. Emits `user.profile_updated`.
     ///
     /// Rate limit: `auth (5 per 900 s per client IP, one budget shared by register, login and password reset)`.
     ///
@@ -1175,7 +1224,9 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Replace a custom meal
+    /// Replace a custom meal, or create it under the client's id
+    ///
+    /// Without `If-Match`, an id the caller never used creates the custom meal under it (201), so an offline client keeps its own ids; an id of a deleted custom meal answers its tombstone with `conflict: deletion_preserved` (never brought back); another user's id is 404. A stored one is replaced: with `If-Match`, 409 when the version is stale; without, last-write-wins by `modifiedAt` as for meals (an older write answers the stored custom meal with `conflict`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -1406,7 +1457,26 @@ extension APIProtocol {
             headers: headers
         ))
     }
+    /// Day summaries of a date range
+    ///
+    /// Each day from `from` to `to` (the user's days, in their profile's zone) with its totals, goal status and health rating, and over the range the daily averages (over logged days), the macro energy split and the goal achievement rate, counted as by `/api/progress` and `/api/trends`. At most 366 days; days after today are not listed (`to` in the answer is the last day listed).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/summaries`.
+    /// - Remark: Generated from `#/paths//api/summaries/get(getSummaries)`.
+    public func getSummaries(
+        query: Operations.getSummaries.Input.Query,
+        headers: Operations.getSummaries.Input.Headers = .init()
+    ) async throws -> Operations.getSummaries.Output {
+        try await getSummaries(Operations.getSummaries.Input(
+            query: query,
+            headers: headers
+        ))
+    }
     /// A day's summary and meals
+    ///
+    /// The day's summary and its meals, consumed and scanned. A meal with a photo carries a signed `thumbnailUrl` of the photo's JPEG thumbnail, for drawing the day without downloading every photo.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -1432,7 +1502,7 @@ extension APIProtocol {
     }
     /// Create a share link for one of the caller's meals
     ///
-    /// Every share is a new link. A meal whose first event has not reached the sharing service is awaited for up to 2 s. With `includePhoto`, the photo is copied once from the meals service.
+    /// Every share is a new link. A meal the sharing service has not heard of yet (logged a moment ago, its event still on its way) is waited for, up to 5 s (`SHARING_MEAL_WAIT_SECONDS`), and then shared with 201: the request is woken as soon as the meal's event is stored, so a client may share a meal the moment it is logged. Only a meal still unknown after the wait is 409 `meal_not_ready` with `Retry-After`. With `includePhoto`, the photo is copied once from the meals service.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -1753,9 +1823,9 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Import a device's local meals and weigh-ins
+    /// Import a device's local meals, custom meals, weigh-ins, ketone levels and water
     ///
-    /// Up to 500 items in all, each with its client id (a meal's UUID, a weigh-in's day), applied one by one and idempotently: a repeated import creates nothing new (`already_present`). The gateway sends the meals to the meals service and the weigh-ins to the metrics service in parallel, passing `Idempotency-Key` to both, and answers every item's result in request order (meals, then weigh-ins) with a summary. Events flow as for single writes. A refusal of either service (4xx) is answered as it came. The gateway allows this route bodies up to 4,194,304 bytes.
+    /// Up to 500 items in all, each with its client id (a meal's, custom meal's or water entry's UUID; a weigh-in's or ketone level's day), applied one by one and idempotently: a repeated import creates nothing new (`already_present`). The gateway sends the meals and custom meals to the meals service and the weigh-ins, ketone levels and water to the metrics service in parallel, passing `Idempotency-Key` to both, and answers every item's result in request order (meals, custom meals, weigh-ins, ketone levels, water) with a summary. Events flow as for single writes. A refusal of either service (4xx) is answered as it came. The gateway allows this route bodies up to 4,194,304 bytes.
     ///
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
@@ -1789,7 +1859,7 @@ extension APIProtocol {
     }
     /// A meal photo by its signed, short-lived URL (no token)
     ///
-    /// The `photoUrl` of a meal: `/media/photos/{photoId}?expires=&kid=&sig=`, an HMAC-SHA256 over the method, the path and the expiry under the service's current key (`MEALS_PHOTO_URL_KEY`; previous keys in `MEALS_PHOTO_URL_PREVIOUS_KEYS` still verify, so keys rotate as the token keys do). It works without a bearer token until `expires` (15 minutes by default, `MEALS_PHOTO_URL_LIFETIME_SECONDS`, rounded up to the minute so URLs of one minute are the same and caches can keep them), so an image view can load it; read the meal again for a fresh one. Errors are in the JSON error shape.
+    /// The `photoUrl` of a meal: `/media/photos/{photoId}?expires=&kid=&sig=`, an HMAC-SHA256 over the method, the path and the expiry under the service's current key (`MEALS_PHOTO_URL_KEY`; previous keys in `MEALS_PHOTO_URL_PREVIOUS_KEYS` still verify, so keys rotate as the token keys do). It works without a bearer token until `expires` (15 minutes by default, `MEALS_PHOTO_URL_LIFETIME_SECONDS`, rounded up to the minute so URLs of one minute are the same and caches can keep them), so an image view can load it; read the meal again for a fresh one. Photos are stored sealed (AES-256-GCM under `MEALS_PHOTO_ENCRYPTION_KEY`) and opened here; 503 `photos_not_configured` when the server has no photo key, `photo_unreadable` when the key that sealed the photo is gone. Errors are in the JSON error shape.
     ///
     /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
     ///
@@ -1801,6 +1871,25 @@ extension APIProtocol {
         headers: Operations.getSignedMealPhoto.Input.Headers = .init()
     ) async throws -> Operations.getSignedMealPhoto.Output {
         try await getSignedMealPhoto(Operations.getSignedMealPhoto.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A meal photo's thumbnail by its signed, short-lived URL (no token)
+    ///
+    /// The `thumbnailUrl` of a meal: `/media/photos/{photoId}/thumbnail?expires=&kid=&sig=`, signed like `photoUrl` but over the thumbnail's own path (a photo's signature does not open its thumbnail, nor the other way round), with the same lifetime. The thumbnail is made when the photo is uploaded, by libvips (`vipsthumbnail`, a bounded child process): a JPEG at most 320 px on its long side (`MEALS_THUMBNAIL_SIZE`), upright, without EXIF. Photos stored before thumbnails get theirs from the meals service's upkeep job. Stored sealed like the photo. Errors are in the JSON error shape.
+    ///
+    /// Rate limit: `public (300 per 60 s per client IP, shared by every public sharing route, the photo URLs and the JWKS)`.
+    ///
+    /// - Remark: HTTP `GET /media/photos/{photoId}/thumbnail`.
+    /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)`.
+    public func getSignedMealPhotoThumbnail(
+        path: Operations.getSignedMealPhotoThumbnail.Input.Path,
+        query: Operations.getSignedMealPhotoThumbnail.Input.Query = .init(),
+        headers: Operations.getSignedMealPhotoThumbnail.Input.Headers = .init()
+    ) async throws -> Operations.getSignedMealPhotoThumbnail.Output {
+        try await getSignedMealPhotoThumbnail(Operations.getSignedMealPhotoThumbnail.Input(
             path: path,
             query: query,
             headers: headers
@@ -1943,6 +2032,59 @@ extension APIProtocol {
         headers: Operations.exportSharingPart.Input.Headers = .init()
     ) async throws -> Operations.exportSharingPart.Output {
         try await exportSharingPart(Operations.exportSharingPart.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Water of the last days
+    ///
+    /// Each day of the last `days` (default 7, today included, in the user's zone) that has water: its total and its entries as they were logged, oldest first.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/metrics/water`.
+    /// - Remark: Generated from `#/paths//api/metrics/water/get(listWater)`.
+    public func listWater(
+        query: Operations.listWater.Input.Query = .init(),
+        headers: Operations.listWater.Input.Headers = .init()
+    ) async throws -> Operations.listWater.Output {
+        try await listWater(Operations.listWater.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Log water drunk
+    ///
+    /// Adds one water entry (several a day; the day's water is their sum). `id` is the client's UUID of the entry (any case; answered in lower case), drawn by the server when absent: 201 for a new entry, 200 when it replaces the entry of the same id or replays it. Emits `water.logged` with the day's total (both days' when the entry moves to another date). Without `If-Match`, last-write-wins by `modifiedAt` decides between devices: an older write of a stored id is not applied (200 with the stored entry and `conflict: stale_write_ignored`), and a removed id is never brought back (200 with its tombstone and `conflict: deletion_preserved`); both are recorded at `GET /api/sync/metrics/conflicts`.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `POST /api/metrics/water`.
+    /// - Remark: Generated from `#/paths//api/metrics/water/post(logWater)`.
+    public func logWater(
+        headers: Operations.logWater.Input.Headers = .init(),
+        body: Operations.logWater.Input.Body
+    ) async throws -> Operations.logWater.Output {
+        try await logWater(Operations.logWater.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove a water entry
+    ///
+    /// Removes the entry: its day's total drops (`water.logged`), and the changes feed shows its tombstone (`water_entry`). Removals always apply; one older than a stored edit is recorded as `deletion_overrode_edit`.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/metrics/water/{id}`.
+    /// - Remark: Generated from `#/paths//api/metrics/water/{id}/delete(deleteWater)`.
+    public func deleteWater(
+        path: Operations.deleteWater.Input.Path,
+        query: Operations.deleteWater.Input.Query = .init(),
+        headers: Operations.deleteWater.Input.Headers = .init()
+    ) async throws -> Operations.deleteWater.Output {
+        try await deleteWater(Operations.deleteWater.Input(
+            path: path,
             query: query,
             headers: headers
         ))

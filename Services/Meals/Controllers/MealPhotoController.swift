@@ -114,7 +114,9 @@ struct MealPhotoController: Sendable {
     }
 
     private static func unreadable(_ error: SealedBytesUnreadable, logger: Logger) -> APIError {
-        logger.error("stored photo cannot be opened; is its key missing from MEALS_PHOTO_ENCRYPTION_PREVIOUS_KEYS?", metadata: ["encryption_key_id": .string(error.keyId)])
+        logger.error(
+            "stored photo cannot be opened; is its key missing from MEALS_PHOTO_ENCRYPTION_PREVIOUS_KEYS?",
+            metadata: ["encryption_key_id": .string(error.keyId)])
         return APIError(.serviceUnavailable, code: "photo_unreadable", message: "This photo cannot be read right now.")
     }
 

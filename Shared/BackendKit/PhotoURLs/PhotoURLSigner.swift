@@ -42,7 +42,8 @@ public struct PhotoURLSigner: Sendable {
     public func verify(photoId: UUID, thumbnail: Bool = false, expires: String?, keyId: String?, signature: String?) -> PhotoURLVerdict {
         guard let expires, let keyId, let signature else { return .unsigned }
         guard let seconds = Int64(expires), let key = keys.key(id: keyId), let mac = Base64URL.decode(signature),
-            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(path: Self.path(of: photoId, thumbnail: thumbnail), expires: seconds), using: key)
+            HMAC<SHA256>.isValidAuthenticationCode(
+                mac, authenticating: Self.message(path: Self.path(of: photoId, thumbnail: thumbnail), expires: seconds), using: key)
         else { return .invalid }
         let expiresAt = Date(timeIntervalSince1970: TimeInterval(seconds))
         return expiresAt > now() ? .valid(expiresAt: expiresAt) : .expired
