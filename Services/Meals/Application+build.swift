@@ -68,7 +68,13 @@ func buildApplication(
         foods, inbox, infrastructure.syncPurge(syncSettings, idempotencyKeys: true), retentionJob, photoRetentionJob, thumbnailer,
         photoUpkeepJob,
     ]
-    let httpClient = HTTPClientService()
+    // Redirects are not followed: a user's provider could otherwise send the service on to an address the base URL
+    // guard (`VisionBaseURLPolicy`) refuses. A connection that cannot be made fails at once instead of being tried again
+    // until the time limit: the vision client makes its own retries, and a key check should not keep the user waiting.
+    var httpConfiguration = HTTPClient.Configuration()
+    httpConfiguration.redirectConfiguration = .disallow
+    httpConfiguration.connectionPool.retryConnectionEstablishment = false
+    let httpClient = HTTPClientService(configuration: httpConfiguration)
     services.insert(httpClient, at: 0)
     var serverAnalyzer: PhotoMealAnalyzer?
     if let vision = settings.vision {
@@ -101,9 +107,10 @@ func buildApplication(
             client: client, maxRequestBytes: max(settings.maxImageBytes * 3 / 2 + 65_536, SyncImportLimits.maximumBodyBytes)))
     FoodController(foods: foods, repository: foodRepository).addRoutes(to: router)
     let photoReader = AnalysisRequestReader(maxImageBytes: settings.maxImageBytes)
+    let visionUsage = VisionUsageRepository()
     AnalyzeController(
         store: store, profiles: callerProfiles, foods: foods, reader: photoReader, analyzers: analyzers, photos: photos,
-        now: now
+        usage: VisionUsageMeter(client: client, repository: visionUsage, prices: settings.visionPrices, now: now), now: now
     ).addRoutes(to: router)
     let maker = ManualMealMaker(foods: foods, now: now)
     MealController(client: client, meals: meals, store: store, profiles: callerProfiles, foods: foods, maker: maker, photos: photos, now: now)
@@ -115,7 +122,10 @@ func buildApplication(
         photos: photos, now: now
     ).addRoutes(to: router)
     MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods, photos: photos).addRoutes(to: router)
-    VisionKeyController(vault: keyVault, policy: baseURLPolicy).addRoutes(to: router)
+    let keyCheck = VisionKeyCheck(httpClient: httpClient.client, timeout: settings.vision?.requestTimeout ?? .seconds(20))
+    VisionKeyController(vault: keyVault, policy: baseURLPolicy, check: keyCheck).addRoutes(to: router)
+    VisionUsageController(client: client, repository: visionUsage, keys: visionKeys, prices: settings.visionPrices, now: now)
+        .addRoutes(to: router)
     MealsImportController(store: store, customMealStore: customMealStore, profiles: callerProfiles, maker: maker)
         .addRoutes(to: router)
     ExportController(part: MealsExportTables.part, pool: client).addRoutes(to: router)

@@ -32,6 +32,9 @@ struct MealsSettings: Sendable {
     var visionUserAllowedHosts: Set<String>
     /// How long a photo URL works (`MEALS_PHOTO_URL_LIFETIME_SECONDS`, 60 to 86400, default 900).
     var photoURLLifetime: TimeInterval
+    /// Dollars per million tokens of each vision model, for the estimated cost of users' analyses
+    /// (`MEALS_VISION_PRICES`, `model=input:output,...`, default `VisionPrices.defaultTable`).
+    var visionPrices: VisionPrices
     /// How long a meal-writing request of a user the service has no profile of yet (registered a moment ago, the
     /// registration's `user.profile_updated` still on its way) waits for it before going on with the UTC standard
     /// (`MEALS_PROFILE_WAIT_SECONDS`, default 3; 0 goes on at once).
@@ -76,6 +79,7 @@ struct MealsSettings: Sendable {
         guard (60...86_400).contains(photoURLLifetime) else {
             throw ConfigurationError.invalid("MEALS_PHOTO_URL_LIFETIME_SECONDS", reason: "must be between 60 and 86400")
         }
+        visionPrices = try VisionPrices(config: config)
         profileWait = .seconds(max(0, config.double(forKey: "meals.profile.wait.seconds", default: 3)))
         profileWaitRecheck = .seconds(max(0.01, config.double(forKey: "meals.profile.wait.recheck.seconds", default: 0.25)))
         profileWaitMaxWaiters = config.int(forKey: "meals.profile.wait.max.waiters", default: 256)

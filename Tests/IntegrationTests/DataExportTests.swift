@@ -160,7 +160,8 @@ struct DataExportTests {
             #expect(zip.bad == nil)
             let expected = [
                 "account.csv", "profile.csv", "sessions.csv", "profile_sync_conflicts.csv", "meals.csv", "meal_items.csv", "custom_meals.csv",
-                "meal_sync_conflicts.csv", "body_metrics.csv", "body_metrics_sync_conflicts.csv", "goal_history.csv", "share_links.csv",
+                "meal_sync_conflicts.csv", "vision_usage.csv", "vision_budget.csv", "body_metrics.csv", "body_metrics_sync_conflicts.csv",
+                "goal_history.csv", "share_links.csv",
             ]
             #expect(Set(zip.files.keys) == Set(expected))
             let rows = zip.files.mapValues { Array($0.dropFirst()) }

@@ -35,6 +35,8 @@ struct MealsStack: Sendable {
             { "prefix": "/api/auth", "upstream": "auth", "public": false },
             { "prefix": "/api/users", "upstream": "auth", "public": false },
             { "prefix": "/api/users/vision-key", "upstream": "meals", "public": false },
+            { "prefix": "/api/users/vision-usage", "upstream": "meals", "public": false },
+            { "prefix": "/api/export/meals", "upstream": "meals", "public": false },
             { "prefix": "/api/analyze", "upstream": "meals", "public": false, "maxBodyBytes": 14745600 },
             { "prefix": "/api/meals", "upstream": "meals", "public": false, "maxBodyBytes": 14745600 },
             { "prefix": "/media/photos", "upstream": "meals", "public": true },

@@ -34,6 +34,7 @@ struct VisionKeyTests {
                 let (token, userId) = try await stack.signUp("own-key")
                 let (otherToken, _) = try await stack.signUp("server-key")
                 let secret = "sk-own-\(UUID().uuidString)"
+                provider.accept(key: secret)
 
                 let none = try await stack.gateway.call(.get, "/api/users/vision-key", token: token)
                 #expect(none.status == .ok && String(buffer: none.body).contains(#""configured":false"#))

@@ -6,10 +6,15 @@ import Foundation
 /// means the match is a different food), keeps the model's numbers and is marked `estimate`.
 struct PhotoMealAnalyzer: Sendable {
     let provider: any VisionProvider
+    /// Whose key pays for the analyses, as the usage is counted: `server`, or the usage id of the user's own key.
+    var usageKey = VisionUsageRepository.serverKey
 
-    /// The items seen in `photo`, sent by `caller`; throws the provider's `VisionError`.
-    func analyze(_ photo: PhotoUpload, hint: String?, caller: UUID, catalog: FoodCatalog) async throws -> [MealItemDraft] {
-        try await provider.recognise(photo, hint: hint, caller: caller).map { draft(for: $0, catalog: catalog) }
+    /// The items seen in `photo`, sent by `caller`; the provider's answers and their tokens go to `tally`. Throws the
+    /// provider's `VisionError`.
+    func analyze(
+        _ photo: PhotoUpload, hint: String?, caller: UUID, catalog: FoodCatalog, tally: TokenTally = TokenTally()
+    ) async throws -> [MealItemDraft] {
+        try await provider.recognise(photo, hint: hint, caller: caller, tally: tally).map { draft(for: $0, catalog: catalog) }
     }
 
     func draft(for item: RecognisedItem, catalog: FoodCatalog) -> MealItemDraft {

@@ -6,7 +6,9 @@ import PostgresSupport
 import ServiceDefaults
 
 /// `POST /api/analyze`: a photo (through the vision provider) or a text (offline) into a stored, scored,
-/// not yet consumed meal; 201 with the meal. Nothing is stored when the analysis fails.
+/// not yet consumed meal; 201 with the meal. Nothing is stored when the analysis fails. What a photo cost at the
+/// provider is counted whether it succeeded or not, and photo answers carry `usageWarning` once the user's own keys
+/// have reached 80% of their monthly budget.
 struct AnalyzeController: Sendable {
     let store: MealStore
     /// The profile each meal is dated and scored with (waiting for a new user's first one).
@@ -17,6 +19,8 @@ struct AnalyzeController: Sendable {
     let analyzers: PhotoAnalyzerChooser
     /// Signs the photo URLs of the meals it answers.
     let photos: PhotoURLSigner
+    /// Counts what photos cost at the provider and warns past 80% of the user's budget.
+    let usage: VisionUsageMeter
     let now: @Sendable () -> Date
 
     static let maxTextLength = 2000
@@ -25,7 +29,7 @@ struct AnalyzeController: Sendable {
         router.post("/api/analyze", use: analyze)
     }
 
-    @Sendable func analyze(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
+    @Sendable func analyze(request: Request, context: AppRequestContext) async throws -> EditedResponse<AnalyzedMealBody> {
         let caller = try CallerIdentity(request)
         let input = try await reader.read(request, context: context)
         let now = now()
@@ -65,17 +69,25 @@ struct AnalyzeController: Sendable {
             mealType: mealType, captureKind: captureKind, eatenAt: eatenAt, consumed: false, notes: nil, unrecognised: unrecognised,
             photoId: input.photo.map { _ in UUID() }, now: now, tags: tags ?? [])
         let stored = try await store.create(meal, photo: input.photo, logger: context.logger)
-        return EditedResponse(status: .created, headers: MealFactory.headers(for: stored), response: MealBody(stored, photos: photos))
+        let warning = input.photo == nil ? nil : await usage.warning(for: caller.userId, logger: context.logger)
+        return EditedResponse(
+            status: .created, headers: MealFactory.headers(for: stored),
+            response: AnalyzedMealBody(meal: MealBody(stored, photos: photos), usageWarning: warning))
     }
 
     /// The provider's items grounded in the table; its failures become 503 or 502 answers, a photo without food 422.
+    /// Whatever the provider answered is counted in the user's usage, failed or not.
     private func analyzePhoto(
         _ photo: PhotoUpload, userId: UUID, hint: String?, catalog: FoodCatalog, logger: Logger
     ) async throws -> [MealItemDraft] {
         let photoAnalyzer = try await analyzers.analyzer(for: userId, logger: logger)
+        let tally = TokenTally()
         do {
-            return try await photoAnalyzer.analyze(photo, hint: hint, caller: userId, catalog: catalog)
+            let drafts = try await photoAnalyzer.analyze(photo, hint: hint, caller: userId, catalog: catalog, tally: tally)
+            await usage.record(tally, userId: userId, usageKey: photoAnalyzer.usageKey, model: photoAnalyzer.provider.model, logger: logger)
+            return drafts
         } catch let error as VisionError {
+            await usage.record(tally, userId: userId, usageKey: photoAnalyzer.usageKey, model: photoAnalyzer.provider.model, logger: logger)
             if error.saysProviderIsUnwell {
                 logger.warning("photo analysis failed", metadata: ["reason": "\(error)"])
             } else {

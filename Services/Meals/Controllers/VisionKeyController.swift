@@ -3,11 +3,12 @@ import Hummingbird
 import ServiceDefaults
 
 /// The user's own vision key (`/api/users/vision-key`, routed here by the gateway ahead of the rest of `/api/users`):
-/// set or replace it, see what is set, delete it. The key is stored sealed and never answered, logged or published;
-/// the user's photo analyses use it instead of the server's provider.
+/// set or replace it, see what is set, delete it. A key is checked with the provider before it is stored; it is stored
+/// sealed and never answered, logged or published; the user's photo analyses use it instead of the server's provider.
 struct VisionKeyController: Sendable {
     let vault: VisionKeyVault
     let policy: VisionBaseURLPolicy
+    let check: VisionKeyCheck
 
     static let apiKeyLength = 8...512
     static let modelLength = 1...100
@@ -18,8 +19,10 @@ struct VisionKeyController: Sendable {
         router.delete("/api/users/vision-key", use: remove)
     }
 
-    /// `PUT /api/users/vision-key` {apiKey, baseUrl?, model?}: 200 with the key's status. 422 naming each field that
-    /// cannot be used; a base URL must be `https` and name a public host.
+    /// `PUT /api/users/vision-key` {apiKey, baseUrl?, model?}: 200 with the key's status once the provider accepted the
+    /// key (`VisionKeyCheck`). 422 naming each field that cannot be used (a base URL must be `https` and name a public
+    /// host), 422 `vision_key_invalid` when the provider refuses the key, 502 `vision_provider_unreachable` when it
+    /// cannot be asked; nothing is stored then, and a key stored before stays.
     @Sendable func store(request: Request, context: AppRequestContext) async throws -> VisionKeyStatusBody {
         let caller = try CallerIdentity(request)
         let body = try await request.decodeJSON(as: VisionKeyRequest.self, context: context)
@@ -42,8 +45,10 @@ struct VisionKeyController: Sendable {
             }
         }
         guard problems.isEmpty else { throw APIError.invalid(problems) }
-        return try await vault.store(
-            UserVisionKey(apiKey: apiKey, baseURL: baseURL, model: model), userId: caller.userId, logger: context.logger)
+        try vault.requireStorage()
+        let key = UserVisionKey(apiKey: apiKey, baseURL: baseURL, model: model)
+        try await check.verify(key, logger: context.logger)
+        return try await vault.store(key, userId: caller.userId, logger: context.logger)
     }
 
     /// `GET /api/users/vision-key`: whether a key is set, with its base URL and model; never the key.

@@ -7,7 +7,8 @@ import PostgresSupport
 import WireJSON
 
 /// Applies the events the meals service consumes: `user.profile_updated` (the diet, goals and time zone used
-/// for scoring) and `user.deleted` (every meal, photo, custom meal, the vision key and the profile of the user go).
+/// for scoring) and `user.deleted` (every meal, photo, custom meal, the vision key, vision usage and budget, and the
+/// profile of the user go).
 struct MealsEventHandler: EventHandler {
     let profiles: ProfileRepository
     let meals: MealRepository
@@ -15,6 +16,7 @@ struct MealsEventHandler: EventHandler {
     let visionKeys: VisionKeyRepository
     /// Meal writes waiting for their user's first profile; woken once the profile's transaction commits.
     let arrivals: ProfileArrivals
+    var visionUsage = VisionUsageRepository()
 
     static let topics: [Topic] = [.userProfileUpdated, .userDeleted]
 
@@ -28,6 +30,7 @@ struct MealsEventHandler: EventHandler {
             try await meals.deleteAll(userId: userId, on: connection, logger: logger)
             try await customMeals.deleteAll(userId: userId, on: connection, logger: logger)
             try await visionKeys.deleteAll(userId: userId, on: connection, logger: logger)
+            try await visionUsage.deleteAll(userId: userId, on: connection, logger: logger)
             try await profiles.delete(userId: userId, on: connection, logger: logger)
             try await SyncClock.forget(userId, on: connection, logger: logger)
             logger.info("user purged", metadata: ["user_id": .string(userId.lowercasedString)])

@@ -1,8 +1,9 @@
 import BackendKit
 
 /// Meals' part of the data export (`GET /api/export/meals`): meals with their items (inside each meal in JSON, the
-/// file `meal_items` in CSV), custom meals and the meals' sync conflicts. Photos are not exported (only `hasPhoto`):
-/// they stay at `GET /api/meals/:id/photo`.
+/// file `meal_items` in CSV), custom meals, the meals' sync conflicts, and the vision usage per month, key and model with
+/// the monthly budget. Photos are not exported (only `hasPhoto`): they stay at `GET /api/meals/:id/photo`; nor is the
+/// user's own vision key (it is never answered).
 enum MealsExportTables {
     /// The columns of a meal in both formats; JSON adds the items.
     static let mealColumns = [
@@ -48,5 +49,17 @@ enum MealsExportTables {
                     ExportColumn("modifiedAt", "modified_at", .timestamp),
                 ]),
             .syncConflicts(file: "meal_sync_conflicts"),
+            ExportTable(
+                file: "vision_usage", key: "visionUsage", source: "vision_usage", order: "month, usage_key, model",
+                columns: [
+                    ExportColumn("month", "to_char(month, 'YYYY-MM')"),
+                    ExportColumn("key", "CASE WHEN usage_key = 'server' THEN 'server' ELSE 'own' END"),
+                    ExportColumn("keyId", "nullif(nullif(usage_key, 'server'), 'own')"), ExportColumn("model", "model", .text),
+                    ExportColumn("calls", "calls"), ExportColumn("promptTokens", "prompt_tokens"),
+                    ExportColumn("completionTokens", "completion_tokens"), ExportColumn("updatedAt", "updated_at", .timestamp),
+                ]),
+            ExportTable(
+                file: "vision_budget", key: "visionBudget", source: "vision_budgets", order: "user_id", isSingleRow: true,
+                columns: [ExportColumn("monthlyBudgetUsd", "monthly_budget_usd"), ExportColumn("updatedAt", "updated_at", .timestamp)]),
         ])
 }

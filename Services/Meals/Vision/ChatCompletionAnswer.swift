@@ -13,7 +13,31 @@ struct ChatCompletionAnswer: Decodable, Sendable {
         var refusal: String?
     }
 
+    /// `usage` of an answer: the tokens the provider counts (and bills) for it.
+    struct Usage: Decodable, Sendable {
+        var promptTokens: Int?
+        var completionTokens: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case promptTokens = "prompt_tokens"
+            case completionTokens = "completion_tokens"
+        }
+    }
+
+    /// Only the `usage` of an answer, read whatever else the answer holds.
+    private struct UsageOnly: Decodable {
+        var usage: Usage?
+    }
+
     var choices: [Choice]
+
+    /// The tokens `body` reports in `usage`; nil when it reports none (some local servers) or is not JSON.
+    static func usage(of body: Data) -> TokenUsage? {
+        guard let usage = (try? JSONDecoder().decode(UsageOnly.self, from: body))?.usage,
+            usage.promptTokens != nil || usage.completionTokens != nil
+        else { return nil }
+        return TokenUsage(promptTokens: max(0, usage.promptTokens ?? 0), completionTokens: max(0, usage.completionTokens ?? 0))
+    }
 
     /// The JSON text the model wrote in `body`, without the Markdown fences or prose some local models add around it.
     /// Throws `VisionError.malformedAnswer` when there is no such text, and `.noFoodRecognised` when the model declined

@@ -51,12 +51,14 @@ final class OpenAICompatibleVisionClient: VisionProvider {
         endpoint = settings.baseURL.absoluteString + "/chat/completions"
     }
 
+    var model: String { settings.model }
+
     /// The items on `photo`; throws `VisionError` (`circuitOpen` at once, without a request, while the breaker is open
-    /// or holds `caller` back).
-    func recognise(_ photo: PhotoUpload, hint: String?, caller: UUID) async throws -> [RecognisedItem] {
+    /// or holds `caller` back). Every answer with a 2xx status is counted in `tally` with the `usage` it reports.
+    func recognise(_ photo: PhotoUpload, hint: String?, caller: UUID, tally: TokenTally = TokenTally()) async throws -> [RecognisedItem] {
         let request = MealItemsPrompt.request(photo: photo, hint: hint, model: settings.model)
         let body = ByteBuffer(data: try WireJSONEncoder().encode(request))
-        return try await breaker.run(for: caller) { try await recogniseWithRetries(body: body) }
+        return try await breaker.run(for: caller) { try await recogniseWithRetries(body: body, tally: tally) }
     }
 
     /// A failed attempt that another attempt may fix: no connection, a timeout, 429 or 5xx.
@@ -65,14 +67,14 @@ final class OpenAICompatibleVisionClient: VisionProvider {
         var retryAfter: Duration?
     }
 
-    private func recogniseWithRetries(body: ByteBuffer) async throws -> [RecognisedItem] {
+    private func recogniseWithRetries(body: ByteBuffer, tally: TokenTally) async throws -> [RecognisedItem] {
         let deadline = ContinuousClock.now + settings.totalTimeout
         var backoff = Backoff(initial: settings.initialBackoff, maximum: settings.initialBackoff * 16)
         var attempt = 1
         while true {
             do {
                 let limit = min(settings.requestTimeout, ContinuousClock.now.duration(to: deadline))
-                return try await self.attempt(attempt, limit: limit, body: body)
+                return try await self.attempt(attempt, limit: limit, body: body, tally: tally)
             } catch let failure as RetryableFailure {
                 guard attempt < settings.maxAttempts else {
                     throw VisionError.failed("\(failure.reason) (after \(attempt) attempts)")
@@ -91,7 +93,7 @@ final class OpenAICompatibleVisionClient: VisionProvider {
     }
 
     /// One request, answer read within `limit`; throws `RetryableFailure` when another attempt may succeed.
-    private func attempt(_ number: Int, limit: Duration, body: ByteBuffer) async throws -> [RecognisedItem] {
+    private func attempt(_ number: Int, limit: Duration, body: ByteBuffer, tally: TokenTally) async throws -> [RecognisedItem] {
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -123,8 +125,11 @@ final class OpenAICompatibleVisionClient: VisionProvider {
         metadata["vision.latency_ms"] = "\(Self.milliseconds(since: started))"
         switch response.status {
         case 200..<300:
+            let answer = Data(buffer: response.body)
+            // Counted before reading the items: an answer naming no food cost its tokens all the same.
+            tally.add(ChatCompletionAnswer.usage(of: answer))
             do {
-                let content = try ChatCompletionAnswer.jsonContent(of: Data(buffer: response.body))
+                let content = try ChatCompletionAnswer.jsonContent(of: answer)
                 let items = try MealItemsAnswer.items(fromJSON: content, maxItems: settings.maxItems)
                 metadata["vision.items"] = "\(items.count)"
                 logger.info("vision answer", metadata: metadata)

@@ -2,7 +2,11 @@ import Foundation
 
 /// Something that turns a meal photo into the foods on it: the OpenAI-compatible client, or a fake in tests.
 protocol VisionProvider: Sendable {
+    /// The model it asks, by the name the price table (`MEALS_VISION_PRICES`) knows it by.
+    var model: String { get }
+
     /// Every distinct food and drink on `photo`; `hint` is the user's own words about the meal, if any, and `caller`
-    /// the user who sent it, to whom the provider's failures on it are attributed. Throws `VisionError`.
-    func recognise(_ photo: PhotoUpload, hint: String?, caller: UUID) async throws -> [RecognisedItem]
+    /// the user who sent it, to whom the provider's failures on it are attributed. Each answer of the provider and the
+    /// tokens it reported are added to `tally`, also when the photo then fails. Throws `VisionError`.
+    func recognise(_ photo: PhotoUpload, hint: String?, caller: UUID, tally: TokenTally) async throws -> [RecognisedItem]
 }

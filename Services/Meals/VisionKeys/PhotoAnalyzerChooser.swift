@@ -20,6 +20,8 @@ struct PhotoAnalyzerChooser: Sendable {
                 .unprocessableContent, code: "vision_base_url_refused",
                 message: "The base URL of your vision key \(refusal.reason); set the key again with PUT /api/users/vision-key.")
         }
-        return PhotoMealAnalyzer(provider: await userProviders.provider(for: key, userId: userId))
+        return PhotoMealAnalyzer(
+            provider: await userProviders.provider(for: key, userId: userId),
+            usageKey: key.usageKey.map(\.lowercasedString) ?? VisionUsageRepository.ownKey)
     }
 }

@@ -14,11 +14,16 @@ struct VisionKeyVault: Sendable {
     let cipher: VisionKeyCipher?
     let now: @Sendable () -> Date
 
-    /// Stores the user's key (replacing theirs) and answers its status.
+    /// Whether keys can be stored at all; throws 503 `vision_keys_not_configured` when not, before the key is checked.
+    func requireStorage() throws {
+        _ = try requireCipher()
+    }
+
+    /// Stores the user's key (replacing theirs, its usage then counted under a new id) and answers its status.
     func store(_ key: UserVisionKey, userId: UUID, logger: Logger) async throws -> VisionKeyStatusBody {
         let (keyId, sealed) = try requireCipher().seal(key.apiKey, userId: userId)
         let row = VisionKeyRepository.Row(
-            keyId: keyId, sealed: sealed, baseURL: key.baseURL.absoluteString, model: key.model, updatedAt: now())
+            keyId: keyId, sealed: sealed, baseURL: key.baseURL.absoluteString, model: key.model, usageKey: UUID(), updatedAt: now())
         try await repository.save(row, userId: userId, client: client, logger: logger)
         logger.info("vision key stored", metadata: ["user_id": .string(userId.lowercasedString), "encryption_key_id": .string(keyId)])
         return VisionKeyStatusBody(row)
@@ -53,7 +58,7 @@ struct VisionKeyVault: Sendable {
             (resealed.keyId, resealed.sealed) = (keyId, sealed)
             try await repository.save(resealed, userId: userId, client: client, logger: logger)
         }
-        return UserVisionKey(apiKey: apiKey, baseURL: baseURL, model: row.model)
+        return UserVisionKey(apiKey: apiKey, baseURL: baseURL, model: row.model, usageKey: row.usageKey)
     }
 
     private func requireCipher() throws -> VisionKeyCipher {
