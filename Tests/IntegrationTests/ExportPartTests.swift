@@ -63,7 +63,7 @@ struct ExportPartTests {
                     var tables: [String]
                 }
                 let list = try JSONDecoder().decode(FileList.self, from: Data(buffer: files.body))
-                #expect(list == FileList(part: "metrics", tables: ["body_metrics", "body_metrics_sync_conflicts"]))
+                #expect(list == FileList(part: "metrics", tables: ["body_metrics", "water_entries", "body_metrics_sync_conflicts"]))
                 let csv = try await service.execute(uri: "/api/export/metrics?format=csv&table=body_metrics", method: .get, headers: ada)
                 #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true)
                 let lines = String(buffer: csv.body).components(separatedBy: "\r\n")
@@ -72,7 +72,7 @@ struct ExportPartTests {
                 #expect(lines[1].hasPrefix("2026-03-09,72.5,,\"'=1+1, \"\"after run\"\"\","), "\(lines[1])")
 
                 let newcomer = try await service.execute(uri: "/api/export/metrics", method: .get, headers: Self.caller(UUID()))
-                #expect(String(buffer: newcomer.body) == #"{"bodyMetrics":[],"syncConflicts":[]}"#)
+                #expect(String(buffer: newcomer.body) == #"{"bodyMetrics":[],"waterEntries":[],"syncConflicts":[]}"#)
                 let emptyCSV = try await service.execute(
                     uri: "/api/export/metrics?format=csv&table=body_metrics", method: .get, headers: Self.caller(UUID()))
                 #expect(String(buffer: emptyCSV.body) == "day,weightKg,ketones,notes,version,updatedAt,modifiedAt\r\n")
