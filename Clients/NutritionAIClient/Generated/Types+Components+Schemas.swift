@@ -2062,6 +2062,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Meal/thumbnailUrl`.
             public var thumbnailUrl: Swift.String?
+            /// Only in `POST /api/analyze` answers to a photo: the user's own vision keys have reached 80% of their monthly budget this month.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Meal/usageWarning`.
+            public var usageWarning: Components.Schemas.VisionUsageWarning?
             /// Creates a new `Meal`.
             ///
             /// - Parameters:
@@ -2092,6 +2096,7 @@ extension Components {
             ///   - photoUrlExpiresAt: When `photoUrl` stops working; read the meal again for a fresh URL.
             ///   - thumbnail: With a photo: what became of its thumbnail. `ready`: `thumbnailUrl` is set. `pending`: a photo stored before thumbnails existed; the meals service's upkeep job makes it shortly (read the meal again). `unavailable`: the image library could not read the photo (the photo is stored and served all the same). Absent without a photo.
             ///   - thumbnailUrl: The signed URL of the photo's thumbnail (`GET /media/photos/{photoId}/thumbnail`): a JPEG at most 320 px on its long side, turned upright by the photo's EXIF orientation, without EXIF. Works without a token until `photoUrlExpiresAt`, like `photoUrl`; absent unless `thumbnail` is `ready`. Draw lists and history with it instead of downloading every photo.
+            ///   - usageWarning: Only in `POST /api/analyze` answers to a photo: the user's own vision keys have reached 80% of their monthly budget this month.
             public init(
                 id: Swift.String,
                 title: Swift.String,
@@ -2119,7 +2124,8 @@ extension Components {
                 conflict: Components.Schemas.Meal.conflictPayload? = nil,
                 photoUrlExpiresAt: Foundation.Date? = nil,
                 thumbnail: Components.Schemas.Meal.thumbnailPayload? = nil,
-                thumbnailUrl: Swift.String? = nil
+                thumbnailUrl: Swift.String? = nil,
+                usageWarning: Components.Schemas.VisionUsageWarning? = nil
             ) {
                 self.id = id
                 self.title = title
@@ -2148,6 +2154,7 @@ extension Components {
                 self.photoUrlExpiresAt = photoUrlExpiresAt
                 self.thumbnail = thumbnail
                 self.thumbnailUrl = thumbnailUrl
+                self.usageWarning = usageWarning
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -2177,6 +2184,7 @@ extension Components {
                 case photoUrlExpiresAt
                 case thumbnail
                 case thumbnailUrl
+                case usageWarning
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -2288,6 +2296,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .thumbnailUrl
                 )
+                self.usageWarning = try container.decodeIfPresent(
+                    Components.Schemas.VisionUsageWarning.self,
+                    forKey: .usageWarning
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
                     "title",
@@ -2315,7 +2327,8 @@ extension Components {
                     "conflict",
                     "photoUrlExpiresAt",
                     "thumbnail",
-                    "thumbnailUrl"
+                    "thumbnailUrl",
+                    "usageWarning"
                 ])
             }
         }
@@ -11379,7 +11392,7 @@ extension Components {
                 case syncConflicts
             }
         }
-        /// Meals' part: meals with their items, custom meals and their sync conflicts.
+        /// Meals' part: meals with their items, custom meals and their sync conflicts, vision usage and the vision budget.
         ///
         /// - Remark: Generated from `#/components/schemas/ExportMealsPart`.
         public struct ExportMealsPart: Codable, Hashable, Sendable {
@@ -11389,25 +11402,31 @@ extension Components {
             public var customMeals: [Components.Schemas.ExportCustomMeal]
             /// - Remark: Generated from `#/components/schemas/ExportMealsPart/syncConflicts`.
             public var syncConflicts: [Components.Schemas.ExportSyncConflict]
+            /// - Remark: Generated from `#/components/schemas/ExportMealsPart/visionUsage`.
+            public var visionUsage: [Components.Schemas.ExportVisionUsage]
             /// Creates a new `ExportMealsPart`.
             ///
             /// - Parameters:
             ///   - meals:
             ///   - customMeals:
             ///   - syncConflicts:
+            ///   - visionUsage:
             public init(
                 meals: [Components.Schemas.ExportMeal],
                 customMeals: [Components.Schemas.ExportCustomMeal],
-                syncConflicts: [Components.Schemas.ExportSyncConflict]
+                syncConflicts: [Components.Schemas.ExportSyncConflict],
+                visionUsage: [Components.Schemas.ExportVisionUsage]
             ) {
                 self.meals = meals
                 self.customMeals = customMeals
                 self.syncConflicts = syncConflicts
+                self.visionUsage = visionUsage
             }
             public enum CodingKeys: String, CodingKey {
                 case meals
                 case customMeals
                 case syncConflicts
+                case visionUsage
             }
         }
         /// Metrics' part: the recorded days, every water entry and their sync conflicts.
@@ -12117,6 +12136,308 @@ extension Components {
                 case createdAt
                 case updatedAt
                 case modifiedAt
+            }
+        }
+        /// A monthly budget in US dollars for the estimated cost of the user's own vision keys.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VisionBudget`.
+        public struct VisionBudget: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VisionBudget/monthlyBudgetUsd`.
+            public var monthlyBudgetUsd: Swift.Double
+            /// Creates a new `VisionBudget`.
+            ///
+            /// - Parameters:
+            ///   - monthlyBudgetUsd:
+            public init(monthlyBudgetUsd: Swift.Double) {
+                self.monthlyBudgetUsd = monthlyBudgetUsd
+            }
+            public enum CodingKeys: String, CodingKey {
+                case monthlyBudgetUsd
+            }
+        }
+        /// The user's own vision keys have reached 80% of the monthly budget (`vision_budget_nearly_spent`) or all of it (`vision_budget_exceeded`) by the price table's estimate.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VisionUsageWarning`.
+        public struct VisionUsageWarning: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VisionUsageWarning/code`.
+            @frozen public enum codePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case vision_budget_nearly_spent = "vision_budget_nearly_spent"
+                case vision_budget_exceeded = "vision_budget_exceeded"
+            }
+            /// - Remark: Generated from `#/components/schemas/VisionUsageWarning/code`.
+            public var code: Components.Schemas.VisionUsageWarning.codePayload
+            /// - Remark: Generated from `#/components/schemas/VisionUsageWarning/message`.
+            public var message: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VisionUsageWarning/month`.
+            public var month: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VisionUsageWarning/estimatedCostUsd`.
+            public var estimatedCostUsd: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/VisionUsageWarning/monthlyBudgetUsd`.
+            public var monthlyBudgetUsd: Swift.Double
+            /// Whole per cent of the budget spent, rounded down.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionUsageWarning/percentOfBudget`.
+            public var percentOfBudget: Swift.Int
+            /// Creates a new `VisionUsageWarning`.
+            ///
+            /// - Parameters:
+            ///   - code:
+            ///   - message:
+            ///   - month:
+            ///   - estimatedCostUsd:
+            ///   - monthlyBudgetUsd:
+            ///   - percentOfBudget: Whole per cent of the budget spent, rounded down.
+            public init(
+                code: Components.Schemas.VisionUsageWarning.codePayload,
+                message: Swift.String,
+                month: Swift.String,
+                estimatedCostUsd: Swift.Double,
+                monthlyBudgetUsd: Swift.Double,
+                percentOfBudget: Swift.Int
+            ) {
+                self.code = code
+                self.message = message
+                self.month = month
+                self.estimatedCostUsd = estimatedCostUsd
+                self.monthlyBudgetUsd = monthlyBudgetUsd
+                self.percentOfBudget = percentOfBudget
+            }
+            public enum CodingKeys: String, CodingKey {
+                case code
+                case message
+                case month
+                case estimatedCostUsd
+                case monthlyBudgetUsd
+                case percentOfBudget
+            }
+        }
+        /// One key and model's usage in the month.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VisionUsageByKey`.
+        public struct VisionUsageByKey: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/key`.
+            @frozen public enum keyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case server = "server"
+                case own = "own"
+            }
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/key`.
+            public var key: Components.Schemas.VisionUsageByKey.keyPayload
+            /// The id of the user's own key the usage was counted under; a new one for each stored key.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/keyId`.
+            public var keyId: Swift.String?
+            /// Whether this is the user's key stored now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/current`.
+            public var current: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/model`.
+            public var model: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/calls`.
+            public var calls: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/promptTokens`.
+            public var promptTokens: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/completionTokens`.
+            public var completionTokens: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/totalTokens`.
+            public var totalTokens: Swift.Int
+            /// Absent when the price table has no price for the model.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionUsageByKey/estimatedCostUsd`.
+            public var estimatedCostUsd: Swift.Double?
+            /// Creates a new `VisionUsageByKey`.
+            ///
+            /// - Parameters:
+            ///   - key:
+            ///   - keyId: The id of the user's own key the usage was counted under; a new one for each stored key.
+            ///   - current: Whether this is the user's key stored now.
+            ///   - model:
+            ///   - calls:
+            ///   - promptTokens:
+            ///   - completionTokens:
+            ///   - totalTokens:
+            ///   - estimatedCostUsd: Absent when the price table has no price for the model.
+            public init(
+                key: Components.Schemas.VisionUsageByKey.keyPayload,
+                keyId: Swift.String? = nil,
+                current: Swift.Bool,
+                model: Swift.String,
+                calls: Swift.Int,
+                promptTokens: Swift.Int,
+                completionTokens: Swift.Int,
+                totalTokens: Swift.Int,
+                estimatedCostUsd: Swift.Double? = nil
+            ) {
+                self.key = key
+                self.keyId = keyId
+                self.current = current
+                self.model = model
+                self.calls = calls
+                self.promptTokens = promptTokens
+                self.completionTokens = completionTokens
+                self.totalTokens = totalTokens
+                self.estimatedCostUsd = estimatedCostUsd
+            }
+            public enum CodingKeys: String, CodingKey {
+                case key
+                case keyId
+                case current
+                case model
+                case calls
+                case promptTokens
+                case completionTokens
+                case totalTokens
+                case estimatedCostUsd
+            }
+        }
+        /// A month's photo analyses of the user with their estimated cost.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VisionUsage`.
+        public struct VisionUsage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/month`.
+            public var month: Swift.String
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/calls`.
+            public var calls: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/promptTokens`.
+            public var promptTokens: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/completionTokens`.
+            public var completionTokens: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/totalTokens`.
+            public var totalTokens: Swift.Int
+            /// All keys together; models without a price count as free.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/estimatedCostUsd`.
+            public var estimatedCostUsd: Swift.Double
+            /// The user's own keys only: what the budget is compared with.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/ownKeyEstimatedCostUsd`.
+            public var ownKeyEstimatedCostUsd: Swift.Double
+            /// Absent when the user set no budget.
+            ///
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/monthlyBudgetUsd`.
+            public var monthlyBudgetUsd: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/usageWarning`.
+            public var usageWarning: Components.Schemas.VisionUsageWarning?
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/unpricedModels`.
+            public var unpricedModels: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/VisionUsage/byKey`.
+            public var byKey: [Components.Schemas.VisionUsageByKey]
+            /// Creates a new `VisionUsage`.
+            ///
+            /// - Parameters:
+            ///   - month:
+            ///   - calls:
+            ///   - promptTokens:
+            ///   - completionTokens:
+            ///   - totalTokens:
+            ///   - estimatedCostUsd: All keys together; models without a price count as free.
+            ///   - ownKeyEstimatedCostUsd: The user's own keys only: what the budget is compared with.
+            ///   - monthlyBudgetUsd: Absent when the user set no budget.
+            ///   - usageWarning:
+            ///   - unpricedModels:
+            ///   - byKey:
+            public init(
+                month: Swift.String,
+                calls: Swift.Int,
+                promptTokens: Swift.Int,
+                completionTokens: Swift.Int,
+                totalTokens: Swift.Int,
+                estimatedCostUsd: Swift.Double,
+                ownKeyEstimatedCostUsd: Swift.Double,
+                monthlyBudgetUsd: Swift.Double? = nil,
+                usageWarning: Components.Schemas.VisionUsageWarning? = nil,
+                unpricedModels: [Swift.String],
+                byKey: [Components.Schemas.VisionUsageByKey]
+            ) {
+                self.month = month
+                self.calls = calls
+                self.promptTokens = promptTokens
+                self.completionTokens = completionTokens
+                self.totalTokens = totalTokens
+                self.estimatedCostUsd = estimatedCostUsd
+                self.ownKeyEstimatedCostUsd = ownKeyEstimatedCostUsd
+                self.monthlyBudgetUsd = monthlyBudgetUsd
+                self.usageWarning = usageWarning
+                self.unpricedModels = unpricedModels
+                self.byKey = byKey
+            }
+            public enum CodingKeys: String, CodingKey {
+                case month
+                case calls
+                case promptTokens
+                case completionTokens
+                case totalTokens
+                case estimatedCostUsd
+                case ownKeyEstimatedCostUsd
+                case monthlyBudgetUsd
+                case usageWarning
+                case unpricedModels
+                case byKey
+            }
+        }
+        /// One month's usage of one key and model.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportVisionUsage`.
+        public struct ExportVisionUsage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportVisionUsage/month`.
+            public var month: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportVisionUsage/key`.
+            @frozen public enum keyPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case server = "server"
+                case own = "own"
+            }
+            /// - Remark: Generated from `#/components/schemas/ExportVisionUsage/key`.
+            public var key: Components.Schemas.ExportVisionUsage.keyPayload
+            /// - Remark: Generated from `#/components/schemas/ExportVisionUsage/keyId`.
+            public var keyId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportVisionUsage/model`.
+            public var model: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportVisionUsage/calls`.
+            public var calls: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportVisionUsage/promptTokens`.
+            public var promptTokens: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportVisionUsage/completionTokens`.
+            public var completionTokens: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportVisionUsage/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// Creates a new `ExportVisionUsage`.
+            ///
+            /// - Parameters:
+            ///   - month:
+            ///   - key:
+            ///   - keyId:
+            ///   - model:
+            ///   - calls:
+            ///   - promptTokens:
+            ///   - completionTokens:
+            ///   - updatedAt:
+            public init(
+                month: Swift.String,
+                key: Components.Schemas.ExportVisionUsage.keyPayload,
+                keyId: Swift.String? = nil,
+                model: Swift.String,
+                calls: Swift.Int,
+                promptTokens: Swift.Int,
+                completionTokens: Swift.Int,
+                updatedAt: Foundation.Date
+            ) {
+                self.month = month
+                self.key = key
+                self.keyId = keyId
+                self.model = model
+                self.calls = calls
+                self.promptTokens = promptTokens
+                self.completionTokens = completionTokens
+                self.updatedAt = updatedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case month
+                case key
+                case keyId
+                case model
+                case calls
+                case promptTokens
+                case completionTokens
+                case updatedAt
             }
         }
     }

@@ -5808,7 +5808,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The analysed meal, not consumed.
+            /// The analysed meal, not consumed; a photo's answer adds `usageWarning` once the estimated cost of the user's own vision keys this month has reached 80% of the monthly budget they set.
             ///
             /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/201`.
             ///
@@ -29854,7 +29854,7 @@ public enum Operations {
     }
     /// Set or replace the user's own vision key
     ///
-    /// That user's photo analyses then go to their provider with their key and model, with the server's retries and time limits and a circuit breaker of their own; other users are not affected. The provider refusing the key answers analyses with 502 `vision_key_refused`.
+    /// The key is checked first with one cheap call to the provider, `GET {baseUrl}/models` with the key as bearer token (within the analysis time limit, following no redirect), and stored only when the provider accepts it; on any refusal nothing is stored and a key stored before stays. That user's photo analyses then go to their provider with their key and model, with the server's retries and time limits and a circuit breaker of their own; other users are not affected. The provider refusing the key later answers analyses with 502 `vision_key_refused`. Each stored key gets a new id under which its usage is counted (`GET /api/users/vision-usage`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -30107,7 +30107,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed` naming `apiKey`, `baseUrl` or `model`.
+            /// `validation_failed` naming `apiKey`, `baseUrl` or `model`; `vision_key_invalid` (details.apiKey): the provider answered 401 or 403 to the key; `vision_base_url_unusable` (details.baseUrl): the provider answered another status, such as 404 from a base URL without `/v1`.
             ///
             /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/422`.
             ///
@@ -30176,7 +30176,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `bad_gateway`: the upstream service failed to answer properly.
+            /// `vision_provider_unreachable`: the provider could not be reached, did not answer in time, or answered 429 or 5xx, so the key could not be checked (nothing was stored); or the gateway's `bad_gateway`.
             ///
             /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/502`.
             ///
@@ -30573,9 +30573,1062 @@ public enum Operations {
             }
         }
     }
+    /// What the user's photo analyses cost in a month
+    ///
+    /// Calls (answers of the provider; a retried photo may take more than one, a photo without food counts too), prompt and completion tokens as the provider reported them, and the estimated cost in US dollars from the server's price table (`MEALS_VISION_PRICES`, dollars per million tokens per model), all keys together and per key and model in `byKey`: `server` for the server's provider, `own` with the id of each key the user stored. `ownKeyEstimatedCostUsd` is what the user's own keys cost, which is what the monthly budget is compared with. Months are UTC calendar months. Served by the meals service (the gateway routes `/api/users/vision-usage` there ahead of the rest of `/api/users`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/users/vision-usage`.
+    /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)`.
+    public enum getVisionUsage {
+        public static let id: Swift.String = "getVisionUsage"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/users/vision-usage/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// `YYYY-MM`; default the current UTC month.
+                ///
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/GET/query/month`.
+                public var month: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - month: `YYYY-MM`; default the current UTC month.
+                public init(month: Swift.String? = nil) {
+                    self.month = month
+                }
+            }
+            public var query: Operations.getVisionUsage.Input.Query
+            /// - Remark: Generated from `#/paths/api/users/vision-usage/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getVisionUsage.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getVisionUsage.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.getVisionUsage.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.getVisionUsage.Input.Query = .init(),
+                headers: Operations.getVisionUsage.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.getVisionUsage.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.VisionUsage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.VisionUsage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.getVisionUsage.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.getVisionUsage.Output.Ok.Headers = .init(),
+                    body: Operations.getVisionUsage.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The month's usage.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.getVisionUsage.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.getVisionUsage.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `month`: not `YYYY-MM`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Set the user's monthly budget for their own vision keys
+    ///
+    /// Once the estimated cost of the user's own keys this month reaches 80% of it, photo analysis answers carry `usageWarning`; analyses go on.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/users/vision-usage/budget`.
+    /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)`.
+    public enum putVisionBudget {
+        public static let id: Swift.String = "putVisionBudget"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putVisionBudget.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putVisionBudget.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.putVisionBudget.Input.Headers
+            /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.VisionBudget)
+            }
+            public var body: Operations.putVisionBudget.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.putVisionBudget.Input.Headers = .init(),
+                body: Operations.putVisionBudget.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.putVisionBudget.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.VisionBudget)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.VisionBudget {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.putVisionBudget.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.putVisionBudget.Output.Ok.Headers = .init(),
+                    body: Operations.putVisionBudget.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The budget.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.putVisionBudget.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.putVisionBudget.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `malformed_body`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the gateway's limit (`HTTP_MAX_BODY_BYTES`, 1 MiB by default; the route's `maxBodyBytes` where set).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not `application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `monthlyBudgetUsd`: missing, null, or not 0.01 to 100000.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Remove the user's monthly vision budget
+    ///
+    /// Analyses carry no `usageWarning` any more. 204 also when none was set.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/users/vision-usage/budget`.
+    /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)`.
+    public enum deleteVisionBudget {
+        public static let id: Swift.String = "deleteVisionBudget"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteVisionBudget.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteVisionBudget.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.deleteVisionBudget.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.deleteVisionBudget.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/responses/204/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/responses/204/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/responses/204/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/responses/204/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.deleteVisionBudget.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.deleteVisionBudget.Output.NoContent.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// Removed.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.deleteVisionBudget.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            public var noContent: Operations.deleteVisionBudget.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_unavailable`: the service cannot be reached; `service_unavailable`: on private routes, the gateway has not yet loaded the token keys.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Every record of the caller, as one download
     ///
-    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
+    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, vision usage and budget, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `vision_usage.csv`, `vision_budget.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
     ///
     /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
     ///
@@ -31360,7 +32413,7 @@ public enum Operations {
     }
     /// The caller's export part from the meals service
     ///
-    /// Meals' part: meals with their items (inside each meal in JSON, `meal_items` in CSV), custom meals, the meals' sync conflicts. Photos are not exported (`hasPhoto` says which meal has one). Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: meals, meal_items, custom_meals, meal_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    /// Meals' part: meals with their items (inside each meal in JSON, `meal_items` in CSV), custom meals, the meals' sync conflicts, the vision usage per month, key and model and the monthly vision budget. Photos are not exported (`hasPhoto` says which meal has one), nor is the user's own vision key. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: meals, meal_items, custom_meals, meal_sync_conflicts, vision_usage, vision_budget); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
     ///
     /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
     ///

@@ -640,7 +640,7 @@ public protocol APIProtocol: Sendable {
     func getVisionKey(_ input: Operations.getVisionKey.Input) async throws -> Operations.getVisionKey.Output
     /// Set or replace the user's own vision key
     ///
-    /// That user's photo analyses then go to their provider with their key and model, with the server's retries and time limits and a circuit breaker of their own; other users are not affected. The provider refusing the key answers analyses with 502 `vision_key_refused`.
+    /// The key is checked first with one cheap call to the provider, `GET {baseUrl}/models` with the key as bearer token (within the analysis time limit, following no redirect), and stored only when the provider accepts it; on any refusal nothing is stored and a key stored before stays. That user's photo analyses then go to their provider with their key and model, with the server's retries and time limits and a circuit breaker of their own; other users are not affected. The provider refusing the key later answers analyses with 502 `vision_key_refused`. Each stored key gets a new id under which its usage is counted (`GET /api/users/vision-usage`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -656,9 +656,36 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/users/vision-key`.
     /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)`.
     func deleteVisionKey(_ input: Operations.deleteVisionKey.Input) async throws -> Operations.deleteVisionKey.Output
+    /// What the user's photo analyses cost in a month
+    ///
+    /// Calls (answers of the provider; a retried photo may take more than one, a photo without food counts too), prompt and completion tokens as the provider reported them, and the estimated cost in US dollars from the server's price table (`MEALS_VISION_PRICES`, dollars per million tokens per model), all keys together and per key and model in `byKey`: `server` for the server's provider, `own` with the id of each key the user stored. `ownKeyEstimatedCostUsd` is what the user's own keys cost, which is what the monthly budget is compared with. Months are UTC calendar months. Served by the meals service (the gateway routes `/api/users/vision-usage` there ahead of the rest of `/api/users`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/users/vision-usage`.
+    /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)`.
+    func getVisionUsage(_ input: Operations.getVisionUsage.Input) async throws -> Operations.getVisionUsage.Output
+    /// Set the user's monthly budget for their own vision keys
+    ///
+    /// Once the estimated cost of the user's own keys this month reaches 80% of it, photo analysis answers carry `usageWarning`; analyses go on.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/users/vision-usage/budget`.
+    /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)`.
+    func putVisionBudget(_ input: Operations.putVisionBudget.Input) async throws -> Operations.putVisionBudget.Output
+    /// Remove the user's monthly vision budget
+    ///
+    /// Analyses carry no `usageWarning` any more. 204 also when none was set.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/users/vision-usage/budget`.
+    /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)`.
+    func deleteVisionBudget(_ input: Operations.deleteVisionBudget.Input) async throws -> Operations.deleteVisionBudget.Output
     /// Every record of the caller, as one download
     ///
-    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
+    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, vision usage and budget, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `vision_usage.csv`, `vision_budget.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
     ///
     /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
     ///
@@ -676,7 +703,7 @@ public protocol APIProtocol: Sendable {
     func exportAccountPart(_ input: Operations.exportAccountPart.Input) async throws -> Operations.exportAccountPart.Output
     /// The caller's export part from the meals service
     ///
-    /// Meals' part: meals with their items (inside each meal in JSON, `meal_items` in CSV), custom meals, the meals' sync conflicts. Photos are not exported (`hasPhoto` says which meal has one). Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: meals, meal_items, custom_meals, meal_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    /// Meals' part: meals with their items (inside each meal in JSON, `meal_items` in CSV), custom meals, the meals' sync conflicts, the vision usage per month, key and model and the monthly vision budget. Photos are not exported (`hasPhoto` says which meal has one), nor is the user's own vision key. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: meals, meal_items, custom_meals, meal_sync_conflicts, vision_usage, vision_budget); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
     ///
     /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
     ///
@@ -1908,7 +1935,7 @@ extension APIProtocol {
     }
     /// Set or replace the user's own vision key
     ///
-    /// That user's photo analyses then go to their provider with their key and model, with the server's retries and time limits and a circuit breaker of their own; other users are not affected. The provider refusing the key answers analyses with 502 `vision_key_refused`.
+    /// The key is checked first with one cheap call to the provider, `GET {baseUrl}/models` with the key as bearer token (within the analysis time limit, following no redirect), and stored only when the provider accepts it; on any refusal nothing is stored and a key stored before stays. That user's photo analyses then go to their provider with their key and model, with the server's retries and time limits and a circuit breaker of their own; other users are not affected. The provider refusing the key later answers analyses with 502 `vision_key_refused`. Each stored key gets a new id under which its usage is counted (`GET /api/users/vision-usage`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -1934,9 +1961,54 @@ extension APIProtocol {
     public func deleteVisionKey(headers: Operations.deleteVisionKey.Input.Headers = .init()) async throws -> Operations.deleteVisionKey.Output {
         try await deleteVisionKey(Operations.deleteVisionKey.Input(headers: headers))
     }
+    /// What the user's photo analyses cost in a month
+    ///
+    /// Calls (answers of the provider; a retried photo may take more than one, a photo without food counts too), prompt and completion tokens as the provider reported them, and the estimated cost in US dollars from the server's price table (`MEALS_VISION_PRICES`, dollars per million tokens per model), all keys together and per key and model in `byKey`: `server` for the server's provider, `own` with the id of each key the user stored. `ownKeyEstimatedCostUsd` is what the user's own keys cost, which is what the monthly budget is compared with. Months are UTC calendar months. Served by the meals service (the gateway routes `/api/users/vision-usage` there ahead of the rest of `/api/users`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/users/vision-usage`.
+    /// - Remark: Generated from `#/paths//api/users/vision-usage/get(getVisionUsage)`.
+    public func getVisionUsage(
+        query: Operations.getVisionUsage.Input.Query = .init(),
+        headers: Operations.getVisionUsage.Input.Headers = .init()
+    ) async throws -> Operations.getVisionUsage.Output {
+        try await getVisionUsage(Operations.getVisionUsage.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Set the user's monthly budget for their own vision keys
+    ///
+    /// Once the estimated cost of the user's own keys this month reaches 80% of it, photo analysis answers carry `usageWarning`; analyses go on.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/users/vision-usage/budget`.
+    /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)`.
+    public func putVisionBudget(
+        headers: Operations.putVisionBudget.Input.Headers = .init(),
+        body: Operations.putVisionBudget.Input.Body
+    ) async throws -> Operations.putVisionBudget.Output {
+        try await putVisionBudget(Operations.putVisionBudget.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove the user's monthly vision budget
+    ///
+    /// Analyses carry no `usageWarning` any more. 204 also when none was set.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `DELETE /api/users/vision-usage/budget`.
+    /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)`.
+    public func deleteVisionBudget(headers: Operations.deleteVisionBudget.Input.Headers = .init()) async throws -> Operations.deleteVisionBudget.Output {
+        try await deleteVisionBudget(Operations.deleteVisionBudget.Input(headers: headers))
+    }
     /// Every record of the caller, as one download
     ///
-    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
+    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, vision usage and budget, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `vision_usage.csv`, `vision_budget.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
     ///
     /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
     ///
@@ -1970,7 +2042,7 @@ extension APIProtocol {
     }
     /// The caller's export part from the meals service
     ///
-    /// Meals' part: meals with their items (inside each meal in JSON, `meal_items` in CSV), custom meals, the meals' sync conflicts. Photos are not exported (`hasPhoto` says which meal has one). Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: meals, meal_items, custom_meals, meal_sync_conflicts); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    /// Meals' part: meals with their items (inside each meal in JSON, `meal_items` in CSV), custom meals, the meals' sync conflicts, the vision usage per month, key and model and the monthly vision budget. Photos are not exported (`hasPhoto` says which meal has one), nor is the user's own vision key. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: meals, meal_items, custom_meals, meal_sync_conflicts, vision_usage, vision_budget); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
     ///
     /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
     ///
