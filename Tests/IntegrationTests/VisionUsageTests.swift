@@ -78,7 +78,8 @@ struct VisionUsageTests {
                     try await stack.gateway.call(.get, "/api/users/vision-key", token: token).decoded(KeyStatus.self)
                 }
 
-                let refused = try await stack.gateway.call(.put, "/api/users/vision-key", json: Self.keyJSON("sk-unknown-key", port: port), token: token)
+                let refused = try await stack.gateway.call(
+                    .put, "/api/users/vision-key", json: Self.keyJSON("sk-unknown-key", port: port), token: token)
                 #expect(refused.status == .unprocessableContent && refused.errorCode == "vision_key_invalid", "\(String(buffer: refused.body))")
                 #expect(try refused.decoded(ErrorBody.self).error.details.keys.contains("apiKey"))
                 #expect(!String(buffer: refused.body).contains("sk-unknown-key"), "the key is never answered")
@@ -124,7 +125,9 @@ struct VisionUsageTests {
                 let empty = try await stack.gateway.call(.get, "/api/users/vision-usage?month=\(month)", token: token).decoded(Usage.self)
                 #expect(empty.calls == 0 && empty.totalTokens == 0 && empty.estimatedCostUsd == 0 && empty.byKey.isEmpty)
 
-                #expect(try await stack.gateway.call(.put, "/api/users/vision-key", json: Self.keyJSON("sk-counted-key", port: port), token: token).status == .ok)
+                #expect(
+                    try await stack.gateway.call(.put, "/api/users/vision-key", json: Self.keyJSON("sk-counted-key", port: port), token: token).status
+                        == .ok)
                 for _ in 0..<2 { #expect(try await VisionKeyTests.analyzePhoto(token: token, stack: stack).status == .created) }
                 #expect(provider.calls == 2)
                 _ = try await stack.analyze("2 eggs and toast", token: token)  // text: no provider, nothing counted
@@ -177,7 +180,9 @@ struct VisionUsageTests {
                 provider.reportUsage(prompt: 20_000, completion: 10_000)
                 provider.accept(key: "sk-budget-key")
                 let (token, userId) = try await stack.signUp("budget")
-                #expect(try await stack.gateway.call(.put, "/api/users/vision-key", json: Self.keyJSON("sk-budget-key", port: port), token: token).status == .ok)
+                #expect(
+                    try await stack.gateway.call(.put, "/api/users/vision-key", json: Self.keyJSON("sk-budget-key", port: port), token: token).status
+                        == .ok)
 
                 for bad in [#"{"monthlyBudgetUsd":0}"#, #"{"monthlyBudgetUsd":-5}"#, #"{"monthlyBudgetUsd":null}"#, #"{}"#] {
                     let answer = try await stack.gateway.call(.put, "/api/users/vision-usage/budget", json: bad, token: token)
@@ -249,8 +254,12 @@ struct VisionUsageTests {
                 provider.accept(key: "sk-leaving-key")
                 let leaving = try await stack.gateway.register(email: "leaving-\(UUID().uuidString.prefix(8))@example.com")
                 let token = leaving.accessToken
-                #expect(try await stack.gateway.call(.put, "/api/users/vision-key", json: Self.keyJSON("sk-leaving-key", port: port), token: token).status == .ok)
-                #expect(try await stack.gateway.call(.put, "/api/users/vision-usage/budget", json: #"{"monthlyBudgetUsd":5}"#, token: token).status == .ok)
+                #expect(
+                    try await stack.gateway.call(.put, "/api/users/vision-key", json: Self.keyJSON("sk-leaving-key", port: port), token: token).status
+                        == .ok)
+                #expect(
+                    try await stack.gateway.call(.put, "/api/users/vision-usage/budget", json: #"{"monthlyBudgetUsd":5}"#, token: token).status == .ok
+                )
                 #expect(try await VisionKeyTests.analyzePhoto(token: token, stack: stack).status == .created)
                 func rows() async throws -> Int {
                     try await stack.mealsDatabase.query(

@@ -106,7 +106,8 @@ final class FakeVisionProvider: Sendable {
         if let scripted {
             if scripted.delay > .zero { try await Task.sleep(for: scripted.delay) }
             return Response(
-                status: scripted.status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: scripted.body)))
+                status: scripted.status, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: scripted.body)))
         }
         let body =
             accepted

@@ -33,7 +33,7 @@ struct VisionKeyCheck: Sendable {
                 _ = try? await answer.body.collect(upTo: Self.maxAnswerBytes)
                 return answer.status.code
             }
-        } catch where !Task.isCancelled {
+        } catch  where !Task.isCancelled {
             let timedOut = error is TimeLimitExceeded || (error as? HTTPClientError) == .deadlineExceeded
             metadata["vision.error"] = .string(timedOut ? "no answer within \(timeout)" : "\(error)")
             logger.warning("vision key check: the provider could not be reached", metadata: metadata)
