@@ -1,4 +1,6 @@
+import Foundation
 import ServiceDefaults
+import WireJSON
 
 /// What became of one item of `POST /api/sync/import`.
 public struct SyncImportResult: Codable, Sendable, Equatable {
@@ -47,9 +49,10 @@ public struct SyncImportResult: Codable, Sendable, Equatable {
         return SyncImportResult(type: type, id: id, status: .rejected, error: Problem(error))
     }
 
+    /// A client id that is a UUID is answered in lower case, whatever case the client sent (one spelling for every id).
     public init(type: String, id: String, status: Status, error: Problem? = nil) {
         self.type = type
-        self.id = id
+        self.id = UUID(uuidString: id)?.lowercasedString ?? id
         self.status = status
         self.error = error
     }
