@@ -106,7 +106,7 @@ struct AnalysisRequestReader: Sendable {
         for try await chunk in request.body {
             received += chunk.readableBytes
             guard received <= maxBodyBytes(json: false), !form.fileTooLarge else { throw tooLarge }
-            guard headerGuard.accepts(chunk.readableBytesView) else { throw malformed }
+            guard headerGuard.accepts(chunk) else { throw malformed }
             do { try parser.execute(chunk) } catch { throw malformed }
         }
         guard !form.fileTooLarge else { throw tooLarge }
