@@ -57,9 +57,11 @@ struct VisionRetryTests {
 
     @Test("a provider slower than the time limit fails after every attempt timed out")
     func timeout() async throws {
-        let slow = FakeVisionProvider.Reply(body: "{}", delay: .seconds(1))
+        // Limits of a second, not milliseconds: on a loaded machine (the test command runs suites in parallel) a
+        // request can take a few hundred milliseconds to reach the provider, and would then time out uncounted.
+        let slow = FakeVisionProvider.Reply(body: "{}", delay: .seconds(3))
         try await FakeVisionProvider.run([slow]) { fake, url in
-            let client = VisionClientTests.client(url, timeout: .milliseconds(300), attempts: 3)
+            let client = VisionClientTests.client(url, timeout: .seconds(1), attempts: 3)
             let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil, caller: caller) }
             guard case .failed(let reason) = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
             #expect(reason.contains("no answer within"))
@@ -69,9 +71,10 @@ struct VisionRetryTests {
 
     @Test("retries stop when the total time budget is spent, so the user is answered before the gateway gives up")
     func totalBudget() async throws {
-        let slow = FakeVisionProvider.Reply(body: "{}", delay: .seconds(1))
+        // The first attempt times out at 1 s, the second is cut at 1.6 s: 0.6 s of room for a loaded machine.
+        let slow = FakeVisionProvider.Reply(body: "{}", delay: .seconds(3))
         try await FakeVisionProvider.run([slow]) { fake, url in
-            let client = VisionClientTests.client(url, timeout: .milliseconds(400), total: .milliseconds(700), attempts: 3)
+            let client = VisionClientTests.client(url, timeout: .seconds(1), total: .milliseconds(1600), attempts: 3)
             let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil, caller: caller) }
             guard case .failed(let reason) = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
             #expect(reason.hasSuffix("(after 2 attempts, out of time)"))
