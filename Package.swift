@@ -133,7 +133,7 @@ let package = Package(
             dependencies: [
                 "ServiceDefaults", "PostgresSupport", "Kafka", "EventContracts", "WireJSON", postgres, hummingbird, logging, lifecycle,
                 configuration, metrics, .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Shared/BackendKit"
         ),

@@ -1,3 +1,4 @@
+import BackendKit
 import Configuration
 import Foundation
 import ServiceDefaults
@@ -51,5 +52,14 @@ struct PhotoThumbnailerSettings: Sendable {
         guard concurrency >= 1, queueLimit >= concurrency else {
             throw ConfigurationError.invalid("MEALS_THUMBNAIL_QUEUE_LIMIT", reason: "needs at least one thread and a queue limit not below it")
         }
+    }
+}
+
+extension PhotoThumbnailerSettings {
+    /// The bounds of each thumbnail process.
+    var limits: ChildProcessLimits {
+        ChildProcessLimits(
+            executable: executable, timeout: timeout, maxOutputBytes: maxOutputBytes, memoryLimitBytes: memoryLimitBytes,
+            concurrency: concurrency, queueLimit: queueLimit)
     }
 }

@@ -1,3 +1,4 @@
+import BackendKit
 import Configuration
 import Foundation
 import ServiceDefaults
@@ -48,5 +49,14 @@ struct CardRasteriserSettings: Sendable {
         guard concurrency >= 1, queueLimit >= concurrency else {
             throw ConfigurationError.invalid("SHARING_CARD_RENDER_QUEUE_LIMIT", reason: "needs at least one thread and a queue limit not below it")
         }
+    }
+}
+
+extension CardRasteriserSettings {
+    /// The bounds of each render process.
+    var limits: ChildProcessLimits {
+        ChildProcessLimits(
+            executable: executable, timeout: timeout, maxOutputBytes: maxOutputBytes, memoryLimitBytes: memoryLimitBytes,
+            concurrency: concurrency, queueLimit: queueLimit)
     }
 }

@@ -1,3 +1,5 @@
+import BackendKit
+
 /// Why a share card could not be rasterised. None is the caller's fault: the route answers 503 for each.
 enum CardRenderFailure: Error, Equatable, Sendable {
     /// The rasteriser is not installed (or not where the settings say).
@@ -12,4 +14,17 @@ enum CardRenderFailure: Error, Equatable, Sendable {
     case badOutput
     /// The card's SVG names an outside resource, which is never rendered.
     case externalReference
+}
+
+extension CardRenderFailure {
+    /// The render failure of a failed child process.
+    init(_ failure: ChildProcessFailure) {
+        switch failure {
+        case .missing: self = .rasteriserMissing
+        case .busy: self = .busy
+        case .timedOut: self = .timedOut
+        case .failed(let status): self = .failed(status: status)
+        case .badOutput: self = .badOutput
+        }
+    }
 }
