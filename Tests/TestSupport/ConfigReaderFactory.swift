@@ -1,21 +1,15 @@
 import Configuration
 
-/// Builds an in-memory configuration from string values typed as the environment provider reads them:
-/// numbers become ints or doubles and true/false booleans, so `config.int` and `config.double` see them.
+/// Builds a configuration from string values read exactly as the services read their environment: each key
+/// (`meals.vision.base.url`) becomes its variable (`MEALS_VISION_BASE_URL`) of an `EnvironmentVariablesProvider`, so a
+/// value is parsed as the type the code asks for (`config.double` reads "60" as 60.0, as it does in production).
 public enum ConfigReaderFactory {
     /// A reader over `values`, keyed as in code (`meals.vision.base.url`).
     public static func make(_ values: [String: String]) -> ConfigReader {
-        var content: [AbsoluteConfigKey: ConfigValue] = [:]
+        var variables: [String: String] = [:]
         for (key, value) in values {
-            content[AbsoluteConfigKey(key.split(separator: ".").map(String.init))] = .init(typed(value), isSecret: false)
+            variables[key.split(separator: ".").joined(separator: "_").uppercased()] = value
         }
-        return ConfigReader(provider: InMemoryProvider(values: content))
-    }
-
-    private static func typed(_ value: String) -> ConfigContent {
-        if let integer = Int(value) { return .int(integer) }
-        if let double = Double(value) { return .double(double) }
-        if value == "true" || value == "false" { return .bool(value == "true") }
-        return .string(value)
+        return ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: variables))
     }
 }
