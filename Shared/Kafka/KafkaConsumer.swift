@@ -27,7 +27,6 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// The topics this consumer subscribed to.
     public let topics: [String]
 
-
     /// Joins `groupId` and subscribes to `topics`; a group's first read starts at the earliest offset.
     /// - Parameter createMissingTopics: the partition count with which to create subscribed topics the broker does
     ///   not have (`ConsumerRecovery.createTopics`), or nil to wait for someone else to create them.
@@ -114,7 +113,13 @@ public final class KafkaConsumer: @unchecked Sendable {
         }
     }
 
-    /// Leaves the group cleanly so partitions move to other members at once. Idempotent.
+    /// Longest `close()` waits for librdkafka to leave the group, and a rejoin for the failed instance's close.
+    static let closeLimit = Duration.seconds(3)
+
+    /// Leaves the group cleanly so partitions move to other members at once. Idempotent. Waits at most `closeLimit`,
+    /// and not at all once cancelled: librdkafka's close waits for the group coordinator, which after a broker restart
+    /// or stall may not answer for long, and a stopping process must still end within its drain. A close that takes
+    /// longer goes on in the background; the broker then drops the member at its session timeout.
     public func close() async {
         let wasClosed = isClosed.withLockedValue { closed in
             defer { closed = true }
@@ -122,7 +127,12 @@ public final class KafkaConsumer: @unchecked Sendable {
         }
         if wasClosed { return }
         let handle = self.handle
-        _ = try? await KafkaBlockingPool.run { handle.close() }
+        let closed = await BoundedWait.finishes(within: Self.closeLimit) { _ = try? await KafkaBlockingPool.run { handle.close() } }
+        if !closed {
+            logger.warning(
+                "Kafka consumer did not leave its group in time; the broker drops it at its session timeout",
+                metadata: ["group": .string(groupId), "waited": "\(Self.closeLimit)"])
+        }
     }
 
     /// Pulls the next message, polling in short slices so cancellation is noticed promptly.
@@ -177,6 +187,6 @@ public final class KafkaConsumer: @unchecked Sendable {
         current.withLockedValue { $0 = fresh }
         processed.withLockedValue { $0 = [:] }
         Counter(label: "kafka_consumer_rejoins_total", dimensions: [("group", groupId)]).increment()
-        _ = try? await KafkaBlockingPool.run { failed.close() }
+        _ = await BoundedWait.finishes(within: Self.closeLimit) { _ = try? await KafkaBlockingPool.run { failed.close() } }
     }
 }
