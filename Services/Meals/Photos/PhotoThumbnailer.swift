@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// Makes a photo's thumbnail with `vipsthumbnail` (libvips) run as a `BoundedChildProcess` (time, output size,
 /// memory and number bounded): a JPEG of at most `settings.size` pixels on its long side, turned upright by its EXIF
 /// orientation, with EXIF and other metadata stripped. Any failure answers nil: a photo is stored without its
-/// thumbnail, which the upkeep job makes later.
+/// thumbnail, and its answers say so.
 /// Metric: `meals_photo_thumbnails_total{outcome}` (`made`, `timed_out`, `failed`, `bad_output`, `busy`, `missing`).
 final class PhotoThumbnailer: Service {
     let settings: PhotoThumbnailerSettings
