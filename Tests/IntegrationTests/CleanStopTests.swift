@@ -49,7 +49,9 @@ struct CleanStopTests {
         let (exit, after) = await process.terminate(waitingAtMost: Self.drainTimeout + .seconds(10))
         withExtendedLifetime((upstream, idlePublic, idleAdmin, silent, halfHead, halfBody, slowPublic, slowAdmin)) {}
         #expect(exit == .status(0), "\(part): \(exit) \(after) after SIGTERM; its log ends:\n\(process.output.suffix(3000))")
-        #expect(after < Self.drainTimeout, "\(part) took \(after) to exit, past its drain timeout of \(Self.drainTimeout)")
+        #expect(
+            after < Self.drainTimeout,
+            "\(part) took \(after) to exit, past its drain timeout of \(Self.drainTimeout); its log ends:\n\(process.output.suffix(3000))")
     }
 
     static func get(_ path: String) -> String { "GET \(path) HTTP/1.1\r\nHost: test\r\n\r\n" }

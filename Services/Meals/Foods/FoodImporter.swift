@@ -7,6 +7,8 @@ import WireJSON
 
 /// Imports the USDA data file into `meals.foods`: every food inserted or updated in one transaction, in
 /// batches, and the file's checksum recorded, so importing the same file again does nothing. Logs to the caller's `logger`.
+/// A cancelled import stops between lines and between batches and rolls back (a stop at SIGTERM during the first
+/// import, which takes seconds, is not held up by it), and the next start imports the file again.
 struct FoodImporter: Sendable {
     let client: PostgresPool
 
@@ -24,6 +26,7 @@ struct FoodImporter: Sendable {
         let started = ContinuousClock.now
         try await client.transaction(logger: logger) { connection in
             for batch in stride(from: 0, to: foods.count, by: Self.batchSize) {
+                try Task.checkCancellation()
                 try await insert(Array(foods[batch..<min(batch + Self.batchSize, foods.count)]), on: connection, logger: logger)
             }
             try await connection.query(

@@ -12,11 +12,13 @@ struct FoodSource: Codable, Sendable {
         try decodeAll(Data(contentsOf: url))
     }
 
-    /// The foods of a JSON-lines file already in memory.
+    /// The foods of a JSON-lines file already in memory. Throws `CancellationError` between lines once the task is
+    /// cancelled, so that a stop during the first import does not wait for the whole file to be decoded.
     static func decodeAll(_ data: Data) throws -> [FoodSource] {
         let decoder = JSONDecoder()
         return try data.split(separator: UInt8(ascii: "\n")).map { line in
-            try decoder.decode(FoodSource.self, from: Data(line))
+            try Task.checkCancellation()
+            return try decoder.decode(FoodSource.self, from: Data(line))
         }
     }
 }
