@@ -129,8 +129,7 @@ struct MealPhotoStorageTests {
                 let photoId = try await connection.query("SELECT photo_id FROM meal_photos WHERE meal_id = \(old.id)", logger: TestEnvironment.logger)
                     .collect().first!.decode(UUID.self)
                 try await PhotoRepository().replaceParts(
-                    try previous.sealParts(oldPhoto, photoId: photoId), keyId: "itest-old", photoId: photoId, on: connection,
-                    logger: TestEnvironment.logger)
+                    try previous.sealParts(oldPhoto, photoId: photoId), photoId: photoId, on: connection, logger: TestEnvironment.logger)
             }
             let pending = try await stack.gateway.call(.get, "/api/meals/\(plain.id.uuidString.lowercased())", token: token)
             let pendingAnswer = try pending.decoded(MealAnswer.self)

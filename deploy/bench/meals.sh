@@ -24,6 +24,9 @@
 # (e) Photo throughput: BENCH_UPLOADS sequential uploads of that file and four times as many downloads of its signed
 #     photoUrl, through the gateway; the median request's MB/s, printed beside the figures of the code before photos
 #     were sealed at rest when given (BENCH_PHOTO_BASELINE_UP_MBS, BENCH_PHOTO_BASELINE_DOWN_MBS).
+#     (d) and (e) upload the file of (c) unless BENCH_PHOTO_FILE names a real photo: the image library cannot read
+#     (c)'s random bytes, so only a real photo shows the cost of its thumbnail (made in a child process, whose memory
+#     is not the service's).
 # The resident memory (VmRSS and VmHWM) of every process started here, and of PostgreSQL's postmaster and the
 # broker, is printed idle (after start, before load) and after the load.
 # Needs PostgreSQL and the broker: `bash deploy/infra.sh start`. Starts its own AuthService (port 18381),
@@ -33,7 +36,7 @@
 # ones), BENCH_AUTH_PORT, BENCH_MEALS_PORT, BENCH_GATEWAY_PORT (the ports above), BENCH_ANALYZE_RATE (most analyses/s offered, 20), BENCH_ANALYZE_CONNECTIONS (2), BENCH_MEALS (meals of
 # the list user, 200), BENCH_UPLOADS (uploads per round, 5), BENCH_UPLOAD_BYTES (10000000), BENCH_PHOTO_BASELINE_UP_MBS and
 # BENCH_PHOTO_BASELINE_DOWN_MBS ((e)'s figures on the code before photos were sealed, printed beside today's),
-# BENCH_KEEP_USERS=1 (keep the bench accounts), BENCH_LOG_LEVEL (info).
+# BENCH_PHOTO_FILE (a JPEG for (d) and (e)), BENCH_KEEP_USERS=1 (keep the bench accounts), BENCH_LOG_LEVEL (info).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 source "$REPO_ROOT/deploy/lib/postgres.sh"
@@ -255,10 +258,10 @@ memory_baseline() { # "meals_kb gateway_kb" that growth is measured from: VmRSS 
     echo "$(bench_status_kb "$MEALS_PID" VmHWM) $(bench_status_kb "$GATEWAY_PID" VmHWM)"
   fi
 }
-memory_growth() { # memory_growth MEALS_BEFORE_KB GATEWAY_BEFORE_KB ->
+memory_growth() { # memory_growth MEALS_BEFORE_KB GATEWAY_BEFORE_KB [BYTES_UPLOADED, else UPLOAD_BYTES] ->
   # "meals_growth_ratio gateway_growth_ratio meals_before_kb meals_peak_kb gateway_before_kb gateway_peak_kb"
   awk -v mb="$1" -v ma="$(bench_status_kb "$MEALS_PID" VmHWM)" -v gb="$2" -v ga="$(bench_status_kb "$GATEWAY_PID" VmHWM)" \
-    -v n="$UPLOAD_BYTES" 'BEGIN { printf "%.2f %.2f %d %d %d %d\n", (ma - mb) * 1024 / n, (ga - gb) * 1024 / n, mb, ma, gb, ga }'
+    -v n="${3:-$UPLOAD_BYTES}" 'BEGIN { printf "%.2f %.2f %d %d %d %d\n", (ma - mb) * 1024 / n, (ga - gb) * 1024 / n, mb, ma, gb, ga }'
 }
 upload() { # upload: one multipart upload through the gateway -> "http_code error_code"
   local code
@@ -288,7 +291,10 @@ done
 bench_print_rss "after the load of (a), (b) and (c)" auth:"$AUTH_PID" meals:"$MEALS_PID" gateway:"$GATEWAY_PID" $(bench_infra_pids)
 
 # --- (d) photo memory, on fresh processes ---------------------------------------------------------------------------
-step "(d) photo memory: the meals service and the gateway restarted, then $UPLOADS sequential PUT /api/meals/:id/photo of $UPLOAD_BYTES bytes"
+PHOTO_FILE=${BENCH_PHOTO_FILE:-$WORK/upload.jpg}
+[ -s "$PHOTO_FILE" ] || fail "BENCH_PHOTO_FILE $PHOTO_FILE is not a file"
+PHOTO_BYTES=$(stat -c %s "$PHOTO_FILE")
+step "(d) photo memory: the meals service and the gateway restarted, then $UPLOADS sequential PUT /api/meals/:id/photo of $PHOTO_FILE ($PHOTO_BYTES bytes)"
 bench_stop "$GATEWAY_PID" "$MEALS_PID"; GATEWAY_PID=""; MEALS_PID=""
 start_meals
 bench_start_gateway "$BENCH_GATEWAY_PORT" "$WORK/routes.json"
@@ -305,9 +311,9 @@ for upload in $(seq "$UPLOADS"); do
   read -r meals_before gateway_before < <(memory_baseline)
   # No "Expect: 100-continue": the body goes at once, as from an app.
   code=$(curl -s -o "$WORK/photo.json" -w '%{http_code}' --max-time 60 -X PUT -H "Authorization: Bearer $UPLOAD_TOKEN" \
-    -H 'Content-Type: image/jpeg' -H 'Expect:' --data-binary "@$WORK/upload.jpg" "$GATEWAY_URL/api/meals/$PHOTO_MEAL_ID/photo") || true
+    -H 'Content-Type: image/jpeg' -H 'Expect:' --data-binary "@$PHOTO_FILE" "$GATEWAY_URL/api/meals/$PHOTO_MEAL_ID/photo") || true
   [ "$code" = 200 ] || { unexpected=$((unexpected + 1)); say "upload $upload answered $code: $(head -c 300 "$WORK/photo.json")"; }
-  growth=$(memory_growth "$meals_before" "$gateway_before"); echo "$growth" >>"$WORK/photo.runs"
+  growth=$(memory_growth "$meals_before" "$gateway_before" "$PHOTO_BYTES"); echo "$growth" >>"$WORK/photo.runs"
   # The resets lower VmHWM to the size at the reset: the highest peak of all uploads is kept here.
   read -r _ _ _ meals_after _ gateway_after <<<"$growth"
   [ "$meals_after" -le "$MEALS_PEAK_KB" ] || MEALS_PEAK_KB=$meals_after
@@ -321,11 +327,11 @@ done
 bench_print_rss "after the photo uploads" meals:"$MEALS_PID" gateway:"$GATEWAY_PID" $(bench_infra_pids)
 
 # --- (e) photo throughput (photos are sealed at rest since issue 33) ------------------------------------------------
-step "(e) photo throughput: $UPLOADS sequential uploads, then $((UPLOADS * 4)) sequential downloads of the signed photoUrl, $UPLOAD_BYTES bytes each"
+step "(e) photo throughput: $UPLOADS sequential uploads, then $((UPLOADS * 4)) sequential downloads of the signed photoUrl, $PHOTO_BYTES bytes each"
 : >"$WORK/throughput.runs"
 for upload in $(seq 1 "$UPLOADS"); do
   curl -s -o "$WORK/photo.json" -w '%{time_total} %{http_code}\n' --max-time 60 -X PUT -H "Authorization: Bearer $UPLOAD_TOKEN" \
-    -H 'Content-Type: image/jpeg' -H 'Expect:' --data-binary "@$WORK/upload.jpg" "$GATEWAY_URL/api/meals/$PHOTO_MEAL_ID/photo" \
+    -H 'Content-Type: image/jpeg' -H 'Expect:' --data-binary "@$PHOTO_FILE" "$GATEWAY_URL/api/meals/$PHOTO_MEAL_ID/photo" \
     | awk '{ print "up", $1, $2 }' >>"$WORK/throughput.runs"
 done
 PHOTO_URL=$(jq -r .photoUrl "$WORK/photo.json")
@@ -362,7 +368,7 @@ awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v r="$RUNS" -v m1="$(head -n 1 "$WORK/
   printf "    gateway peak RSS growth / upload size: %.2fx   (the pass-through streams a body through; the router, which takes the first request of a token, reads it whole)\n", g1
   if (r > 1) printf "    later rounds, memory already retained (median of %d): meals %.2fx, gateway %.2fx\n", r - 1, m, g }'
 later_uploads() { tail -n +2 "$WORK/photo.runs" | cut -d' ' -f"$1" | bench_median; }
-awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v m1="$(head -n 1 "$WORK/photo.runs" | cut -d' ' -f1)" \
+awk -v n="$PHOTO_BYTES" -v u="$UPLOADS" -v m1="$(head -n 1 "$WORK/photo.runs" | cut -d' ' -f1)" \
   -v g1="$(head -n 1 "$WORK/photo.runs" | cut -d' ' -f2)" -v m="$(later_uploads 1)" -v g="$(later_uploads 2)" \
   -v mi="$MEALS_IDLE_KB" -v mp="$MEALS_PEAK_KB" -v gi="$GATEWAY_IDLE_KB" -v gp="$GATEWAY_PEAK_KB" 'BEGIN {
   printf "(d) PUT /api/meals/:id/photo of %.1f MB, first upload on fresh processes: peak RSS growth / upload size meals %.2fx + gateway %.2fx = %.2fx   (goal: under 1.5x; before issue 21: 4.39x)\n", n / 1000000, m1, g1, m1 + g1
@@ -371,7 +377,7 @@ awk -v n="$UPLOAD_BYTES" -v u="$UPLOADS" -v m1="$(head -n 1 "$WORK/photo.runs" |
 # Before: the same step on the code before sealing (commit c05edff, BENCH_BIN_DIR with its release binaries).
 # Only transfers answered 200 count (a refused one is fast and says nothing of the photo's cost).
 median_of() { awk -v d="$1" '$1 == d && $3 == 200 { print $2 }' "$WORK/throughput.runs" | bench_median; }
-awk -v n="$UPLOAD_BYTES" -v up="$(median_of up)" -v down="$(median_of down)" \
+awk -v n="$PHOTO_BYTES" -v up="$(median_of up)" -v down="$(median_of down)" \
   -v bup="${BENCH_PHOTO_BASELINE_UP_MBS:-}" -v bdown="${BENCH_PHOTO_BASELINE_DOWN_MBS:-}" 'BEGIN {
   printf "(e) photo throughput, sealed at rest, median request: upload %.1f MB/s (%.0f ms), download %.1f MB/s (%.0f ms)\n", n / 1000000 / up, up * 1000, n / 1000000 / down, down * 1000
   if (bup != "") printf "    before sealing (BENCH_PHOTO_BASELINE_UP_MBS, _DOWN_MBS): upload %.1f MB/s, download %.1f MB/s\n", bup, bdown

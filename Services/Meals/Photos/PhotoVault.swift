@@ -17,16 +17,13 @@ struct PhotoVault: Sendable {
         let cipher = try requireCipher()
         let thumbnail = await thumbnailer.thumbnail(of: upload.bytes, logger: logger)
         return SealedPhoto(
-            photoId: photoId, mediaType: upload.format.mediaType, keyId: cipher.keys.currentId, parts: try sealParts(upload.bytes, photoId: photoId),
-            thumbnail: try thumbnail.map { try cipher.seal($0, context: Self.thumbnailContext(photoId)).sealed }, byteCount: upload.bytes.count)
+            photoId: photoId, mediaType: upload.format.mediaType, parts: try sealParts(upload.bytes, photoId: photoId),
+            thumbnail: try thumbnail.map { try cipher.seal($0, context: Self.thumbnailContext(photoId)).sealed })
     }
 
-    /// `bytes` cut into parts of at most `PhotoRepository.partBytes`, each sealed under the current key as part of `photoId`.
-    func sealParts(_ bytes: [UInt8], photoId: UUID) throws -> [[UInt8]] {
-        let cipher = try requireCipher()
-        return try stride(from: 0, to: bytes.count, by: PhotoRepository.partBytes).enumerated().map { part, start in
-            try cipher.seal(bytes[start..<min(start + PhotoRepository.partBytes, bytes.count)], context: Self.partContext(photoId, part)).sealed
-        }
+    /// `bytes` as parts of `photoId`, each sealed under the current key when it is stored.
+    func sealParts(_ bytes: [UInt8], photoId: UUID) throws -> SealedPhotoParts {
+        SealedPhotoParts(plain: bytes, cipher: try requireCipher()) { part in Self.partContext(photoId, part) }
     }
 
     /// The plain bytes of a stored photo: its sealed parts opened, or (stored before sealing) its plain bytes as they are.

@@ -82,12 +82,11 @@ struct PhotoRepository: Sendable {
         return due
     }
 
-    /// Replaces a locked photo's stored bytes with `parts` sealed under `keyId` (inline bytes of a photo stored before
-    /// parts go).
-    func replaceParts(_ parts: [[UInt8]], keyId: String, photoId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+    /// Replaces a locked photo's stored bytes with `parts` (inline bytes of a photo stored before parts go).
+    func replaceParts(_ parts: SealedPhotoParts, photoId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM meal_photo_parts WHERE photo_id = \(photoId)", logger: logger)
         try await saveParts(parts, photoId: photoId, on: connection, logger: logger)
-        try await connection.query("UPDATE meal_photos SET key_id = \(keyId), bytes = NULL WHERE photo_id = \(photoId)", logger: logger)
+        try await connection.query("UPDATE meal_photos SET key_id = \(parts.keyId), bytes = NULL WHERE photo_id = \(photoId)", logger: logger)
     }
 
     /// Stores (or replaces) the sealed thumbnail of a photo and marks it ready.
@@ -112,10 +111,10 @@ struct PhotoRepository: Sendable {
         return nil
     }
 
-    private func saveParts(_ parts: [[UInt8]], photoId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
-        for (part, bytes) in parts.enumerated() {
+    private func saveParts(_ parts: SealedPhotoParts, photoId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        for part in 0..<parts.count {
             try await connection.query(
-                "INSERT INTO meal_photo_parts (photo_id, part, bytes) VALUES (\(photoId), \(part), \(ByteBuffer(bytes: bytes)))", logger: logger)
+                "INSERT INTO meal_photo_parts (photo_id, part, bytes) VALUES (\(photoId), \(part), \(try parts.sealed(part)))", logger: logger)
         }
     }
 

@@ -75,8 +75,7 @@ struct MealPhotoUpkeep: Sendable {
     ) async throws {
         let plain = Array(try vault.open(row).bytes.readableBytesView)
         if cipher.needsResealing(keyId: row.keyId) {
-            let sealed = try vault.sealParts(plain, photoId: row.photoId)
-            try await rows.replaceParts(sealed, keyId: cipher.keys.currentId, photoId: row.photoId, on: connection, logger: logger)
+            try await rows.replaceParts(try vault.sealParts(plain, photoId: row.photoId), photoId: row.photoId, on: connection, logger: logger)
             outcome.sealed += 1
         }
         switch row.thumbnail {

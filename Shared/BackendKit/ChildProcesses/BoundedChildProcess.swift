@@ -93,8 +93,13 @@ public final class BoundedChildProcess: Service {
             defer { try? files.removeItem(at: folder) }
             let inputFile = folder.appendingPathComponent(inputName)
             let outputFile = folder.appendingPathComponent(outputName)
-            try Data(input).write(to: inputFile)
-            guard files.createFile(atPath: outputFile.path, contents: nil) else { throw ChildProcessFailure.failed(status: -1) }
+            // Written from the caller's bytes as they are: a `Data` copy would hold a photo twice in the service's memory.
+            guard files.createFile(atPath: inputFile.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+                files.createFile(atPath: outputFile.path, contents: nil)
+            else { throw ChildProcessFailure.failed(status: -1) }
+            let inputWriter = try FileHandle(forWritingTo: inputFile)
+            defer { try? inputWriter.close() }
+            if !input.isEmpty { try inputWriter.write(contentsOf: input) }
             let standardInput = try FileHandle(forReadingFrom: inputFile)
             defer { try? standardInput.close() }
             let standardOutput = try FileHandle(forWritingTo: outputFile)
