@@ -17,8 +17,8 @@ func service(_ name: String, path: String, extra: [Target.Dependency] = [], reso
     .executableTarget(
         name: name,
         dependencies: [
-            "ServiceDefaults", "BackendKit", "PostgresSupport", "EventContracts", "SyncContracts", "Kafka", "WireJSON", hummingbird, httpTypes,
-            configuration, metrics,
+            "ServiceDefaults", "BackendKit", "PostgresSupport", "Messaging", "EventContracts", "SyncContracts", "Kafka", "WireJSON", hummingbird,
+            httpTypes, configuration, metrics,
         ]
             + extra,
         path: path,
@@ -107,14 +107,26 @@ let package = Package(
             ],
             path: "Shared/ServiceDefaults"
         ),
+        // PostgreSQL for any process that keeps state, the gateway's shared rate limits included: the pool, its
+        // transactions and health, migrations, scheduled rounds. Links no Kafka.
         .target(
             name: "PostgresSupport",
             dependencies: [
-                "ServiceDefaults", "SyncContracts", "Kafka", "EventContracts", "WireJSON", postgres, logging, lifecycle, configuration, tracing,
+                "ServiceDefaults", postgres, logging, lifecycle, configuration, tracing,
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Shared/PostgresSupport"
+        ),
+        // Events between services over PostgreSQL and Kafka: the transactional outbox and its relay, the inbox
+        // consumer, parked events, the ids of deleted users.
+        .target(
+            name: "Messaging",
+            dependencies: [
+                "PostgresSupport", "Kafka", "EventContracts", "ServiceDefaults", "WireJSON", postgres, logging, lifecycle, configuration,
+                tracing, .product(name: "Metrics", package: "swift-metrics"), .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Shared/Messaging"
         ),
         // What offline-first clients' sync is made of, in every owning service and the gateway: the changes-feed and
         // conflict shapes, the last-write-wins rule, the write stamp.
@@ -131,8 +143,9 @@ let package = Package(
         .target(
             name: "BackendKit",
             dependencies: [
-                "ServiceDefaults", "PostgresSupport", "Kafka", "EventContracts", "WireJSON", postgres, hummingbird, logging, lifecycle,
-                configuration, metrics, .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "ServiceDefaults", "PostgresSupport", "Messaging", "SyncContracts", "Kafka", "EventContracts", "WireJSON", postgres, hummingbird,
+                logging, lifecycle, configuration, metrics, .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Shared/BackendKit"
@@ -257,7 +270,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "BackendKit", "PostgresSupport", "SyncContracts", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens",
+                "BackendKit", "PostgresSupport", "Messaging", "SyncContracts", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens",
                 "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
                 "ContractTesting", "TestSupport", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),

@@ -1,5 +1,6 @@
 import Kafka
 import Logging
+import Messaging
 import Metrics
 import NIOConcurrencyHelpers
 import PostgresNIO

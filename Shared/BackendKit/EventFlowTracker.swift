@@ -1,4 +1,5 @@
 import Kafka
+import Messaging
 import PostgresSupport
 import ServiceDefaults
 

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Kafka
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import Messaging
 import PostgresSupport
 import ServiceDefaults
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import Testing

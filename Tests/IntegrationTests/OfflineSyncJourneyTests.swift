@@ -1,3 +1,4 @@
+import BackendKit
 import ContractTesting
 import EventContracts
 import Foundation

@@ -3,6 +3,7 @@ import EventContracts
 import Foundation
 import Kafka
 import Logging
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import ServiceLifecycle

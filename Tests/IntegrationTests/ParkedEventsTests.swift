@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Kafka
 import Logging
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults

@@ -2,6 +2,7 @@ import EventContracts
 import Foundation
 import Kafka
 import Logging
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults

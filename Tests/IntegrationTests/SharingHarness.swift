@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults

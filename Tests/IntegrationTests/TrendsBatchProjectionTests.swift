@@ -1,5 +1,6 @@
 import EventContracts
 import Foundation
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import Testing

@@ -1,3 +1,4 @@
+import BackendKit
 import Foundation
 import Logging
 import PostgresNIO

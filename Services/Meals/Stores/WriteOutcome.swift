@@ -1,3 +1,4 @@
+import BackendKit
 import PostgresSupport
 import SyncContracts
 

@@ -1,6 +1,8 @@
+import BackendKit
 import EventContracts
 import Foundation
 import Logging
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults

@@ -1,3 +1,4 @@
+import BackendKit
 import EventContracts
 import Foundation
 import Logging

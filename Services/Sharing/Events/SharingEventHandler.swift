@@ -2,6 +2,7 @@ import BackendKit
 import EventContracts
 import Foundation
 import Logging
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import WireJSON

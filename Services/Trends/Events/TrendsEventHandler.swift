@@ -1,6 +1,7 @@
 import EventContracts
 import Foundation
 import Logging
+import Messaging
 import PostgresNIO
 import PostgresSupport
 import ServiceDefaults

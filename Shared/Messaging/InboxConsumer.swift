@@ -4,6 +4,7 @@ import Kafka
 import Logging
 import Metrics
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 import ServiceLifecycle
 import Tracing

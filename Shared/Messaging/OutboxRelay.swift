@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import NIOCore
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 import ServiceLifecycle
 

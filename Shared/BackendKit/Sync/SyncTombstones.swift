@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 
 /// What is left of a deleted entity for the changes feed (`sync_tombstones`, `Migration.sync`): its type, id,
 /// last version, deletion time and change number; its data is gone.

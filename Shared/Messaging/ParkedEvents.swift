@@ -4,6 +4,7 @@ import Kafka
 import Logging
 import NIOCore
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 
 /// The SQL of a consuming schema's `parked_events` table (`Migration.parkedEvents`): events received but not applied,

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Metrics
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 import WireJSON
 

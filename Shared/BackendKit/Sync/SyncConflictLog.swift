@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import PostgresSupport
 import ServiceDefaults
 import SyncContracts
 import WireJSON
