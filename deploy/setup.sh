@@ -71,7 +71,7 @@ step_librdkafka() {
       return 0
     fi
     if [ "$(pkg-config --variable=prefix rdkafka)" != /usr/local ]; then
-      say "warning: librdkafka $have is not the project's patched build; a restarted broker can crash it (README, Decisions)"
+      say "warning: librdkafka $have is not the project's patched build; a restarted broker can crash it (docs/DECISIONS.md)"
       ok "librdkafka $have already installed (left as it is)"
       return 0
     fi

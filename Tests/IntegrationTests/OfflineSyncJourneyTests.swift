@@ -78,8 +78,9 @@ struct OfflineSyncJourneyTests {
             let loggedAgain = try await stack.gateway.call(.post, "/api/meals", json: newMeal, token: user.token, headers: key)
             #expect(logged.status == .created && loggedAgain.status == .created)
             #expect(loggedAgain.headers[Self.replayed] == "true" && Data(buffer: loggedAgain.body) == Data(buffer: logged.body))
-            // Answer bodies spell UUIDs in upper case, the feed in lower case (README: compare ids as UUIDs).
-            let created = try logged.decoded(WriteAnswer.self).id.lowercased()
+            // Answers spell ids in lower case as the feed does (RFC 9562), so a client may key its rows by their text.
+            let created = try logged.decoded(WriteAnswer.self).id
+            #expect(created == created.lowercased(), "the answer's id \(created) is not in lower case")
             let editA = #"{"notes":"from A","modifiedAt":"2026-03-10T10:00:00Z"}"#
             for _ in 0..<2 {
                 let answer = try await stack.expect(.ok, .put, "/api/meals/\(edited)", json: editA, token: user.token).decoded(WriteAnswer.self)

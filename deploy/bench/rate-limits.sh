@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark, not a test: what the shared rate-limit store (README, "Rate limits") costs, on this machine. Prints
+# Benchmark, not a test: what the shared rate-limit store (docs/GATEWAY.md, "Rate limits") costs, on this machine. Prints
 # figures beside their baseline; asserts nothing.
 #   deploy/bench/rate-limits.sh [runs=3] [seconds=10] [clients="1 4 16 64"]
 # pgbench runs the gateway's statement (PostgresRateLimitStore.take: the atomic upsert of one request of the auth

@@ -12,7 +12,7 @@ import WireJSON
 /// one); `GET /health/ready` answers 503 until then. While no revocation poll has succeeded within the bound the
 /// gateway keeps serving (200) with the revocations it knows and reports itself `degraded` here (see
 /// docs/OPERATIONS.md, "Revocation at the edge"). Likewise while the shared rate-limit store is down
-/// (`rate-limit-store: degraded`): the gateway serves on its own counts (README, "Rate limits across gateways").
+/// (`rate-limit-store: degraded`): the gateway serves on its own counts (docs/GATEWAY.md, "Rate limits across gateways").
 /// An upstream with several addresses (replicas) is asked at each, and shows the best state among them: it serves as
 /// long as one address does (the balancer sends requests there), and shows `not_ready` or `unreachable` only when no
 /// address serves. Which addresses are in rotation is in `gateway_upstream_available_addresses` and the log.

@@ -6,7 +6,7 @@ import ServiceDefaults
 /// Applies the matched route's rate-limit policy, counted per policy and per client IP or user: routes that name the
 /// same policy share its counter (the seeds' "5 per 15 minutes on the auth endpoints"). Shared by
 /// `RateLimitMiddleware` and the pass-through (`PassThroughAdmission`), so both count into the same windows: this
-/// gateway's own (`limiter`), or with a shared store those of every gateway (`shared`, README "Rate limits across gateways").
+/// gateway's own (`limiter`), or with a shared store those of every gateway (`shared`, docs/GATEWAY.md, "Rate limits across gateways").
 /// Every limited answer carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); a refusal
 /// is 429 `rate_limited` with `Retry-After`, counted in `gateway_rate_limit_refusals_total` by policy; a fail-closed
 /// policy whose store is down is 503 `service_unavailable` with `Retry-After`.

@@ -1,4 +1,4 @@
--- Rate-limit windows shared by every gateway (README, "Rate limits across gateways"). One row per policy and client
+-- Rate-limit windows shared by every gateway (docs/GATEWAY.md, "Rate limits across gateways"). One row per policy and client
 -- (`ip:...` or `user:...`): the window closes at `closes_at` (opened by the client's first request, as in a gateway's
 -- own memory), `used` is the budget granted so far in it (never above the policy's limit), `granted` what the last
 -- statement granted (an upsert cannot return the row's previous value, so it records the difference). Closed windows

@@ -1,6 +1,6 @@
 /// Budget of one window (a policy and a client) that the store granted this gateway, spent without asking the store
 /// again. Whatever it holds was granted by the store, so spending it never passes the limit across gateways; what
-/// it holds unspent when the window closes is the undershoot (README, "Rate limits across gateways").
+/// it holds unspent when the window closes is the undershoot (docs/GATEWAY.md, "Rate limits across gateways").
 struct RateLimitLease: Sendable, Equatable {
     /// Requests this gateway may still admit from its grants.
     var available: Int

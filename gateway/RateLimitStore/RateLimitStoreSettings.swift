@@ -2,7 +2,7 @@ import Configuration
 import PostgresSupport
 import ServiceDefaults
 
-/// How the gateways share their rate-limit budgets (README, "Rate limits across gateways"): read only when
+/// How the gateways share their rate-limit budgets (docs/GATEWAY.md, "Rate limits across gateways"): read only when
 /// `POSTGRES_PASSWORD` is set; without it each gateway counts in its own memory, as a single gateway (and the unit
 /// tests) always did.
 struct RateLimitStoreSettings: Sendable {

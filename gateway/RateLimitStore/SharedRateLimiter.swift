@@ -1,6 +1,6 @@
 import Metrics
 
-/// Rate limits counted in a store that every gateway shares (README, "Rate limits across gateways"). A policy marked
+/// Rate limits counted in a store that every gateway shares (docs/GATEWAY.md, "Rate limits across gateways"). A policy marked
 /// `failClosed` (`auth`), or whose lease would be a single request, is counted in the store on every request: exact
 /// across gateways, so only the router, which can wait, decides it. The others spend leases (`RateLimitLeases`) taken
 /// from the store in batches of `leaseSize` and refilled in the background, so the pass-through decides them without
@@ -69,7 +69,7 @@ final class SharedRateLimiter: Sendable {
         let size = leaseSize(of: policy)
         let key = Self.key(policy, client)
         // While another lease's worth is being asked for this request takes only its own share, so a gateway holds
-        // less than two leases' worth of a window unspent (README, "Rate limits across gateways").
+        // less than two leases' worth of a window unspent (docs/GATEWAY.md, "Rate limits across gateways").
         let asksLease = size > 1 && leases.startAsk(key: key, now: now())
         let askedAt = now()
         let grant: RateLimitGrant

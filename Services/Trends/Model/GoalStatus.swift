@@ -1,7 +1,7 @@
 /// How a day's consumed calories compare with the user's daily calorie goal: met within 90-110% of it.
 ///
-/// Past days are measured against the current goal (the read model keeps no goal history), so changing
-/// the goal re-rates earlier days; this is documented in the README.
+/// Each day is measured against the goal in force that day (`GoalHistory`), so changing the goal does not re-rate
+/// earlier days (docs/APP-GUIDE.md, "Trends and dashboards").
 enum GoalStatus: String, Codable, Sendable {
     case met
     case under
