@@ -249,6 +249,7 @@ let package = Package(
                 "ServiceDefaults", "TestSupport", hummingbird, lifecycle, logging, configuration, metrics, metricsTestKit, tracing,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Tests/ServiceDefaultsTests"
         ),

@@ -196,6 +196,26 @@ step_photo_thumbnailer() {
   ok "$(vipsthumbnail --vips-version 2>/dev/null | head -n1)"
 }
 
+step_metrics_linter() {
+  step "metrics linter (promtool, from Debian's prometheus package, unpacked into $TOOLS_DIR)"
+  if "$PROMTOOL" --version >/dev/null 2>&1; then
+    ok "$("$PROMTOOL" --version 2>&1 | head -n1) at $PROMTOOL"
+    return 0
+  fi
+  local work
+  work=$(mktemp -d)
+  # Only the package's files, without installing it: its Prometheus server and service are not wanted here.
+  if ! (cd "$work" && apt-get download -qq prometheus >/dev/null 2>&1); then
+    apt_update_once
+    (cd "$work" && apt-get download -qq prometheus >/dev/null) || fail "apt-get download prometheus failed"
+  fi
+  rm -rf "$TOOLS_DIR/prometheus-pkg" && mkdir -p "$TOOLS_DIR"
+  dpkg -x "$work"/prometheus_*.deb "$TOOLS_DIR/prometheus-pkg"
+  rm -rf "$work"
+  "$PROMTOOL" --version >/dev/null 2>&1 || fail "promtool at $PROMTOOL does not run"
+  ok "$("$PROMTOOL" --version 2>&1 | head -n1) at $PROMTOOL"
+}
+
 step_swift() {
   step "Swift toolchain"
   command -v swift >/dev/null || fail "swift is not on PATH; install Swift 6 (this machine kind ships it in /opt/swift)"
@@ -204,7 +224,7 @@ step_swift() {
 
 # The steps, in order; `deploy/setup.sh STEP...` runs only those named (the container builds run librdkafka and
 # food_data: deploy/containers/).
-STEPS="system_packages librdkafka broker test_mail_server food_data card_renderer photo_thumbnailer swift"
+STEPS="system_packages librdkafka broker test_mail_server metrics_linter food_data card_renderer photo_thumbnailer swift"
 
 main() {
   [ "$(id -u)" = 0 ] || fail "setup installs system packages: run it as root"

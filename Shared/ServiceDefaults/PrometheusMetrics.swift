@@ -2,15 +2,15 @@ import Hummingbird
 import Metrics
 import Prometheus
 
-/// The process-wide Prometheus registry behind swift-metrics, and the `/metrics` route that exposes it (on the admin
-/// server only: `AdminServer`).
+/// The process-wide Prometheus registry behind swift-metrics (each metric with its help text: `MetricHelp`), and the
+/// `/metrics` route that exposes it (on the admin server only: `AdminServer`).
 public enum PrometheusMetrics {
     /// Bootstraps swift-metrics on first use; a process has exactly one metrics backend.
     public static let registry: PrometheusCollectorRegistry = {
         let registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
+        var factory = DescribedPrometheusFactory(registry: registry)
         // Beyond the default 10 s: the gateway answers 504 after 30 s and a photo's vision attempt may take 20 s.
-        factory.defaultDurationHistogramBuckets += [.seconds(20), .seconds(30), .seconds(60)]
+        factory.durationBuckets += [.seconds(20), .seconds(30), .seconds(60)]
         MetricsSystem.bootstrap(factory)
         return registry
     }()

@@ -2,10 +2,11 @@ import Hummingbird
 import Metrics
 import Synchronization
 
-/// Counts every request by route pattern, method and status (`hb_requests`), times it (`http_server_request_duration`,
+/// Counts every request by route pattern, method and status (`hb_requests_total`), times it (`http_server_request_duration`,
 /// seconds), gauges the requests in progress (`http_server_active_requests`) and counts those that ended in a thrown
-/// error (`hb_request_errors`, by the status the client was answered). It sits inside `ErrorMiddleware`, so it sees
-/// handlers' errors as errors. The names and labels are those of Hummingbird's `MetricsMiddleware`, which it replaces:
+/// error (`hb_request_errors_total`, by the status the client was answered). It sits inside `ErrorMiddleware`, so it sees
+/// handlers' errors as errors. The labels are those of Hummingbird's `MetricsMiddleware` (its counters' names with
+/// `_total`), which it replaces:
 /// that one, placed there, recorded no duration for errors (a gateway's 30 s timeouts vanished from the latency
 /// histogram) and counted every error that is not an `HTTPResponseError` (an `APIError`, a database that is away) as
 /// a 500 whatever the client got.

@@ -3,16 +3,21 @@ import Foundation
 import ServiceDefaults
 import Testing
 
-/// Every process of the stack, started as its own executable, stops at SIGTERM with exit status 0 within its drain
+/// Every process of the stack, started as its own executable, exposes metrics that `promtool check metrics` finds
+/// nothing wrong with (`MetricsLint`), and stops at SIGTERM with exit status 0 within its drain
 /// timeout while its clients hold connections open on its public and admin ports: idle after an answer, silent, a
 /// half-sent head, a half-sent body, and readers that do not read their answers. Before `DrainingServer`, such a
 /// connection kept the server open past the drain, and the gateway ended on `ServiceGroup`'s fatal error (signal 4).
-@Suite("A clean stop at SIGTERM, whatever clients hold open", .enabled(if: TestEnvironment.isAvailable), .serialized)
+@Suite(
+    "Each executable: metrics promtool accepts, and a clean stop at SIGTERM whatever clients hold open", .enabled(if: TestEnvironment.isAvailable),
+    .serialized)
 struct CleanStopTests {
     /// The drain timeout the processes get here: short, so that a process that overstays it fails the test quickly.
     static let drainTimeout = Duration.seconds(6)
 
-    @Test("each process exits 0 within its drain timeout at SIGTERM", arguments: ["auth", "meals", "metrics", "trends", "sharing", "gateway"])
+    @Test(
+        "each process's /metrics passes promtool, and it exits 0 within its drain timeout at SIGTERM",
+        arguments: ["auth", "meals", "metrics", "trends", "sharing", "gateway"])
     func stopsCleanly(part: String) async throws {
         let upstream = try SilentUpstream()
         let process = try SpawnedProcess(
@@ -23,6 +28,9 @@ struct CleanStopTests {
             Issue.record("\(part) did not listen on both ports:\n\(process.output.suffix(3000))")
             return
         }
+
+        let findings = try await MetricsLint.problems(publicPort: ports.public, adminPort: ports.admin)
+        #expect(findings.isEmpty, "promtool check metrics on \(part)'s /metrics:\n\(findings.joined(separator: "\n"))")
 
         let idlePublic = try HeldConnection(port: ports.public)
         try idlePublic.send(Self.get("/health/live"))

