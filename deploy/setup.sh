@@ -153,7 +153,7 @@ step_test_mail_server() {
   python3 -m pip install --quiet --disable-pip-version-check --upgrade --target "$AIOSMTPD_DIR" "aiosmtpd==$AIOSMTPD_VERSION" \
     || fail "pip could not install aiosmtpd==$AIOSMTPD_VERSION"
   PYTHONPATH="$AIOSMTPD_DIR" python3 -c "import aiosmtpd.smtp" 2>/dev/null || fail "aiosmtpd in $AIOSMTPD_DIR does not import"
-  ok "aiosmtpd $AIOSMTPD_VERSION installed in $AIOSMTPD_DIR (the tests run Tests/Support/smtp_server.py with it)"
+  ok "aiosmtpd $AIOSMTPD_VERSION installed in $AIOSMTPD_DIR (the tests run Tests/StandIns/smtp_server.py with it)"
 }
 
 step_food_data() {

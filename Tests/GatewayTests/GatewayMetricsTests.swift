@@ -23,10 +23,11 @@ extension UpstreamProxyTests {
                 #expect(response.status == .serviceUnavailable)
             }
         }
-        let routes = Set(metrics.counters(label: "hb.requests").compactMap { $0.dimensions.first { $0.0 == "http.route" }?.1 })
+        let routes = Set(metrics.counters(label: "hb.requests.total").compactMap { $0.dimensions.first { $0.0 == "http.route" }?.1 })
         #expect(routes == ["/api/meals", "/api/down"])
-        #expect(metrics.counterTotal(label: "hb.requests", dimensions: [("http.route", "/api/meals"), ("http.response.status_code", "200")]) == 1)
-        #expect(metrics.counterTotal(label: "hb.request.errors", dimensions: [("http.route", "/api/down"), ("error.type", "503")]) == 1)
+        #expect(
+            metrics.counterTotal(label: "hb.requests.total", dimensions: [("http.route", "/api/meals"), ("http.response.status_code", "200")]) == 1)
+        #expect(metrics.counterTotal(label: "hb.request.errors.total", dimensions: [("http.route", "/api/down"), ("error.type", "503")]) == 1)
     }
 
     @Test("a rate-limit refusal is counted under its policy, and as a 429 error of its route")
@@ -40,7 +41,7 @@ extension UpstreamProxyTests {
             try await gateway.execute(uri: "/api/limited/echo", method: .get) { response in #expect(response.status == .tooManyRequests) }
         }
         #expect(try metrics.expectCounter("gateway_rate_limit_refusals_total", [("policy", "tight")]).totalValue == 1)
-        #expect(metrics.counterTotal(label: "hb.request.errors", dimensions: [("http.route", "/api/limited"), ("error.type", "429")]) == 1)
+        #expect(metrics.counterTotal(label: "hb.request.errors.total", dimensions: [("http.route", "/api/limited"), ("error.type", "429")]) == 1)
     }
 }
 

@@ -50,7 +50,7 @@ struct ProjectionReplay {
         Ids(users: (0..<3).map { _ in UUID() }, meals: (0..<8).map { _ in UUID() })
     }
 
-    /// Every row of the users in `meals`, `daily_summaries`, `body_metrics`, `user_profiles` and `deleted_users`,
+    /// Every row of the users in `meals`, `daily_summaries`, `body_metrics`, `water_days`, `user_profiles` and `deleted_users`,
     /// as sorted lines with the ids written as `user0`, `meal3`...
     private func state(of ids: Ids) async throws -> [String] {
         let rows = try await database.query(
@@ -62,6 +62,7 @@ struct ProjectionReplay {
                 diet_score_mean, health_score_mean)
             FROM daily_summaries WHERE user_id = ANY(\(ids.users))
             UNION ALL SELECT concat_ws('|', 'weight', user_id, day, weight_kg, ketones, version) FROM body_metrics WHERE user_id = ANY(\(ids.users))
+            UNION ALL SELECT concat_ws('|', 'water', user_id, day, millilitres, entry_count, version) FROM water_days WHERE user_id = ANY(\(ids.users))
             UNION ALL SELECT concat_ws('|', 'profile', user_id, time_zone, version) FROM user_profiles WHERE user_id = ANY(\(ids.users))
             UNION ALL SELECT concat_ws('|', 'deleted', user_id) FROM deleted_users WHERE user_id = ANY(\(ids.users))
             """, logger: TestEnvironment.logger)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A real SMTP server for one test: `Tests/Support/smtp_server.py` on aiosmtpd (installed by `deploy/setup.sh`, found
+/// A real SMTP server for one test: `Tests/StandIns/smtp_server.py` on aiosmtpd (installed by `deploy/setup.sh`, found
 /// through `NUTRITION_AIOSMTPD_PATH`), started with `Process` on loopback and stopped afterwards. What it receives is
 /// read back as Python's email package decoded it.
 final class TestSMTPServer: Sendable {
@@ -154,9 +154,9 @@ final class TestSMTPServer: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// `Tests/Support/smtp_server.py`, next to this folder.
+    /// `Tests/StandIns/smtp_server.py`, next to this folder.
     private static var script: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Support/smtp_server.py")
+            .appendingPathComponent("StandIns/smtp_server.py")
     }
 }

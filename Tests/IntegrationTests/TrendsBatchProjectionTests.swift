@@ -3,6 +3,7 @@ import Foundation
 import Messaging
 import PostgresNIO
 import PostgresSupport
+import TestSupport
 import Testing
 
 @testable import TrendsService
@@ -55,6 +56,81 @@ struct TrendsBatchProjectionTests {
             #expect(states.batched.contains { $0.hasPrefix("day|user0|2026-03-06|3|1|1200|") }, "\(states.batched)")
             #expect(!states.batched.contains { $0.hasPrefix("meal|meal6|user2|") }, "a meal went to the user who claimed it second")
         }
+    }
+
+    /// The batch path (`TrendsEventHandler.handle(batch:)`, what the inbox uses under load) and the single path must end
+    /// in the same read models for any stream, not only the cases written above: seeded random streams of every event
+    /// trends reads (meals analysed, consumed, edited, moved, unconsumed and deleted, in any order and with stale and
+    /// repeated copies; weights, ketones and water with their versions; a user's deletion now and then), cut into
+    /// batches of random sizes.
+    @Test("random event streams cut into random batches end as they do one by one (24 seeded streams)")
+    func randomStreams() async throws {
+        try await ProjectionStack.run(start: Self.start) { stack in
+            let replay = ProjectionReplay(database: stack.database)
+            var kinds = Set<Substring>()
+            for seed in UInt64(1)...24 {
+                let states = try await replay.endStates { ids in
+                    var random = SplitMix64(seed: seed)
+                    return try Self.cut(Self.randomStream(ids: ids, using: &random), using: &random)
+                }
+                #expect(states.batched == states.oneByOne, "seed \(seed): the batched and the single path disagree")
+                kinds.formUnion(states.oneByOne.compactMap { $0.split(separator: "|").first })
+            }
+            #expect(kinds.isSuperset(of: ["meal", "day", "weight", "water", "deleted"]), "the streams reached every read model: \(kinds)")
+        }
+    }
+
+    /// 30 to 60 events of the scenario's users and meals; each meal has one owner, days are within five days.
+    static func randomStream(ids: ProjectionReplay.Ids, using random: inout SplitMix64) throws -> [ReceivedEvent] {
+        let days = ["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"]
+        func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
+        func number(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
+        let owners = ids.meals.map { _ in pick(ids.users) }
+        var events: [ReceivedEvent] = []
+        for _ in 0..<number(30...60) {
+            let mealIndex = number(0...(ids.meals.count - 1))
+            let (meal, owner) = (ids.meals[mealIndex], owners[mealIndex])
+            let user = pick(ids.users)
+            switch number(0...99) {
+            case 0..<35:
+                let snapshot = TestMeals.snapshot(
+                    meal, of: owner, on: pick(days), calories: Double(number(50...1200)), version: number(1...5), dietScore: number(0...100),
+                    healthScore: number(0...100))
+                events.append(try ProjectionReplay.event(MealConsumed(meal: snapshot), of: owner))
+            case 35..<55:
+                let snapshot = TestMeals.snapshot(
+                    meal, of: owner, on: pick(days), calories: Double(number(50...1200)), consumed: false, version: number(1...5))
+                events.append(try ProjectionReplay.event(MealAnalyzed(meal: snapshot), of: owner))
+            case 55..<67:
+                let deletion = MealDeleted(mealId: meal, userId: owner, reason: pick(["deleted", "unconsumed"]), version: number(1...6))
+                events.append(try ProjectionReplay.event(deletion, of: owner))
+            case 67..<80:
+                let weight = WeightLogged(
+                    userId: user, date: pick(days), weightKg: Double(number(550...950)) / 10,
+                    ketonesMmolPerLiter: pick([nil, 0.4, 1.8]), loggedAt: Self.start, version: number(1...4))
+                events.append(try ProjectionReplay.event(weight, of: user))
+            case 80..<97:
+                let water = WaterLogged(
+                    userId: user, date: pick(days), totalMillilitres: number(0...12) * 250, entryCount: number(0...6), loggedAt: Self.start,
+                    version: number(1...4))
+                events.append(try ProjectionReplay.event(water, of: user))
+            default:
+                events.append(try ProjectionReplay.event(UserDeleted(userId: user, deletedAt: Self.start), of: user))
+            }
+        }
+        return events
+    }
+
+    /// `events` in order, cut into batches of 1 to 12.
+    static func cut(_ events: [ReceivedEvent], using random: inout SplitMix64) -> [[ReceivedEvent]] {
+        var batches: [[ReceivedEvent]] = []
+        var rest = events[...]
+        while !rest.isEmpty {
+            let size = 1 + Int(random.next() % 12)
+            batches.append(Array(rest.prefix(size)))
+            rest = rest.dropFirst(size)
+        }
+        return batches
     }
 
     @Test("events of deleted users in a batch: the purge removes what came before it and what comes after is ignored")
