@@ -216,6 +216,29 @@ step_metrics_linter() {
   ok "$("$PROMTOOL" --version 2>&1 | head -n1) at $PROMTOOL"
 }
 
+step_api_explorer() {
+  step "API explorer for the gateway's /docs (Swagger UI from PyPI's swagger-ui-py $SWAGGER_UI_VERSION)"
+  local package="$TOOLS_DIR/swagger-ui-pkg"
+  if [ -s "$SWAGGER_UI_DIR/swagger-ui-bundle.js" ] \
+    && [ "$(cat "$package/.nutritionai-version" 2>/dev/null)" = "$SWAGGER_UI_VERSION" ]; then
+    ok "Swagger UI files in $SWAGGER_UI_DIR"
+    return 0
+  fi
+  mkdir -p "$TOOLS_DIR"
+  # --no-deps: only its static files are used (served by the gateway), none of its Python code.
+  python3 -m pip install --quiet --disable-pip-version-check --no-deps --upgrade --target "$package" \
+    "swagger-ui-py==$SWAGGER_UI_VERSION" || fail "pip could not install swagger-ui-py==$SWAGGER_UI_VERSION"
+  [ -s "$SWAGGER_UI_DIR/swagger-ui-bundle.js" ] || fail "no swagger-ui-bundle.js in $SWAGGER_UI_DIR"
+  echo "$SWAGGER_UI_VERSION" >"$package/.nutritionai-version"
+  ok "Swagger UI files in $SWAGGER_UI_DIR (deploy/stack passes them to the gateway as GATEWAY_DOCS_DIRECTORY)"
+}
+
+step_browser() {
+  step "headless browser for the API explorer's check (Chromium from Debian)"
+  apt_install chromium
+  ok "$(chromium --version 2>/dev/null | head -n1)"
+}
+
 step_swift() {
   step "Swift toolchain"
   command -v swift >/dev/null || fail "swift is not on PATH; install Swift 6 (this machine kind ships it in /opt/swift)"
@@ -224,7 +247,7 @@ step_swift() {
 
 # The steps, in order; `deploy/setup.sh STEP...` runs only those named (the container builds run librdkafka and
 # food_data: deploy/containers/).
-STEPS="system_packages librdkafka broker test_mail_server metrics_linter food_data card_renderer photo_thumbnailer swift"
+STEPS="system_packages librdkafka broker test_mail_server metrics_linter api_explorer browser food_data card_renderer photo_thumbnailer swift"
 
 main() {
   [ "$(id -u)" = 0 ] || fail "setup installs system packages: run it as root"

@@ -35,6 +35,7 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
     let connections = OpenConnections()
     let application = makeGatewayApplication(
         settings: settings, client: client, verifier: verifier, apiDocument: try APIDocumentController.bundled(),
+        apiExplorer: try APIExplorerController(directory: settings.docsDirectory),
         configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
         sharedLimits: sharedLimits?.limiter, revocations: revocations, shutdownGrace: shutdownGrace, connections: connections, logger: logger)
     // Closes what clients still hold open (idle browsers, half-sent bodies, slow readers) once the connection drain is over.
@@ -52,7 +53,8 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 /// connection is kept in `connections`, whose handler comes first so that its close is not held by the pass-through.
 func makeGatewayApplication(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
-    configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(), sharedLimits: SharedRateLimiter? = nil,
+    apiExplorer: APIExplorerController = .notInstalled, configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(),
+    sharedLimits: SharedRateLimiter? = nil,
     clock: GatewayClock = .system,
     metrics: any MetricsFactory = MetricsSystem.factory, revocations: RevocationSync? = nil, shutdownGrace: ShutdownGrace? = nil,
     connections: OpenConnections = OpenConnections(), logger: Logger
@@ -64,7 +66,7 @@ func makeGatewayApplication(
     let rateLimits = RateLimitGate(routes: settings.routes, limiter: limiter, shared: sharedLimits, now: clock.instant, metrics: metrics)
     let router = makeRouter(
         settings: settings, client: client, upstreamClient: upstreamClient, verifier: verifier, apiDocument: apiDocument,
-        rateLimits: rateLimits, clock: clock, recorder: recorder, revocations: revocations, shutdownGrace: shutdownGrace)
+        apiExplorer: apiExplorer, rateLimits: rateLimits, clock: clock, recorder: recorder, revocations: revocations, shutdownGrace: shutdownGrace)
     guard settings.passThrough, !TraceContext.isTracing else {
         return Application(
             router: router, server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler()])), configuration: configuration,
@@ -95,8 +97,8 @@ func makeGatewayApplication(
 /// so they passed the same checks as proxied routes). `/metrics` is on the admin server only.
 func makeRouter(
     settings: GatewaySettings, client: HTTPClient, upstreamClient: UpstreamClient, verifier: AccessTokenVerifier,
-    apiDocument: APIDocumentController, rateLimits: RateLimitGate, clock: GatewayClock, recorder: RequestMetricsRecorder,
-    revocations: RevocationSync?,
+    apiDocument: APIDocumentController, apiExplorer: APIExplorerController = .notInstalled, rateLimits: RateLimitGate,
+    clock: GatewayClock, recorder: RequestMetricsRecorder, revocations: RevocationSync?,
     shutdownGrace: ShutdownGrace? = nil
 ) -> Router<GatewayRequestContext> {
     let router = Router(context: GatewayRequestContext.self)
@@ -124,6 +126,7 @@ func makeRouter(
         rateLimitStore: rateLimits.shared?.status, shutdownGrace: shutdownGrace
     ).addRoutes(to: router)
     apiDocument.addRoutes(to: router)
+    apiExplorer.addRoutes(to: router)
     return router
 }
 

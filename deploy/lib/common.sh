@@ -9,6 +9,9 @@ AIOSMTPD_DIR="${NUTRITION_AIOSMTPD_DIR:-$TOOLS_DIR/aiosmtpd-pkg}"
 # promtool from Debian's prometheus package, unpacked here (not installed: no Prometheus server is wanted): the tests run
 # `promtool check metrics` on every process's /metrics.
 PROMTOOL="${NUTRITION_PROMTOOL:-$TOOLS_DIR/prometheus-pkg/usr/bin/promtool}"
+# Swagger UI's static files (PyPI's swagger-ui-py: Swagger UI 5, which reads OpenAPI 3.1) for the gateway's /docs.
+SWAGGER_UI_VERSION=25.7.1
+SWAGGER_UI_DIR="${NUTRITION_SWAGGER_UI_DIR:-$TOOLS_DIR/swagger-ui-pkg/swagger_ui/static}"
 PG_BIN="${NUTRITION_PG_BIN:-/usr/lib/postgresql/15/bin}"
 export PKG_CONFIG_PATH="/usr/local/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 

@@ -7,14 +7,12 @@ import ServiceDefaults
 /// gateway/Resources/openapi.json and bundled with the gateway, so what it serves is what it was built with.
 struct APIDocumentController: Sendable {
     let document: ByteBuffer
-    /// A strong validator of the document's bytes (their length and FNV-1a hash), for `If-None-Match`.
+    /// A strong validator of the document's bytes (`ContentETag`), for `If-None-Match`.
     let etag: String
 
     init(document: [UInt8]) {
         self.document = ByteBuffer(bytes: document)
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in document { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        self.etag = "\"\(document.count)-\(String(hash, radix: 16))\""
+        self.etag = ContentETag.of(document)
     }
 
     /// The document bundled with the gateway.

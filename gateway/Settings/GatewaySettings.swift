@@ -39,6 +39,9 @@ struct GatewaySettings: Sendable {
     var passThrough = true
     /// How often and how patiently each upstream address's readiness is asked (`UpstreamReadinessProber`).
     var probing = UpstreamProbing()
+    /// Swagger UI's static files (`GATEWAY_DOCS_DIRECTORY`, the `static` folder of PyPI's swagger-ui-py, which
+    /// `deploy/setup.sh` installs and `deploy/stack` passes); without them `/docs` answers 404.
+    var docsDirectory: URL?
 }
 
 extension GatewaySettings {
@@ -68,6 +71,7 @@ extension GatewaySettings {
                 return network
             }
         self.passThrough = config.bool(forKey: "gateway.pass.through", default: true)
+        self.docsDirectory = config.string(forKey: "gateway.docs.directory").map { URL(fileURLWithPath: $0, isDirectory: true) }
         let origins = config.string(forKey: "gateway.web.origins", default: "")
         do { self.webOrigins = try WebOrigins(origins) } catch let error as WebOrigins.InvalidOrigin {
             throw ConfigurationError.invalid("GATEWAY_WEB_ORIGINS", reason: "\(error.text) is not an origin such as https://app.example.com")
