@@ -1,10 +1,11 @@
+import BackendKit
 import ServiceDefaults
 
 /// Entry point of the sharing service: expiring share links and meal snapshots.
 @main
 struct SharingServiceMain {
     static func main() async {
-        await ServiceRuntime.main(service: "sharing") { config, logger in
+        await BackendRuntime.main(service: "sharing") { config, logger in
             try buildApplication(config: config, logger: logger).runnable
         }
     }
