@@ -37,6 +37,18 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+apt_unpack() { # apt_unpack PACKAGE DIR: the package's files unpacked into DIR (replaced), without installing it
+  local work
+  work=$(mktemp -d)
+  if ! (cd "$work" && apt-get download -qq "$1" >/dev/null 2>&1); then
+    apt_update_once
+    (cd "$work" && apt-get download -qq "$1" >/dev/null) || fail "apt-get download $1 failed"
+  fi
+  rm -rf "$2" && mkdir -p "$2"
+  dpkg -x "$work/$1"_*.deb "$2"
+  rm -rf "$work"
+}
+
 version_at_least() { # version_at_least HAVE WANT
   [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
 }
@@ -167,11 +179,7 @@ step_food_data() {
   local work
   work=$(mktemp -d)
   say "downloading the cronometer package (public-domain USDA data inside) into $work"
-  if ! (cd "$work" && apt-get download -qq cronometer >/dev/null 2>&1); then
-    apt_update_once
-    (cd "$work" && apt-get download -qq cronometer >/dev/null) || fail "apt-get download cronometer failed"
-  fi
-  dpkg -x "$work"/cronometer_*.deb "$work/pkg"
+  apt_unpack cronometer "$work/pkg"
   mkdir -p "$(dirname "$out")"
   say "converting usda_sr24.jar into one JSON line per food"
   local count
@@ -203,16 +211,8 @@ step_metrics_linter() {
     ok "$("$PROMTOOL" --version 2>&1 | head -n1) at $PROMTOOL"
     return 0
   fi
-  local work
-  work=$(mktemp -d)
   # Only the package's files, without installing it: its Prometheus server and service are not wanted here.
-  if ! (cd "$work" && apt-get download -qq prometheus >/dev/null 2>&1); then
-    apt_update_once
-    (cd "$work" && apt-get download -qq prometheus >/dev/null) || fail "apt-get download prometheus failed"
-  fi
-  rm -rf "$TOOLS_DIR/prometheus-pkg" && mkdir -p "$TOOLS_DIR"
-  dpkg -x "$work"/prometheus_*.deb "$TOOLS_DIR/prometheus-pkg"
-  rm -rf "$work"
+  apt_unpack prometheus "$TOOLS_DIR/prometheus-pkg"
   "$PROMTOOL" --version >/dev/null 2>&1 || fail "promtool at $PROMTOOL does not run"
   ok "$("$PROMTOOL" --version 2>&1 | head -n1) at $PROMTOOL"
 }

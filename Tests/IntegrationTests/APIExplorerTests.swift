@@ -27,7 +27,7 @@ struct APIExplorerTests {
             Issue.record("the gateway did not start:\n\(gateway.output.suffix(3000))")
             return
         }
-        let page = try Self.renderedPage(browser: browser, url: "http://127.0.0.1:\(ports.public)/docs")
+        let page = try await Self.renderedPage(browser: browser, url: "http://127.0.0.1:\(ports.public)/docs")
         _ = await gateway.terminate(waitingAtMost: .seconds(10))
 
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: repository.appendingPathComponent("gateway/Resources/openapi.json")))
@@ -40,22 +40,21 @@ struct APIExplorerTests {
         #expect(listed.sorted() == expected.sorted(), "the explorer lists \(listed.count) operations, the document has \(expected.count)")
     }
 
-    /// The DOM of `url` after Chromium ran its scripts (at most 20 s of the page's own time).
-    static func renderedPage(browser: URL, url: String) throws -> String {
-        let process = Process()
-        process.executableURL = browser
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-            "--user-data-dir=\(FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID())").path)",
-            "--virtual-time-budget=20000", "--dump-dom", url,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let page = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return page
+    /// The DOM of `url` after Chromium ran its scripts (at most 20 s of the page's own time), with what Chromium
+    /// wrote to its standard error around it.
+    static func renderedPage(browser: URL, url: String) async throws -> String {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let chromium = try ChildProcess(
+            browser.path,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--user-data-dir=\(scratch.appendingPathComponent("profile").path)", "--virtual-time-budget=20000", "--dump-dom", url,
+            ], log: scratch.appendingPathComponent("chromium.log"))
+        let status = await chromium.exitStatus()
+        guard status == 0 else { throw ChildProcess.Failure(program: "chromium", status: status, output: chromium.output) }
+        return chromium.output
     }
 
     /// The path of each operation Swagger UI rendered (`<span class="opblock-summary-path" data-path="...">`).

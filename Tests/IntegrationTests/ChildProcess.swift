@@ -9,8 +9,9 @@ final class ChildProcess: Sendable {
     private let process: Process
     private let exit = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
-    /// Starts `program` with `arguments`, adding `environment` to the test's own.
-    init(_ program: String, _ arguments: [String], environment: [String: String] = [:], log: URL) throws {
+    /// Starts `program` with `arguments`, adding `environment` to the test's own; its standard input is the file
+    /// `input` (none when nil).
+    init(_ program: String, _ arguments: [String], environment: [String: String] = [:], input: URL? = nil, log: URL) throws {
         self.log = log
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -20,7 +21,7 @@ final class ChildProcess: Sendable {
         let output = try FileHandle(forWritingTo: log)
         process.standardOutput = output
         process.standardError = output
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         process.terminationHandler = { [weak self] process in
             self?.finished(with: process.terminationStatus)
             try? output.close()

@@ -15,21 +15,16 @@ enum MetricsLint {
         let answer = try await HTTPClient.shared.get(url: "http://127.0.0.1:\(adminPort)/metrics").get()
         guard answer.status == .ok, let buffer = answer.body else { return ["/metrics answered \(answer.status)"] }
         let body = String(buffer: buffer)
-        let process = Process()
-        process.executableURL = promtool
-        process.arguments = ["check", "metrics"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(body.utf8))
-        try input.fileHandleForWriting.close()
-        let findings = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let lines = findings.split(separator: "\n").map(String.init)
-        if process.terminationStatus != 0 && lines.isEmpty { return ["promtool exited \(process.terminationStatus) without a word"] }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-lint-\(UUID())")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let exposition = scratch.appendingPathComponent("metrics.txt")
+        try Data(body.utf8).write(to: exposition)
+        let linter = try ChildProcess(
+            promtool.path, ["check", "metrics"], input: exposition, log: scratch.appendingPathComponent("promtool.log"))
+        let status = await linter.exitStatus()
+        let lines = linter.output.split(separator: "\n").map(String.init)
+        if status != 0 && lines.isEmpty { return ["promtool exited \(status) without a word"] }
         return lines
     }
 

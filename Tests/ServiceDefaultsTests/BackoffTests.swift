@@ -41,9 +41,7 @@ struct BackoffTests {
             Backoff(initial: .milliseconds(1), maximum: .milliseconds(4), fraction: { 1 }),
             onFailure: { _, wait in reported.append(wait) }
         ) {
-            let attempt = attempts.withLock {
-                $0 += 1; return $0
-            }
+            let attempt = attempts.withLock { $0 += 1; return $0 }
             if attempt < 4 { throw TestFailure() }
             return attempt
         }

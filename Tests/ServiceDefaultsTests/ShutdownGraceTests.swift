@@ -18,9 +18,8 @@ final class StopRecorder: Service {
 
 @Suite("Shutdown grace")
 struct ShutdownGraceTests {
-    @Test(
-        "on shutdown the grace first reports not ready while the services before it keep running, then lets them stop",
-        .timeLimit(.minutes(1)))
+    @Test("on shutdown the grace first reports not ready while the services before it keep running, then lets them stop",
+          .timeLimit(.minutes(1)))
     func graceComesBeforeTheServer() async throws {
         let server = StopRecorder()
         let grace = ShutdownGrace(grace: .milliseconds(500))

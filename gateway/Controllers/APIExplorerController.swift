@@ -16,13 +16,26 @@ struct APIExplorerController: Sendable {
         "favicon-32x32.png": "image/png", "favicon-16x16.png": "image/png",
     ]
 
+    /// A file served as loaded at start.
+    struct File: Sendable {
+        var mediaType: String
+        var bytes: ByteBuffer
+        var etag: String
+
+        init(mediaType: String, bytes: [UInt8]) {
+            self.mediaType = mediaType
+            self.bytes = ByteBuffer(bytes: bytes)
+            self.etag = ContentETag.of(bytes)
+        }
+    }
+
     /// The loaded files by name (the page and its start script included); empty when Swagger UI is not installed.
-    let files: [String: (mediaType: String, bytes: ByteBuffer, etag: String)]
+    let files: [String: File]
 
     /// No explorer: `/docs` answers 404.
     static let notInstalled = APIExplorerController(files: [:])
 
-    private init(files: [String: (mediaType: String, bytes: ByteBuffer, etag: String)]) {
+    private init(files: [String: File]) {
         self.files = files
     }
 
@@ -33,17 +46,17 @@ struct APIExplorerController: Sendable {
             files = [:]
             return
         }
-        var files: [String: (String, ByteBuffer, String)] = [:]
+        var files: [String: File] = [:]
         for (name, mediaType) in Self.assets {
             let url = directory.appendingPathComponent(name)
             guard let bytes = try? Data(contentsOf: url) else {
                 throw ConfigurationError.invalid(
                     "GATEWAY_DOCS_DIRECTORY", reason: "\(url.path) cannot be read (install: deploy/setup.sh api_explorer)")
             }
-            files[name] = (mediaType, ByteBuffer(bytes: bytes), ContentETag.of(Array(bytes)))
+            files[name] = File(mediaType: mediaType, bytes: Array(bytes))
         }
-        files["index.html"] = ("text/html; charset=utf-8", ByteBuffer(string: Self.page), ContentETag.of(Array(Self.page.utf8)))
-        files["start.js"] = ("text/javascript; charset=utf-8", ByteBuffer(string: Self.start), ContentETag.of(Array(Self.start.utf8)))
+        files["index.html"] = File(mediaType: "text/html; charset=utf-8", bytes: Array(Self.page.utf8))
+        files["start.js"] = File(mediaType: "text/javascript; charset=utf-8", bytes: Array(Self.start.utf8))
         self.files = files
     }
 
