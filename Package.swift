@@ -333,7 +333,8 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "ServiceDefaults", "AccessTokens", "SyncContracts", hummingbird, httpTypes, configuration, logging, metrics,
-                metricsTestKit,
+                metricsTestKit, tracing,
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

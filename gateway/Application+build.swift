@@ -46,11 +46,11 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
         drainTimeout: settings.http.drainTimeout, admin: settings.http.admin, logger: logger)
 }
 
-/// The gateway application: the router, and in front of it in every client connection the pass-through, which
-/// forwards the apps' everyday requests itself and gives the router everything else (`PassThroughAdmission`). Both
-/// count into the same rate-limit windows and request metrics. While tracing is on the router takes every request:
-/// it makes the spans (decided here, where a tracer bound to the building task is seen, as in the tests). Every client
-/// connection is kept in `connections`, whose handler comes first so that its close is not held by the pass-through.
+/// The gateway application: in every client connection the pass-through (`PassThroughHandler`), which admits every
+/// request and forwards the proxied ones itself, and behind it the router, which answers only the gateway's own routes
+/// and the ones it composes. Every client connection is kept in `connections`, whose handler comes first so that its
+/// close is not held by the pass-through. Tracing is decided here, where a tracer bound to the building task is seen,
+/// as in the tests.
 func makeGatewayApplication(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
     apiExplorer: APIExplorerController = .notInstalled, configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(),
@@ -67,11 +67,6 @@ func makeGatewayApplication(
     let router = makeRouter(
         settings: settings, client: client, upstreamClient: upstreamClient, verifier: verifier, apiDocument: apiDocument,
         apiExplorer: apiExplorer, rateLimits: rateLimits, clock: clock, recorder: recorder, revocations: revocations, shutdownGrace: shutdownGrace)
-    guard settings.passThrough, !TraceContext.isTracing else {
-        return Application(
-            router: router, server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler()])), configuration: configuration,
-            services: [prober], logger: logger)
-    }
     let admission = PassThroughAdmission(
         routes: settings.routes, balancers: balancers, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), verifier: verifier,
         rateLimits: rateLimits, clock: clock, webOrigins: settings.webOrigins, maxBodyBytes: settings.http.maxBodyBytes)
@@ -79,6 +74,7 @@ func makeGatewayApplication(
     let upstreamTimeout = settings.upstreamTimeout
     let serverName = configuration.serverName
     let counters = PassThroughCounters(factory: metrics)
+    let tracing = PassThroughTracing.current()
     return Application(
         router: router,
         server: .http1(
@@ -86,15 +82,14 @@ func makeGatewayApplication(
                 connections.handler(),
                 PassThroughHandler(
                     admission: admission, pools: pools, metrics: recorder, counters: counters, upstreamTimeout: upstreamTimeout,
-                    serverName: serverName, logger: logger),
+                    serverName: serverName, tracing: tracing, logger: logger),
             ]),
         configuration: configuration, services: [prober], logger: logger)
 }
 
 /// The gateway's router: platform middleware (request span, request id, and the request metrics inside the error
-/// shape, as in every service), then route matching, token verification, rate limits and the proxy, then the gateway's
-/// own routes: those of paths no upstream serves, and the composed sync routes (upstream `gateway` in the routes file,
-/// so they passed the same checks as proxied routes). `/metrics` is on the admin server only.
+/// shape, as in every service), then the gateway's own routes and the composed sync and export routes, which the
+/// pass-through admitted (token, rate limit, CORS) before handing them over. `/metrics` is on the admin server only.
 func makeRouter(
     settings: GatewaySettings, client: HTTPClient, upstreamClient: UpstreamClient, verifier: AccessTokenVerifier,
     apiDocument: APIDocumentController, apiExplorer: APIExplorerController = .notInstalled, rateLimits: RateLimitGate,
@@ -104,15 +99,8 @@ func makeRouter(
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: RequestTracingMiddleware())
     router.add(middleware: RequestIdMiddleware())
-    router.add(middleware: CORSMiddleware(origins: settings.webOrigins))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: RequestMetricsMiddleware(recorder: recorder))
-    router.add(
-        middleware: RouteMatchMiddleware(routes: settings.routes, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies)))
-    router.add(middleware: CSRFMiddleware(origins: settings.webOrigins))
-    router.add(middleware: AuthenticationMiddleware(verifier: verifier, now: clock.date))
-    router.add(middleware: RateLimitMiddleware(gate: rateLimits))
-    router.add(middleware: UpstreamProxy(upstreamClient: upstreamClient, maxBodyBytes: settings.http.maxBodyBytes))
     SyncController(
         caller: SyncAreaCaller(routes: settings.routes, upstreamClient: upstreamClient),
         maxImportBytes: settings.routes.route(for: "/api/sync/import")?.maxBodyBytes ?? settings.http.maxBodyBytes

@@ -42,7 +42,9 @@ public enum MetricHelp {
         "sharing_card_renders_total": "Share cards rendered to PNG, by outcome.",
         "sharing_card_cache_hits_total": "Share card PNGs answered from the cache without rendering.",
         // Gateway.
-        "gateway_pass_through_requests_total": "Requests the channel-level pass-through forwarded, refused or handed to the router, by outcome.",
+        "gateway_pass_through_requests_total": "Requests the gateway forwarded to an upstream, refused or handed to its router, by outcome.",
+        "gateway_pass_through_admission_waits_total": "Admissions that waited for a token's first verification or the shared rate-limit store.",
+        "gateway_open_streams": "Server-Sent Events answers the gateway is relaying.",
         "gateway_pass_through_body_holds_total": "Times the pass-through stopped reading a client's body until the upstream caught up.",
         "gateway_jwks_refresh_failures_total": "Failed fetches of auth's signing keys (JWKS), by reason.",
         "gateway_revocations_known": "Revoked sessions and users the gateway knows of now.",

@@ -76,7 +76,7 @@ struct RouteTableTests {
         #expect(throws: RouteTableError.self) { try addressed.validate() }
     }
 
-    @Test("an upstream has one address or an array of them; an empty list, a non-http address or a repeated one is refused")
+    @Test("an upstream has one address or an array of them; an empty list, a non-http address, one with a path or a repeated one is refused")
     func upstreamAddresses() throws {
         func table(_ upstreams: String) throws -> RouteTable {
             let json = #"{"upstreams": \#(upstreams), "routes": [{"prefix": "/api/meals", "upstream": "meals", "public": false}]}"#
@@ -87,7 +87,11 @@ struct RouteTableTests {
         #expect(try table(#"{"meals": "http://10.0.0.1:8082"}"#).upstreams["meals"]?.map(\.absoluteString) == ["http://10.0.0.1:8082"])
         let replicas = try table(#"{"meals": ["http://10.0.0.1:8082", "http://10.0.0.2:8082"]}"#)
         #expect(replicas.upstreams["meals"]?.map(\.absoluteString) == ["http://10.0.0.1:8082", "http://10.0.0.2:8082"])
-        for broken in [#"{"meals": []}"#, #"{"meals": ["ftp://10.0.0.1"]}"#, #"{"meals": ["http://a:1", "http://a:1"]}"#, #"{"meals": 8082}"#] {
+        let broken = [
+            #"{"meals": []}"#, #"{"meals": ["ftp://10.0.0.1"]}"#, #"{"meals": ["https://10.0.0.1:8082"]}"#,
+            #"{"meals": ["http://10.0.0.1:8082/meals"]}"#, #"{"meals": ["http://a:1", "http://a:1"]}"#, #"{"meals": 8082}"#,
+        ]
+        for broken in broken {
             #expect(throws: (any Error).self, "\(broken)") { try table(broken) }
         }
     }

@@ -48,6 +48,17 @@ struct UpstreamProxyTests {
             }
             return ["bytes": sample.bytes, "sum": sample.sum]
         }
+        // Server-Sent Events: one event, a pause longer than the upstream timeout of `streamingTests`, a second event.
+        router.get("/api/meals/stream") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "data: one\n\n"))
+                    try await Task.sleep(for: .milliseconds(700))
+                    try await writer.write(ByteBuffer(string: "data: two\n\n"))
+                    try await writer.finish(nil)
+                })
+        }
         router.post("/api/private/echo") { request, _ -> [String: String] in
             var seen: [String: String] = [:]
             for field in request.headers { seen[field.name.canonicalName] = field.value }

@@ -52,9 +52,6 @@ final class UpstreamBalancer: Sendable {
             })
     }
 
-    /// Whether the pass-through can reach every address (plain `http`, no base path).
-    var passesThrough: Bool { endpoints.allSatisfy { $0.address != nil } }
-
     /// Leases the address for the next attempt of a request that has already tried the addresses at `tried`
     /// (positions in `endpoints`); nil when it has tried them all.
     func lease(excluding tried: [Int] = []) -> UpstreamLease? {

@@ -25,7 +25,7 @@ struct DataExportController: Sendable {
     }
 
     func export(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-        guard context.caller != nil else {
+        guard request.headers[CallerIdentity.userIdHeader] != nil else {
             throw APIError(.unauthorized, code: "unauthenticated", message: "Sign in to use this route.")
         }
         let format = request.uri.queryParameters.get("format") ?? "json"

@@ -7,7 +7,7 @@ import NIOHTTP1
 import ServiceDefaults
 
 /// Calls the services' export parts for `GET /api/export` with the caller's identity as the proxy passes it
-/// (`UpstreamClient.setGatewayHeaders`) and the client's trace context, and hands back their answers unread, so the
+/// (`GatewayHeaders`) and the client's trace context, and hands back their answers unread, so the
 /// gateway streams them through without holding them.
 struct ExportPartCaller: Sendable {
     /// Where each part is served: its upstream's name, as the routes file routes `/api/export/<part>`.
@@ -43,7 +43,7 @@ struct ExportPartCaller: Sendable {
                 upstreamRequest.headers.add(name: name, value: value)
             }
         }
-        UpstreamClient.setGatewayHeaders(on: &upstreamRequest.headers, for: request, context: context)
+        GatewayHeaders.copy(from: request.headers, to: &upstreamRequest.headers)
         let response = try await upstreamClient.send(upstreamRequest, upstream: upstream, context: context)
         guard response.status == .ok else {
             context.logger.warning(

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Metrics
 import NIOCore
+import Tracing
 
 /// One request the pass-through forwards, from its head to the end of its answer: its upstream connection and how
 /// far each side has got. Used on its client connection's event loop only.
@@ -11,6 +12,9 @@ final class PassThroughExchange {
     let started = ContinuousClock.now
     /// The in-progress gauge of `method`, incremented while the exchange lasts.
     let active: Meter
+    /// The server span of the request and the client span of its upstream call, while tracing is on.
+    var serverSpan: (any Span)?
+    var clientSpan: (any Span)?
     /// The upstream connection, once there is one.
     var connection: UpstreamConnectionPool.Connection?
     /// The address the current attempt goes to, counted in flight by its balancer until the answer's head arrives.
@@ -19,12 +23,19 @@ final class PassThroughExchange {
     var unreachable: [Int] = []
     /// Body parts read from the client before the upstream connection was ready.
     var bodyWaiting: [ByteBuffer] = []
+    /// Body bytes read from the client so far, checked against `PassThroughRequest.undeclaredBodyLimit`.
+    var bodyBytesRead = 0
     /// The client's whole request has been read.
     var requestRead = false
     /// The whole request has been written to the upstream.
     var requestSent = false
     /// The answer's head has been written to the client: from then on a failure can only close the connection.
     var answerStatus: HTTPResponse.Status?
+    /// The upstream's whole answer has been read.
+    var answerRead = false
+    /// The answer is a stream of Server-Sent Events (`text/event-stream`): it has no end of its own, so no upstream
+    /// timeout applies once it started, and at shutdown it is ended (the client reconnects elsewhere).
+    var isStream = false
     /// The upstream connection may serve another request after this answer.
     var upstreamKeepsAlive = true
     /// The request has been sent once more already.

@@ -6,20 +6,25 @@ import NIOHTTP1
 import NIOHTTPTypes
 import ServiceDefaults
 
-/// The gateway's pass-through: a channel handler in each client connection, between the HTTP codec and the router,
-/// that forwards the apps' everyday requests to their upstream itself, on the connection's event loop, through a
-/// kept-alive upstream connection of that loop (`UpstreamConnectionPool`), streaming both bodies at their reader's pace, with no task, no
-/// request or response object and no log line per request unless asked for (`AccessLog`).
-/// `PassThroughAdmission` decides from the head; whatever it does not take goes to the router unchanged. Answers it
-/// makes itself have the router's shape: the upstream's answer with `X-Request-Id`, the rate-limit headers and
-/// `Vary: Origin` where the router adds them; 429 from `RateLimitGate`; 502, 503 or 504 in the one error shape as
-/// `UpstreamClient` maps them; the same request metrics (`RequestMetricsRecorder`). Each attempt's address comes from
-/// the upstream's balancer (`UpstreamBalancer`, shared with the router); one that cannot be connected to is ejected and
-/// the request goes to another address, each at most once, whatever its method: nothing of it was sent, and its body
-/// is still held here (reads from the client wait until a connection is made). A safe request without a body is sent
-/// once more when a kept-alive upstream connection closed before answering; writes never are.
+/// The gateway's one forwarding path: a channel handler in each client connection, between the HTTP codec and the
+/// router, that admits every request (`PassThroughAdmission`: CORS, the route table, body limits, CSRF, the token and
+/// the rate limit) and forwards each proxied one to its upstream itself, on the connection's event loop, through a
+/// kept-alive upstream connection of that loop (`UpstreamConnectionPool`), streaming both bodies at their reader's
+/// pace, with no task, no request or response object and no log line per request unless asked for (`AccessLog`). An
+/// admission that must wait (a token's first verification, a limit only the shared rate-limit store decides) suspends
+/// only its request: its parts are held until the decision comes back to the event loop.
+/// The router gets only the gateway's own routes (health, the API document) and the routes it composes (sync,
+/// export), admitted here like any other; its answers get the headers the admission decided (rate limit, CORS).
+/// Answers made here have the router's shape: the upstream's answer with `X-Request-Id`, the rate-limit and CORS
+/// headers; refusals and 502, 503 or 504 in the one error shape (`UpstreamClient` maps them the same); the same
+/// request metrics (`RequestMetricsRecorder`) and, while tracing is on, the same spans (`PassThroughTracing`).
+/// Each attempt's address comes from the upstream's balancer (`UpstreamBalancer`); one that cannot be connected to is
+/// ejected and the request goes to another address, each at most once, whatever its method: nothing of it was sent,
+/// and its body is still held here (reads from the client wait until a connection is made). A safe request without
+/// a body is sent once more when a kept-alive upstream connection closed before answering; writes never are.
 /// Requests on one connection are answered in order: a request read while another is answered (pipelining) waits.
-/// At shutdown a connection closes after the answer in progress (the router's quiesce is held until then).
+/// At shutdown a connection closes after the answer in progress (the router's quiesce is held until then); a stream
+/// of Server-Sent Events, which has no end of its own, is ended at once.
 final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, UpstreamExchangeDelegate {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -36,6 +41,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private let metrics: RequestMetricsRecorder
     private let counters: PassThroughCounters
     private let upstreamTimeout: TimeAmount
+    private let tracing: PassThroughTracing?
     /// The level of the line each completed request logs (`AccessLog`).
     private let accessLogLevel = AccessLog.level
     /// `Server` of every answer, as the router's answers say it.
@@ -46,8 +52,19 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private var pool: UpstreamConnectionPool?
     private var peer: String?
     private var reading = Reading.nothing
+    /// Bytes of the body being dropped (`Reading.discard`): past `discardLimit` the connection is closed instead.
+    private var discardedBytes = 0
+    /// The most of an unwanted body (a refused request's, or the rest of one the upstream answered early) read and
+    /// dropped to keep the connection for the next request.
+    static let discardLimit = 1 << 20
     /// The router is answering a request this handler gave it.
     private var routerAnswering = false
+    /// Headers the router's answer in progress gets (`PassThroughDecision.router` and `.compose`).
+    private var routerAnswerHeaders: HTTPFields = [:]
+    /// An admission is waiting (`AdmissionStep.waiting`): the request's parts wait in `waiting` until it is decided.
+    private var admitting = false
+    /// Counts admissions, so that a decision arriving after its connection closed is dropped.
+    private var admissionNumber = 0
     private var exchange: PassThroughExchange?
     /// Parts of requests read while another was answered.
     private var waiting = CircularBuffer<HTTPRequestPart>()
@@ -62,9 +79,10 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     init(
         admission: PassThroughAdmission, pools: UpstreamConnectionPools, metrics: RequestMetricsRecorder, counters: PassThroughCounters,
-        upstreamTimeout: Duration, serverName: String?, logger: Logger
+        upstreamTimeout: Duration, serverName: String?, tracing: PassThroughTracing?, logger: Logger
     ) {
         self.admission = admission
+        self.tracing = tracing
         self.pools = pools
         self.metrics = metrics
         self.counters = counters
@@ -81,6 +99,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     func handlerRemoved(context: ChannelHandlerContext) {
         abandonExchange()
+        admissionNumber += 1
         self.context = nil
     }
 
@@ -95,7 +114,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         }
     }
 
-    private var isAnswering: Bool { routerAnswering || exchange != nil }
+    private var isAnswering: Bool { routerAnswering || admitting || exchange != nil }
 
     func read(context: ChannelHandlerContext) {
         if clientReadsHeld {
@@ -131,9 +150,15 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             if case .end = part { reading = .nothing }
             if let exchange { forward(part, of: exchange) }
         case .discard:
-            if case .end = part {
+            switch part {
+            case .body(let buffer):
+                discardedBytes += buffer.readableBytes
+                if discardedBytes > Self.discardLimit { context.close(promise: nil) }
+            case .end:
                 reading = .nothing
                 processWaiting(context: context)
+            case .head:
+                break
             }
         case .nothing:
             guard case .head(let request) = part else {
@@ -144,36 +169,107 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         }
     }
 
-    /// Decides what happens to a new request and starts it.
+    /// Admits a new request and starts it, or waits for its admission.
     private func begin(_ request: HTTPRequest, context: ChannelHandlerContext) {
         let requestId = RequestIdMiddleware<GatewayRequestContext>.acceptable(request.headerFields[.requestId]) ?? RandomRequestId.make()
-        let clientCloses = request.headerFields[.connection]?.lowercased().contains("close") == true
-        switch admission.decide(request, peer: peer, requestId: requestId) {
-        case .delegate:
-            counters.delegated.increment()
-            reading = .router
-            routerAnswering = true
-            context.fireChannelRead(wrapInboundOut(.head(request)))
-        case .refuse(let error, let route):
+        if request.headerFields[.connection]?.lowercased().contains("close") == true { closeAfterExchange = true }
+        switch admission.begin(request, peer: peer, requestId: requestId) {
+        case .decided(let decision):
+            apply(decision, to: request, requestId: requestId, context: context)
+        case .waiting(let pending):
+            counters.admissionWaits.increment()
+            admitting = true
+            admissionNumber += 1
+            let number = admissionNumber
+            holdClientReads()
+            let decided = context.eventLoop.makePromise(of: PassThroughDecision.self)
+            decided.completeWithTask { [admission] in await admission.finish(pending) }
+            decided.futureResult.assumeIsolated().whenSuccess { [weak self] decision in
+                guard let self, self.admissionNumber == number, let context = self.context else { return }
+                self.admitting = false
+                self.apply(decision, to: request, requestId: requestId, context: context)
+                self.releaseClientReadsUnlessForwarding()
+                self.processWaiting(context: context)
+            }
+        }
+    }
+
+    /// Starts `request` as its admission decided.
+    private func apply(_ decision: PassThroughDecision, to request: HTTPRequest, requestId: String, context: ChannelHandlerContext) {
+        switch decision {
+        case .router(let head, let answerHeaders):
+            delegate(head, answerHeaders: answerHeaders, context: context)
+        case .compose(let head, let answerHeaders, let expectsContinue):
+            if expectsContinue { writeContinue(context: context) }
+            delegate(head, answerHeaders: answerHeaders, context: context)
+        case .preflight(let headers, let route):
             counters.refused.increment()
-            reading = .discard
+            startDiscarding()
             let started = ContinuousClock.now
-            writeError(error, requestId: requestId, context: context)
-            metrics.record(route: route, method: request.method, status: error.status, since: started, failed: true)
-            if clientCloses { context.close(promise: nil) }
-        case .forward(let forwarded):
+            let span = tracing?.serverSpan(for: request, route: route)
+            var fields = headers
+            fields[.requestId] = requestId
+            if let serverName { fields[.server] = serverName }
+            fields[.contentLength] = "0"
+            context.write(wrapOutboundOut(.head(HTTPResponse(status: .noContent, headerFields: fields))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            metrics.record(route: route ?? "Unknown", method: request.method, status: .noContent, since: started, failed: false)
+            PassThroughTracing.end(span, status: .noContent, requestId: requestId)
+            if closeAfterExchange { context.close(promise: nil) }
+        case .refuse(let error, let route, let closesConnection):
+            counters.refused.increment()
+            startDiscarding()
+            let started = ContinuousClock.now
+            let span = tracing?.serverSpan(for: request, route: route)
+            writeError(error, requestId: requestId, closing: closesConnection, context: context)
+            metrics.record(route: route ?? "Unknown", method: request.method, status: error.status, since: started, failed: true)
+            PassThroughTracing.end(span, status: error.status, requestId: requestId)
+            if closesConnection || closeAfterExchange { context.close(promise: nil) }
+        case .forward(var forwarded):
             counters.forwarded.increment()
+            let serverSpan = tracing?.serverSpan(for: request, route: forwarded.route)
+            let clientSpan = serverSpan.flatMap { tracing?.clientSpan(for: &forwarded, under: $0) }
             let exchange = PassThroughExchange(
                 request: forwarded, requestId: requestId, method: request.method, active: metrics.active(request.method))
+            exchange.serverSpan = serverSpan
+            exchange.clientSpan = clientSpan
             self.exchange = exchange
             reading = .exchange
-            if clientCloses { closeAfterExchange = true }
             exchange.active.increment()
             exchange.timeout = context.eventLoop.assumeIsolated().scheduleTask(in: upstreamTimeout) { [weak self, weak exchange] in
                 if let exchange { self?.timedOut(exchange) }
             }
+            if forwarded.expectsContinue { writeContinue(context: context) }
             connect(exchange)
         }
+    }
+
+    /// Gives `head` to the router; its answer gets `answerHeaders`.
+    private func delegate(_ head: HTTPRequest, answerHeaders: HTTPFields, context: ChannelHandlerContext) {
+        counters.delegated.increment()
+        reading = .router
+        routerAnswering = true
+        routerAnswerHeaders = answerHeaders
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+        // A shutdown that began while the admission waited was held here: the router learns of it now.
+        if closeAfterExchange { context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+    }
+
+    /// Drops the rest of the request being read (`discardLimit`).
+    private func startDiscarding() {
+        reading = .discard
+        discardedBytes = 0
+    }
+
+    /// `100 Continue`: the client that asked for it may send its body.
+    private func writeContinue(context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+    }
+
+    /// After a waited admission: reads go on unless an exchange holds them until its upstream connection is made.
+    private func releaseClientReadsUnlessForwarding() {
+        if exchange?.connection == nil, exchange != nil { return }
+        releaseClientReads()
     }
 
     /// Passes a body part or the end of the client's request to the upstream, or keeps it until connected.
@@ -182,6 +278,12 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         case .head:
             return
         case .body(let buffer):
+            exchange.bodyBytesRead += buffer.readableBytes
+            if let limit = exchange.request.undeclaredBodyLimit, exchange.bodyBytesRead > limit {
+                startDiscarding()
+                fail(exchange, error: BodyTooLarge(limit: limit), connecting: false)
+                return
+            }
             if let connection = exchange.connection {
                 connection.channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
                 if !connection.channel.isWritable { holdClientReads() }
@@ -212,7 +314,19 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard routerAnswering, case .end = unwrapOutboundIn(data) else {
+        guard routerAnswering else {
+            context.write(data, promise: promise)
+            return
+        }
+        let part = unwrapOutboundIn(data)
+        if case .head(var response) = part, response.status.kind != .informational, !routerAnswerHeaders.isEmpty {
+            for field in routerAnswerHeaders where field.name != .vary || !response.headerFields[values: .vary].contains(field.value) {
+                response.headerFields.append(field)
+            }
+            context.write(wrapOutboundOut(.head(response)), promise: promise)
+            return
+        }
+        guard case .end = part else {
             context.write(data, promise: promise)
             return
         }
@@ -222,8 +336,14 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is ChannelShouldQuiesceEvent, exchange != nil {
+        if event is ChannelShouldQuiesceEvent, exchange != nil || admitting {
             closeAfterExchange = true
+            if let exchange, exchange.isStream, let status = exchange.answerStatus {
+                // A stream has no end of its own: it ends now, cleanly, and the client reconnects to another gateway.
+                exchange.upstreamKeepsAlive = false
+                context.write(wrapOutboundOut(.end(nil)), promise: nil)
+                finish(exchange, status: status, failed: false)
+            }
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -262,11 +382,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             return
         }
         exchange.lease = lease
-        guard let address = lease.endpoint.address else {
-            // Not a plain host and port (`PassThroughAdmission` sends no such upstream here); `fail` ends the lease.
-            fail(exchange, error: UpstreamAddressesExhausted(), connecting: true)
-            return
-        }
+        let address = lease.endpoint.address
         if let connection = pool.takeIdle(to: address) {
             attach(connection, to: exchange)
             return
@@ -338,6 +454,14 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             let status = HTTPResponse.Status(code: Int(head.status.code), reasonPhrase: head.status.reasonPhrase)
             exchange.answerStatus = status
             exchange.upstreamKeepsAlive = head.isKeepAlive
+            PassThroughTracing.end(exchange.clientSpan, status: status)
+            exchange.clientSpan = nil
+            if head.headers.first(name: "content-type")?.lowercased().hasPrefix("text/event-stream") == true {
+                exchange.isStream = true
+                exchange.timeout?.cancel()
+                exchange.timeout = nil
+                counters.openStreams.increment()
+            }
             context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: answerFields(head.headers, of: exchange)))), promise: nil)
         case .body(let buffer):
             guard exchange.answerStatus != nil else { return }
@@ -348,6 +472,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             }
         case .end:
             guard let status = exchange.answerStatus else { return }
+            exchange.answerRead = true
             context.write(wrapOutboundOut(.end(nil)), promise: nil)
             finish(exchange, status: status, failed: false)
         }
@@ -389,9 +514,11 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         exchange.endLease()
         guard let context else { return }
         let upstream = exchange.request.upstreamName
-        logger.warning(
-            "upstream request failed",
-            metadata: ["upstream": .string(upstream), "error": "\(error)", "request_id": .string(exchange.requestId)])
+        if !(error is BodyTooLarge) {
+            logger.warning(
+                "upstream request failed",
+                metadata: ["upstream": .string(upstream), "error": "\(error)", "request_id": .string(exchange.requestId)])
+        }
         if let connection = exchange.connection {
             connection.relay.exchange = nil
             connection.channel.close(promise: nil)
@@ -402,15 +529,19 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             context.close(promise: nil)
             return
         }
-        let answer: APIError
-        if error is UpstreamTimeout {
+        var answer: APIError
+        if let error = error as? BodyTooLarge {
+            answer = error.answer
+            closeAfterExchange = true
+        } else if error is UpstreamTimeout {
             answer = UpstreamClient.timedOut(upstream)
         } else if connecting {
             answer = UpstreamClient.unavailable(upstream)
         } else {
             answer = UpstreamClient.failed(upstream)
         }
-        writeError(answer, requestId: exchange.requestId, context: context)
+        answer.headers.append(contentsOf: exchange.request.answerHeaders)
+        writeError(answer, requestId: exchange.requestId, closing: closeAfterExchange, context: context)
         finish(exchange, status: answer.status, failed: true)
     }
 
@@ -420,13 +551,16 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         exchange.timeout?.cancel()
         exchange.endLease()
         exchange.active.decrement()
+        if exchange.isStream { counters.openStreams.decrement() }
+        PassThroughTracing.end(exchange.clientSpan, status: status)
+        PassThroughTracing.end(exchange.serverSpan, status: status, requestId: exchange.requestId)
         metrics.record(route: exchange.request.route, method: exchange.method, status: status, since: exchange.started, failed: failed)
         AccessLog.record(
             on: logger, level: accessLogLevel, method: exchange.method, path: Substring(exchange.request.head.uri), status: status,
             since: exchange.started, extra: ["request_id": .string(exchange.requestId)])
         if let connection = exchange.connection, let pool {
             if exchange.upstreamPaused { connection.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in } }
-            if exchange.upstreamKeepsAlive, exchange.requestSent {
+            if exchange.upstreamKeepsAlive, exchange.requestSent, exchange.answerRead {
                 pool.giveBack(connection)
             } else {
                 connection.relay.exchange = nil
@@ -435,7 +569,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             exchange.connection = nil
         }
         self.exchange = nil
-        if reading == .exchange { reading = .discard }
+        if reading == .exchange { startDiscarding() }
         releaseClientReads()
         guard let context else { return }
         context.flush()
@@ -454,6 +588,9 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         exchange.timeout?.cancel()
         exchange.endLease()
         exchange.active.decrement()
+        if exchange.isStream { counters.openStreams.decrement() }
+        exchange.clientSpan?.end()
+        exchange.serverSpan?.end()
         if let connection = exchange.connection {
             connection.relay.exchange = nil
             connection.channel.close(promise: nil)
@@ -462,8 +599,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     // MARK: - Answers
 
-    /// The upstream's answer headers as the client gets them: without hop-by-hop headers, with the request id, the
-    /// rate-limit headers and, when web origins are configured, `Vary: Origin`.
+    /// The upstream's answer headers as the client gets them: without hop-by-hop headers, with the request id and the
+    /// headers the admission decided (rate limit, CORS; a `Vary` of the upstream's is kept beside `Vary: Origin`).
     private func answerFields(_ headers: HTTPHeaders, of exchange: PassThroughExchange) -> HTTPFields {
         var fields = HTTPFields()
         fields.reserveCapacity(headers.count + 4)
@@ -473,19 +610,19 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         }
         fields.append(contentsOf: exchange.request.answerHeaders)
         fields[.requestId] = exchange.requestId
-        if admission.variesByOrigin { fields[.vary] = "Origin" }
         if let serverName { fields[.server] = serverName }
         return fields
     }
 
-    /// Writes `error` in the one error shape, as `ErrorMiddleware` would have answered it.
-    private func writeError(_ error: APIError, requestId: String, context: ChannelHandlerContext) {
+    /// Writes `error` in the one error shape, as `ErrorMiddleware` would have answered it (with `Connection: close`
+    /// when the connection closes after it).
+    private func writeError(_ error: APIError, requestId: String, closing: Bool = false, context: ChannelHandlerContext) {
         let body = ErrorBody(code: error.code, message: error.message, details: error.details, requestId: requestId).jsonBytes()
         var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         fields.append(contentsOf: error.headers)
         fields[.contentLength] = String(body.count)
         fields[.requestId] = requestId
-        if admission.variesByOrigin { fields[.vary] = "Origin" }
+        if closing { fields[.connection] = "close" }
         if let serverName { fields[.server] = serverName }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: error.status, headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
@@ -496,4 +633,11 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 /// The upstream did not answer within the gateway's upstream timeout.
 private struct UpstreamTimeout: Error, CustomStringConvertible {
     var description: String { "no answer within the upstream timeout" }
+}
+
+/// A chunked request body grew past its route's limit while it was read.
+private struct BodyTooLarge: Error, CustomStringConvertible {
+    let limit: Int
+    var description: String { "the request body grew past \(limit) bytes" }
+    var answer: APIError { BodyFraming.tooLarge(limit: limit) }
 }

@@ -34,9 +34,6 @@ struct GatewaySettings: Sendable {
     /// Browser origins allowed by CORS and for cookie sessions (`GATEWAY_WEB_ORIGINS`, comma-separated; default none:
     /// no browser page may call the API with credentials, and cookie sessions are refused on unsafe methods).
     var webOrigins: WebOrigins = .none
-    /// Whether the pass-through (`PassThroughHandler`) forwards the apps' everyday requests itself
-    /// (`GATEWAY_PASS_THROUGH`, default true); when false the router handles every request.
-    var passThrough = true
     /// How often and how patiently each upstream address's readiness is asked (`UpstreamReadinessProber`).
     var probing = UpstreamProbing()
     /// Swagger UI's static files (`GATEWAY_DOCS_DIRECTORY`, the `static` folder of PyPI's swagger-ui-py, which
@@ -70,7 +67,6 @@ extension GatewaySettings {
                 }
                 return network
             }
-        self.passThrough = config.bool(forKey: "gateway.pass.through", default: true)
         self.docsDirectory = config.string(forKey: "gateway.docs.directory").map { URL(fileURLWithPath: $0, isDirectory: true) }
         let origins = config.string(forKey: "gateway.web.origins", default: "")
         do { self.webOrigins = try WebOrigins(origins) } catch let error as WebOrigins.InvalidOrigin {

@@ -7,7 +7,7 @@ import NIOHTTP1
 import ServiceDefaults
 
 /// Calls the area services for the routes the gateway composes, with the caller's identity as the proxy passes it
-/// (`UpstreamClient.setGatewayHeaders`: request id, `X-User-Id`, `X-Session-Id`, client address) and the client's
+/// (`GatewayHeaders`: request id, `X-User-Id`, `X-Session-Id`, client address) and the client's
 /// trace context, through the same client span, retry and failure mapping as the proxy.
 struct SyncAreaCaller: Sendable {
     /// Where each area is served: its upstream's name, as the routes file routes `/api/sync/<area>`.
@@ -49,7 +49,7 @@ struct SyncAreaCaller: Sendable {
                 upstreamRequest.headers.add(name: name, value: value)
             }
         }
-        UpstreamClient.setGatewayHeaders(on: &upstreamRequest.headers, for: request, context: context)
+        GatewayHeaders.copy(from: request.headers, to: &upstreamRequest.headers)
         upstreamRequest.headers.add(name: "Accept", value: "application/json")
         if let body {
             upstreamRequest.headers.add(name: "Content-Type", value: "application/json")

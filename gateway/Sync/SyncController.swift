@@ -26,7 +26,7 @@ struct SyncController: Sendable {
     /// `GET /api/sync/changes?since=&limit=`: the areas' feeds read from the composite cursor with the same limit and
     /// merged (`SyncChangesMerge`). 410 `sync_cursor_expired` when any area's feed no longer reaches back to it.
     func changes(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-        try requireCaller(context)
+        try requireCaller(request)
         let parameters = request.uri.queryParameters
         let limit = try SyncFeedQuery(since: nil, limit: parameters.get("limit")).limit
         let cursor = try SyncChangesCursor.decode(parameters.get("since"))
@@ -49,7 +49,7 @@ struct SyncController: Sendable {
     /// `GET /api/sync/conflicts?limit=&cursor=`: the areas' conflict lists merged newest first
     /// (`SyncConflictsMerge`); an area read to its end is not asked again.
     func conflicts(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-        try requireCaller(context)
+        try requireCaller(request)
         let parameters = request.uri.queryParameters
         let limit = try Self.conflictsLimit(parameters.get("limit"))
         let cursor = try SyncConflictsCursor.decode(parameters.get("cursor"))
@@ -74,7 +74,7 @@ struct SyncController: Sendable {
     /// levels and water; only the parts that have items, in parallel, with the client's `Idempotency-Key`); the results
     /// in request order (meals, custom meals, weigh-ins, ketone levels, water) with a summary.
     func importItems(_ request: Request, _ context: GatewayRequestContext) async throws -> Response {
-        try requireCaller(context)
+        try requireCaller(request)
         let body = try await Self.decodeImport(request, maxBytes: maxImportBytes)
         try body.validate()
         let encoder = WireJSONEncoder()
@@ -123,8 +123,8 @@ struct SyncController: Sendable {
     }
 
     /// 401 when the route reached the handler without a verified caller (a routes file that made it public).
-    private func requireCaller(_ context: GatewayRequestContext) throws {
-        guard context.caller != nil else {
+    private func requireCaller(_ request: Request) throws {
+        guard request.headers[CallerIdentity.userIdHeader] != nil else {
             throw APIError(.unauthorized, code: "unauthenticated", message: "Sign in to use this route.")
         }
     }

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 
 /// The web origins allowed to call the API from a browser (`GATEWAY_WEB_ORIGINS`, comma-separated, such as
 /// `https://app.nutritionai.app`): CORS answers them, and cookie sessions are accepted only from them.
@@ -29,9 +28,9 @@ struct WebOrigins: Sendable, Equatable {
     func allows(_ origin: String?) -> Bool { origin.map { origins.contains($0.lowercased()) } ?? false }
 
     /// The origin of a request for the CSRF check: its `Origin`, or else the origin of its `Referer`.
-    static func origin(of request: Request) -> String? {
-        if let origin = request.headers[.origin] { return origin }
-        return request.headers[.referer].flatMap(origin(of:))
+    static func origin(of fields: HTTPFields) -> String? {
+        if let origin = fields[.origin] { return origin }
+        return fields[.referer].flatMap(origin(of:))
     }
 
     /// `scheme://host[:port]` of a URL, lower-cased; nil for anything that is not an http(s) URL.

@@ -32,9 +32,8 @@ public struct RouteTable: Sendable, Decodable, Equatable {
     }
 
     /// The upstream name of routes the gateway answers itself (`/api/sync/changes`, `/api/sync/conflicts`,
-    /// `/api/sync/import`, composed from several services). Such a route needs no address: it goes through route
-    /// matching, token verification and rate limiting like any other, then the proxy finds no address for it and passes
-    /// it on to the gateway's own routes. This keeps one middleware chain and one place (the routes file) deciding
+    /// `/api/sync/import`, `/api/export`, composed from several services). Such a route needs no address: it goes
+    /// through the admission (token, rate limit) like any other, then to the gateway's router. This keeps one admission and one place (the routes file) deciding
     /// whether a path is public and how it is limited, instead of a second list of exceptions in code.
     public static let gatewayUpstream = "gateway"
 
@@ -81,7 +80,7 @@ public struct RouteTable: Sendable, Decodable, Equatable {
     }
 
     /// Throws when a route names an upstream that has no address (other than the gateway itself, which must have
-    /// none), when an upstream's address is not a plain `http://` or `https://` base URL or is written twice, when a
+    /// none), when an upstream's address is not a plain `http://host:port` or is written twice, when a
     /// route names a rate limit that is not defined, or when a policy could never admit a request.
     public func validate() throws {
         if upstreams[Self.gatewayUpstream] != nil { throw RouteTableError.reservedUpstream(Self.gatewayUpstream) }
@@ -101,10 +100,12 @@ public struct RouteTable: Sendable, Decodable, Equatable {
         }
     }
 
-    /// An upstream address the gateway can call: `http` or `https` with a host, no query, fragment or credentials.
+    /// An upstream address the gateway can call: `http` with a host, and nothing after the port (no path, query,
+    /// fragment or credentials). The services are reached on the private network, as in every deployment under
+    /// deploy/; TLS ends in front of the gateway (docs/DECISIONS.md).
     static func isUpstreamBase(_ url: URL) -> Bool {
-        ["http", "https"].contains(url.scheme?.lowercased()) && url.host?.isEmpty == false && url.query == nil && url.fragment == nil
-            && url.user == nil
+        url.scheme?.lowercased() == "http" && url.host?.isEmpty == false && (url.path.isEmpty || url.path == "/") && url.query == nil
+            && url.fragment == nil && url.user == nil
     }
 
     /// The longest-prefix route for `path`, if any.
@@ -134,7 +135,7 @@ public enum RouteTableError: Error, CustomStringConvertible {
         case .reservedUpstream(let name): "upstream \(name) is the gateway itself and may not have an address"
         case .noAddress(let name): "upstream \(name) has an empty list of addresses"
         case .invalidAddress(let name, let address):
-            "upstream \(name) has the address \(address), which is not an http:// or https:// URL with a host (and no query)"
+            "upstream \(name) has the address \(address), which is not an http://host:port URL (no path, query or https)"
         case .repeatedAddress(let name): "upstream \(name) names the same address twice"
         }
     }

@@ -4,9 +4,8 @@ import Metrics
 import ServiceDefaults
 
 /// Applies the matched route's rate-limit policy, counted per policy and per client IP or user: routes that name the
-/// same policy share its counter (the seeds' "5 per 15 minutes on the auth endpoints"). Shared by
-/// `RateLimitMiddleware` and the pass-through (`PassThroughAdmission`), so both count into the same windows: this
-/// gateway's own (`limiter`), or with a shared store those of every gateway (`shared`, docs/GATEWAY.md, "Rate limits across gateways").
+/// same policy share its counter (the seeds' "5 per 15 minutes on the auth endpoints"). Used by the admission of every
+/// request (`PassThroughAdmission`), counting into this gateway's own windows (`limiter`), or with a shared store those of every gateway (`shared`, docs/GATEWAY.md, "Rate limits across gateways").
 /// Every limited answer carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); a refusal
 /// is 429 `rate_limited` with `Retry-After`, counted in `gateway_rate_limit_refusals_total` by policy; a fail-closed
 /// policy whose store is down is 503 `service_unavailable` with `Retry-After`.
@@ -52,7 +51,7 @@ struct RateLimitGate: Sendable {
         return outcome(policy, await shared.decide(policy, client: client, now: now)) ?? countedHere(policy, client: client)
     }
 
-    /// As `admit`, without waiting: nil when only the shared store can decide (the router then does).
+    /// As `admit`, without waiting: nil when only the shared store can decide (the admission then waits for `admit`).
     func admitWithoutWaiting(_ route: RouteTable.Route, caller: VerifiedAccessToken?, clientAddress: String) -> Outcome? {
         guard let policy = routes.rateLimitPolicy(for: route) else { return .admitted([:]) }
         let client = Self.client(of: policy, caller: caller, clientAddress: clientAddress)
@@ -101,4 +100,10 @@ struct RateLimitGate: Sendable {
         }
         return .admitted(headers)
     }
+}
+
+extension HTTPField.Name {
+    static let rateLimitPolicy = HTTPField.Name("RateLimit-Policy")!
+    static let rateLimit = HTTPField.Name("RateLimit")!
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }

@@ -8,11 +8,12 @@ import NIOHTTP1
 import NIOPosix
 import ServiceDefaults
 
-/// How the gateway talks to an upstream service, for the proxy and for the routes the gateway composes itself
-/// (`/api/sync/...`): an address chosen by the upstream's balancer for each attempt, one client span per attempt, the
-/// headers only the gateway sets, and failures mapped to 502, 503 or 504 in the one error shape.
+/// How the routes the gateway composes itself (`/api/sync/...`, `/api/export`) call the upstream services: an address
+/// chosen by the upstream's balancer for each attempt, one client span per attempt, and failures mapped to 502, 503
+/// or 504 in the one error shape (as the pass-through maps them).
 /// An attempt whose connection could not be made goes to another address, whatever its method, each address at most
-/// once; a safe request whose connection the upstream closed before answering is sent once more (see `UpstreamProxy`).
+/// once; a safe request whose connection the upstream closed before answering is sent once more (RFC 9110 section
+/// 9.2.2 allows retrying idempotent requests; AsyncHTTPClient does not).
 struct UpstreamClient: Sendable {
     typealias Context = GatewayRequestContext
     let client: HTTPClient
@@ -72,31 +73,6 @@ struct UpstreamClient: Sendable {
                 throw error
             }
         }
-    }
-
-    /// Sets the headers only the gateway may set on a request to an upstream: the request id, the client's address,
-    /// the verified caller (`X-User-Id`, `X-Session-Id`) or on a public route the problem of its token, and the
-    /// scheme the client used. Client copies of the identity headers must have been left out before.
-    static func setGatewayHeaders(on headers: inout HTTPHeaders, for request: Request, context: Context) {
-        setGatewayHeaders(
-            on: &headers, requestId: context.requestId, clientAddress: context.clientAddress, caller: context.caller,
-            tokenProblem: context.tokenProblem, scheme: request.uri.scheme?.rawValue ?? "http")
-    }
-
-    /// The same for a request known by its parts (the pass-through's, which has no router context).
-    static func setGatewayHeaders(
-        on headers: inout HTTPHeaders, requestId: String, clientAddress: String, caller: VerifiedAccessToken?, tokenProblem: String?,
-        scheme: String
-    ) {
-        headers.replaceOrAdd(name: "X-Request-Id", value: requestId)
-        headers.replaceOrAdd(name: CallerIdentity.clientAddressHeader.rawName, value: clientAddress)
-        if let caller {
-            headers.replaceOrAdd(name: CallerIdentity.userIdHeader.rawName, value: caller.userIdText)
-            headers.replaceOrAdd(name: CallerIdentity.sessionIdHeader.rawName, value: caller.sessionIdText)
-        } else if let tokenProblem {
-            headers.replaceOrAdd(name: CallerIdentity.tokenProblemHeader.rawName, value: tokenProblem)
-        }
-        headers.replaceOrAdd(name: "X-Forwarded-Proto", value: scheme)
     }
 
     /// No connection to the address could be made (refused, or not accepted within the connect timeout), or none was free

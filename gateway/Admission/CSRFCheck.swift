@@ -1,7 +1,5 @@
 import AccessTokens
-import Foundation
 import HTTPTypes
-import Hummingbird
 import ServiceDefaults
 
 /// The CSRF defence of cookie sessions (`SessionCookies`). An unsafe request (not GET, HEAD or OPTIONS) without an
@@ -9,30 +7,30 @@ import ServiceDefaults
 /// from a configured web origin (`Origin`, or else `Referer`) and, when it carries a session, echo the CSRF cookie in
 /// `X-CSRF-Token` (double submit). Otherwise 403 `csrf_rejected`. Requests with a bearer token are the apps' and
 /// are not concerned: browsers never add that header on their own.
-struct CSRFMiddleware: RouterMiddleware {
-    typealias Context = GatewayRequestContext
+struct CSRFCheck: Sendable {
     let origins: WebOrigins
 
     static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard !Self.safeMethods.contains(request.method), request.headers[.authorization] == nil else { return try await next(request, context) }
-        let cookies = request.headers[values: .cookie].joined(separator: "; ")
+    /// The refusal of `request`, or nil when it may go on.
+    func refusal(of request: HTTPRequest) -> APIError? {
+        let fields = request.headerFields
+        guard !Self.safeMethods.contains(request.method), fields[.authorization] == nil else { return nil }
+        let cookies = fields[values: .cookie].joined(separator: "; ")
         let carriesSession =
             SessionCookies.value(of: SessionCookies.access, in: cookies) != nil
             || SessionCookies.value(of: SessionCookies.refresh, in: cookies) != nil
-        let asksForCookies = SessionCookies.areAsked(in: request.headers)
-        guard carriesSession || asksForCookies else { return try await next(request, context) }
-        guard origins.allows(WebOrigins.origin(of: request)) else {
-            throw Self.refusal("The request did not come from an allowed web origin.")
+        guard carriesSession || SessionCookies.areAsked(in: fields) else { return nil }
+        guard origins.allows(WebOrigins.origin(of: fields)) else {
+            return Self.refusal("The request did not come from an allowed web origin.")
         }
         if carriesSession {
             guard let expected = SessionCookies.value(of: SessionCookies.csrf, in: cookies),
-                let sent = request.headers[HTTPField.Name(SessionCookies.csrfHeader)!],
+                let sent = fields[HTTPField.Name(SessionCookies.csrfHeader)!],
                 Self.constantTimeEqual(Array(expected.utf8), Array(sent.utf8))
-            else { throw Self.refusal("Send the CSRF cookie's value in X-CSRF-Token.") }
+            else { return Self.refusal("Send the CSRF cookie's value in X-CSRF-Token.") }
         }
-        return try await next(request, context)
+        return nil
     }
 
     static func refusal(_ message: String) -> APIError { APIError(.forbidden, code: "csrf_rejected", message: message) }

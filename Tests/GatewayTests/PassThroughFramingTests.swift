@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import InMemoryTracing
+import MetricsTestKit
+import NIOCore
+import Synchronization
+import Testing
+import Tracing
+
+@testable import Gateway
+
+/// What used to need a second forwarder: chunked bodies, `Expect: 100-continue`, streamed answers (Server-Sent Events)
+/// and tracing, all through the pass-through.
+extension UpstreamProxyTests {
+    @Test("a chunked body reaches the upstream; one that grows past the route's limit is a 413 and the connection closes")
+    func chunkedBodies() async throws {
+        try await withGateway { gateway in
+            let port = try #require(gateway.port)
+            let small = try await RawHTTPConnection.send(
+                "POST /api/meals/echo HTTP/1.1\r\nHost: gateway\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
+                port: port)
+            #expect(small.hasPrefix("HTTP/1.1 200"), "\(small)")
+            #expect(small.hasSuffix("hello world"))
+
+            // The route takes 64 bytes; 100 arrive, with no length declared. The answer is sent without waiting for
+            // the rest and the connection is closed (RawHTTPConnection returns only once it is).
+            let chunk = String(repeating: "a", count: 50)
+            let large = try await RawHTTPConnection.send(
+                "POST /api/meals/echo HTTP/1.1\r\nHost: gateway\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "32\r\n\(chunk)\r\n32\r\n\(chunk)\r\n",
+                port: port)
+            #expect(large.hasPrefix("HTTP/1.1 413"), "\(large)")
+            #expect(large.contains(#""code":"payload_too_large""#))
+        }
+    }
+
+    @Test("Expect: 100-continue gets its go-ahead and the body goes up; another expectation is a 417; a refusal does not wait for the body")
+    func expectations() async throws {
+        try await withGateway { gateway in
+            let port = try #require(gateway.port)
+            let continued = try await RawHTTPConnection.send(
+                "POST /api/meals/echo HTTP/1.1\r\nHost: gateway\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+                port: port)
+            #expect(continued.hasPrefix("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200"), "\(continued)")
+            #expect(continued.hasSuffix("{}"))
+
+            let other = try await RawHTTPConnection.send(
+                "POST /api/meals/echo HTTP/1.1\r\nHost: gateway\r\nExpect: something-else\r\nContent-Length: 2\r\n\r\n", port: port)
+            #expect(other.hasPrefix("HTTP/1.1 417"), "\(other)")
+            #expect(other.contains(#""code":"expectation_failed""#))
+
+            // A private route without a token: refused before the body is asked for, and the connection closed, so
+            // the client is not left waiting to send it.
+            let refused = try await RawHTTPConnection.send(
+                "POST /api/private/echo HTTP/1.1\r\nHost: gateway\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n", port: port)
+            #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
+            #expect(!refused.contains("100 Continue"))
+        }
+    }
+
+    @Test("Server-Sent Events are passed on as they come, past the upstream timeout, and counted while open")
+    func streamingTests() async throws {
+        let metrics = TestMetrics()
+        try await echoUpstream().test(.live) { upstream in
+            var settings = try settings(upstreamPort: try #require(upstream.port))
+            settings.upstreamTimeout = .milliseconds(300)
+            try await tokens.withGateway(settings: settings, metrics: metrics, verifier: nil) { gateway in
+                try await gateway.execute(uri: "/api/meals/stream", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "text/event-stream")
+                    #expect(String(buffer: response.body) == "data: one\n\ndata: two\n\n")
+                }
+                // An ordinary answer still has the timeout.
+                try await gateway.execute(uri: "/api/meals/echo", method: .get) { response in #expect(response.status == .ok) }
+            }
+        }
+        let openStreams = try metrics.expectMeter("gateway_open_streams")
+        #expect(openStreams.values == [1, 0])
+    }
+
+    @Test("tracing: a server span per request and a client span per upstream call, whose context replaces the client's on the way up")
+    func tracedForwarding() async throws {
+        // The in-memory tracer carries its context in headers of its own (`in-memory-span-id`), not W3C's `traceparent`:
+        // the client's `traceparent` is dropped on the way up and the tracer's context of the client span sent instead.
+        let tracer = InMemoryTracer()
+        let token = try await tokens.token()
+        let seenSpanIds = Mutex<[String]>([])
+        try await withTracer(tracer) {
+            try await withGateway { gateway in
+                for _ in 1...2 {
+                    try await gateway.execute(
+                        uri: "/api/private/echo?x=1", method: .get,
+                        headers: [
+                            .authorization: "Bearer \(token)",
+                            HTTPField.Name("traceparent")!: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+                        ]
+                    ) { response in
+                        #expect(response.status == .ok)
+                        let seen = try JSONDecoder().decode([String: String].self, from: Data(buffer: response.body))
+                        #expect(seen["traceparent"] == nil)
+                        seenSpanIds.withLock { $0.append(seen[InMemoryTracer.spanIDKey] ?? "none") }
+                    }
+                }
+                try await gateway.execute(uri: "/api/private/echo", method: .get) { response in #expect(response.status == .unauthorized) }
+            }
+        }
+        let spans = tracer.finishedSpans
+        let servers = spans.filter { $0.kind == .server }
+        let clients = spans.filter { $0.kind == .client }
+        #expect(servers.map(\.operationName) == ["GET /api/private", "GET /api/private", "GET /api/private"])
+        #expect(clients.map(\.operationName) == ["GET meals", "GET meals"])
+        #expect(seenSpanIds.withLock { $0 } == clients.map(\.spanID), "the upstream received its client span's context")
+        for client in clients {
+            let server = try #require(servers.first { $0.spanID == client.parentSpanID }, "each client span is under a server span")
+            #expect(server.traceID == client.traceID)
+            #expect(server.attributes.get("http.response.status_code") == .int64(200))
+        }
+        #expect(servers.last?.attributes.get("http.response.status_code") == .int64(401))
+    }
+}

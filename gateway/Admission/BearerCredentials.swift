@@ -1,0 +1,55 @@
+import AccessTokens
+import Foundation
+import HTTPTypes
+import ServiceDefaults
+
+/// Who a request says it is, and the refusals a route answers when that does not hold: the bearer token of
+/// `Authorization`, or, when that header is absent, a web client's access cookie (`SessionCookies`; `CSRFCheck` has
+/// already checked an unsafe request sent with it). Refusals are 401 in the one error shape with an RFC 6750
+/// `WWW-Authenticate`; an expired token says `token_expired` so clients know to refresh.
+///
+/// A second kind of credential (personal API tokens, checked per route against their scopes) is a new case of
+/// `Credential`, verified where `PassThroughAdmission` verifies access tokens.
+enum BearerCredentials {
+    /// What a request carries.
+    enum Credential: Sendable, Equatable {
+        /// An access token, from `Authorization: Bearer` or the access cookie.
+        case accessToken(String)
+        /// `Authorization` is present but is not a bearer token.
+        case malformed
+        /// Nothing.
+        case none
+    }
+
+    /// The credential of a request with these header fields.
+    static func credential(in fields: HTTPFields) -> Credential {
+        if let authorization = fields[.authorization] {
+            return bearerToken(authorization).map(Credential.accessToken) ?? .malformed
+        }
+        return SessionCookies.value(of: SessionCookies.access, in: fields).map(Credential.accessToken) ?? .none
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110 section 11.1).
+    static func bearerToken(_ authorization: String) -> String? {
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// 401 `unauthenticated`: a private route without any credential.
+    static let missing = APIError(
+        .unauthorized, code: "unauthenticated", message: "Sign in to use this route.",
+        headers: [.wwwAuthenticate: #"Bearer realm="nutritionai""#])
+
+    /// 503 before the first key fetch: no token can be checked yet.
+    static let keysUnavailable = APIError.unavailable("Sign-in checks are starting up; try again shortly.", retryAfterSeconds: 2)
+
+    /// 401 for a token that does not verify; `token_expired` for an expired one.
+    static func refusal(_ error: AccessTokenError) -> APIError {
+        let code = error == .expired ? "token_expired" : "invalid_token"
+        return APIError(
+            .unauthorized, code: code, message: error.reason,
+            headers: [.wwwAuthenticate: #"Bearer realm="nutritionai", error="invalid_token", error_description="\#(error.reason)""#])
+    }
+}
