@@ -28,14 +28,17 @@ public enum TraceContext {
     ///
     /// Only these two values reach the tracer, never a whole header set: swift-otel logs the carrier of a failed
     /// extraction, and a request's headers hold its bearer token. A malformed value is dropped here, silently.
+    /// `instrument` reads it: the process's, unless the caller holds a tracer of its own (the gateway's pass-through,
+    /// which makes spans on event loops, outside the task a test binds its tracer to).
     public static func context(
-        traceparent value: String?, tracestate: String? = nil, base: InstrumentationContext = .topLevel
+        traceparent value: String?, tracestate: String? = nil, base: InstrumentationContext = .topLevel,
+        using instrument: any Instrument = InstrumentationSystem.instrument
     ) -> InstrumentationContext {
         var context = base
         guard let value, isWellFormed(value) else { return context }
         var carrier = [traceparent: value]
         if let tracestate { carrier["tracestate"] = tracestate }
-        InstrumentationSystem.instrument.extract(carrier, into: &context, using: TraceparentCarrier())
+        instrument.extract(carrier, into: &context, using: TraceparentCarrier())
         return context
     }
 

@@ -52,10 +52,12 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private var pool: UpstreamConnectionPool?
     private var peer: String?
     private var reading = Reading.nothing
-    /// Bytes of the body being dropped (`Reading.discard`): past `discardLimit` the connection is closed instead.
+    /// Bytes of the body being dropped (`Reading.discard`): past `discardingUpTo` the connection is closed instead.
     private var discardedBytes = 0
-    /// The most of an unwanted body (a refused request's, or the rest of one the upstream answered early) read and
-    /// dropped to keep the connection for the next request.
+    private var discardingUpTo = PassThroughHandler.discardLimit
+    /// The most of a refused request's body read and dropped to keep the connection for the next request. The rest
+    /// of a body the upstream answered early (a 413 of the service's own limit, say) is read up to the route's limit,
+    /// which the request was admitted under, so its client can read the answer.
     static let discardLimit = 1 << 20
     /// The router is answering a request this handler gave it.
     private var routerAnswering = false
@@ -153,7 +155,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             switch part {
             case .body(let buffer):
                 discardedBytes += buffer.readableBytes
-                if discardedBytes > Self.discardLimit { context.close(promise: nil) }
+                if discardedBytes > discardingUpTo { context.close(promise: nil) }
             case .end:
                 reading = .nothing
                 processWaiting(context: context)
@@ -255,10 +257,11 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         if closeAfterExchange { context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
     }
 
-    /// Drops the rest of the request being read (`discardLimit`).
-    private func startDiscarding() {
+    /// Drops the rest of the request being read, up to `limit` bytes.
+    private func startDiscarding(upTo limit: Int = PassThroughHandler.discardLimit) {
         reading = .discard
         discardedBytes = 0
+        discardingUpTo = limit
     }
 
     /// `100 Continue`: the client that asked for it may send its body.
@@ -569,7 +572,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             exchange.connection = nil
         }
         self.exchange = nil
-        if reading == .exchange { startDiscarding() }
+        // An admitted body is bounded already: by its declared length, or by the route's limit while it is chunked.
+        if reading == .exchange { startDiscarding(upTo: exchange.request.undeclaredBodyLimit ?? .max) }
         releaseClientReads()
         guard let context else { return }
         context.flush()

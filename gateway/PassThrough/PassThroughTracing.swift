@@ -23,7 +23,7 @@ struct PassThroughTracing: Sendable {
         guard path != "/health", !path.hasPrefix("/health/") else { return nil }
         let parent = TraceContext.context(
             traceparent: request.headerFields[Self.traceparent], tracestate: request.headerFields[Self.tracestate],
-            base: InstrumentationContext.current ?? .topLevel)
+            base: InstrumentationContext.current ?? .topLevel, using: tracer)
         let method = request.method.rawValue
         let span = tracer.startAnySpan(route.map { "\(method) \($0)" } ?? method, context: parent, ofKind: .server)
         span.attributes["http.request.method"] = method
