@@ -230,7 +230,11 @@ let package = Package(
             dependencies: ["NutritionAIClient", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Clients/nutri"
         ),
-        .target(name: "ContractTesting", dependencies: ["SyncContracts"], path: "Tests/ContractTesting"),
+        .target(
+            name: "ContractTesting",
+            dependencies: ["SyncContracts", hummingbird, httpTypes, .product(name: "HummingbirdTesting", package: "hummingbird")],
+            path: "Tests/ContractTesting"
+        ),
         // What several test targets share (the in-memory configuration reader).
         .target(name: "TestSupport", dependencies: [configuration], path: "Tests/TestSupport"),
         .testTarget(
@@ -312,13 +316,17 @@ let package = Package(
         ),
         .testTarget(
             name: "TrendsTests",
-            dependencies: ["TrendsService", "ServiceDefaults", "EventContracts", "TestSupport", hummingbird, configuration, logging],
+            dependencies: [
+                "TrendsService", "ServiceDefaults", "EventContracts", "TestSupport", "ContractTesting", hummingbird, httpTypes, configuration,
+                logging, .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             path: "Tests/TrendsTests"
         ),
         .testTarget(
             name: "SharingTests",
             dependencies: [
-                "SharingService", "ServiceDefaults", "EventContracts", hummingbird, httpTypes, metricsTestKit, lifecycle, logging,
+                "SharingService", "ServiceDefaults", "EventContracts", "ContractTesting", hummingbird, httpTypes, metricsTestKit, lifecycle,
+                logging,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -32,6 +32,7 @@ func buildApplication(
         logger.warning("SHARING_PHOTO_ENCRYPTION_KEY is not set: links cannot include photos (503 photos_not_configured)")
     }
     let photos = MealPhotoRepository(client: client, cipher: settings.photoEncryptionKeys.map(SealingCipher.init(keys:)))
+    let store = PostgresSharingStore(client: client, meals: meals, links: links, photos: photos, renders: CardRenderRepository(client: client))
     let photoUpkeep = infrastructure.periodicJob(name: "photo-upkeep", every: settings.photoUpkeepInterval) { logger in
         try await photos.sealDue(logger: logger)
     }
@@ -41,28 +42,19 @@ func buildApplication(
     var mealsClientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled)
     mealsClientConfiguration.tracing.tracer = nil  // the photo client makes its own, named span (`HTTPClientSpan`)
     let mealsClient = HTTPClientService(configuration: mealsClientConfiguration)
-
-    let addresses = PublicAddresses(baseURL: settings.publicBaseURL)
-    let views = ViewCounter(links: links, interval: settings.viewWriteInterval, logger: logger)
-    let opener = LinkOpener(links: links, views: views)
+    let views = ViewCounter(store: store, interval: settings.viewWriteInterval, logger: logger)
     let router = ServiceRuntime.makeRouter(service: "sharing", checks: infrastructure.readinessChecks)
     // `POST /api/share/meal/:id` with `Idempotency-Key` makes one link however often it is replayed.
     router.add(middleware: IdempotencyMiddleware(client: infrastructure.postgres, maxRequestBytes: 65_536))
-    ShareController(
-        client: client, meals: meals, links: links, photos: photos,
-        photoClient: MealPhotoClient(
+    SharingRoutes(
+        store: store,
+        photoSource: MealPhotoClient(
             client: mealsClient.client, mealsURL: settings.mealsURL, timeout: settings.photoTimeout, maxBytes: settings.maxPhotoBytes),
-        opener: opener,
-        views: SharedViewAnswers(
-            opener: opener, links: links, cache: SharedViewCache(capacity: config.int(forKey: "sharing.views.cache.links", default: 10_000)),
-            addresses: addresses),
-        addresses: addresses, mealWait: MealWait(arrivals: arrivals, limit: settings.mealWait, recheck: settings.mealWaitRecheck), now: now
+        views: views, renderer: renderer, rasteriser: rasteriser, publicBaseURL: settings.publicBaseURL,
+        viewCacheLinks: config.int(forKey: "sharing.views.cache.links", default: 10_000),
+        mealWait: MealWait(
+            arrivals: arrivals, limit: settings.mealWait, recheck: settings.mealWaitRecheck), now: now
     ).addRoutes(to: router)
-    let cardImages = ShareCardImages(
-        renders: CardRenderRepository(client: client), photos: photos, renderer: renderer, rasteriser: rasteriser, flights: RenderFlights(),
-        metrics: MetricsSystem.factory)
-    SharedPageController(opener: opener, photos: photos, renderer: renderer, cardImages: cardImages, addresses: addresses, now: now)
-        .addRoutes(to: router)
     ExportController(part: SharingExportTables.part, pool: client).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure,

@@ -30,17 +30,11 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         group: config.string(forKey: "trends.consumer.group", default: "trends"), topics: TrendsEventHandler.topics,
         handler: handler)
 
-    let profiles = ProfileReader(client: client)
-    let summaries = DaySummaryReader(client: client)
-    let meals = MealReader(client: client)
-    let bodyMetrics = BodyMetricsReader(client: client)
-    let reports = ReadyReports(
-        versions: DataVersionReader(client: client), profiles: profiles,
-        cache: ReportCache(userCapacity: config.int(forKey: "trends.reports.cache.users", default: 10_000)))
     let router = ServiceRuntime.makeRouter(service: "trends", checks: infrastructure.readinessChecks)
-    TrendsController(reports: reports, summaries: summaries, meals: meals, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
-    ExpenditureController(profiles: profiles, summaries: summaries, bodyMetrics: bodyMetrics, now: now).addRoutes(to: router)
-    DashboardController(reports: reports, summaries: summaries, meals: meals, photos: photoURLs.signer(now: now), now: now).addRoutes(to: router)
+    TrendsRoutes(
+        store: PostgresTrendsStore(client: client), reportCacheUsers: config.int(forKey: "trends.reports.cache.users", default: 10_000),
+        photos: photoURLs.signer(now: now), now: now
+    ).addRoutes(to: router)
     ExportController(part: TrendsExportTables.part, pool: client).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [inbox], router: router, http: try HTTPServerSettings(config: config, defaultPort: 8084),

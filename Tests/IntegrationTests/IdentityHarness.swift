@@ -1,6 +1,7 @@
 import AccessTokens
 import AsyncHTTPClient
 import Configuration
+import ContractTesting
 import Foundation
 import HTTPTypes
 import Hummingbird

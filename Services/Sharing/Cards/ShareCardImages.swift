@@ -12,8 +12,7 @@ import WireJSON
 /// another display name or the photo's inclusion each make a new render, and everything else is served from the
 /// table. Metric: `sharing_card_cache_hits_total` (renders count in `sharing_card_renders_total`).
 struct ShareCardImages: Sendable {
-    let renders: CardRenderRepository
-    let photos: MealPhotoRepository
+    let store: any SharingStore
     let renderer: SharedPageRenderer
     let rasteriser: CardRasteriser
     let flights: RenderFlights
@@ -26,19 +25,19 @@ struct ShareCardImages: Sendable {
     func png(for shared: SharedMeal, view: SharedMealView, now: Date, logger: Logger) async throws -> ByteBuffer {
         let sourceDigest = Self.sourceDigest(card: renderer.card(view), photoDigest: shared.photoDigest)
         let meal = shared.meal
-        if let png = try await renders.png(mealId: meal.mealId, sourceDigest: sourceDigest, logger: logger) {
+        if let png = try await store.cardPNG(mealId: meal.mealId, sourceDigest: sourceDigest, logger: logger) {
             Counter(label: "sharing_card_cache_hits_total", factory: metrics).increment()
             return png
         }
         return try await flights.run("\(meal.mealId)/\(sourceDigest)") { [self] in
             var pictured = view
-            if shared.photoDigest != nil, let (photo, _) = try await photos.photo(token: shared.token, now: now, logger: logger),
+            if shared.photoDigest != nil, let (photo, _) = try await store.photo(token: shared.token, now: now, logger: logger),
                 Self.drawablePhotoTypes.contains(photo.mediaType)
             {
                 pictured.cardPhoto = "data:\(photo.mediaType);base64,\(Data(photo.bytes.readableBytesView).base64EncodedString())"
             }
             let png = try await rasteriser.png(renderer.card(pictured))
-            try await renders.save(
+            try await store.saveCard(
                 png, mealId: meal.mealId, userId: meal.userId, mealVersion: meal.version, sourceDigest: sourceDigest, renderedAt: now,
                 logger: logger)
             logger.info(

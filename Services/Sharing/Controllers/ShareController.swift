@@ -1,19 +1,15 @@
 import EventContracts
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
-import PostgresNIO
-import PostgresSupport
 import ServiceDefaults
 import WireJSON
 
 /// The share API: create a link for one's own meal, list and revoke one's links, and the public JSON view.
 struct ShareController: Sendable {
-    let client: PostgresPool
-    let meals: MealSnapshotRepository
-    let links: ShareLinkRepository
-    let photos: MealPhotoRepository
-    let photoClient: MealPhotoClient
+    let store: any SharingStore
+    let photoSource: any MealPhotoSource
     let opener: LinkOpener
     let views: SharedViewAnswers
     let addresses: PublicAddresses
@@ -51,7 +47,7 @@ struct ShareController: Sendable {
             expiresAt: created.addingTimeInterval(Double(days) * 86_400), revokedAt: nil, includePhoto: includePhoto,
             showDisplayName: body.showDisplayName ?? false, viewCount: 0, lastViewedAt: nil, mealTitle: meal.title,
             mealCalories: meal.totals.calories)
-        try await links.create(link, logger: context.logger)
+        try await store.createLink(link, logger: context.logger)
         return EditedResponse(
             status: .created, headers: [.location: "/api/share/\(link.token)"],
             response: ShareLinkBody(link, addresses: addresses, now: created))
@@ -66,7 +62,7 @@ struct ShareController: Sendable {
         let cursor = try query["cursor"].map { try ListCursor.decodeTime(String($0)) }.map { LinkCursor(createdAtMicros: $0.micros, linkId: $0.id) }
         // The views this replica counted so far show at once (others' within their write interval).
         try await opener.views.flush(logger: context.logger)
-        let rows = try await links.list(userId: caller.userId, after: cursor, limit: limit + 1, logger: context.logger)
+        let rows = try await store.links(of: caller.userId, after: cursor, limit: limit + 1, logger: context.logger)
         let page = rows.prefix(limit)
         let current = now()
         return ShareLinkPageBody(
@@ -88,7 +84,7 @@ struct ShareController: Sendable {
         let caller = try CallerIdentity(request)
         let token = context.parameters.get("token") ?? ""
         guard CapabilityToken.isWellFormed(token),
-            try await links.revoke(token: token, userId: caller.userId, now: now(), logger: context.logger)
+            try await store.revoke(token: token, userId: caller.userId, now: now(), logger: context.logger)
         else {
             throw LinkOpener.refusal(nil)
         }
@@ -97,7 +93,7 @@ struct ShareController: Sendable {
 
     /// The caller's meal, waited for when its first event has not arrived yet.
     private func ownedMeal(_ mealId: UUID, of userId: UUID, logger: Logger) async throws -> MealSnapshot {
-        guard let stored = try await mealWait.meal(mealId, of: userId, lookup: { try await meals.meal(mealId, client: client, logger: logger) })
+        guard let stored = try await mealWait.meal(mealId, of: userId, lookup: { try await store.meal(mealId, logger: logger) })
         else {
             throw APIError(
                 .conflict, code: "meal_not_ready", message: "This meal is not ready to share yet; try again in a moment.",
@@ -111,11 +107,11 @@ struct ShareController: Sendable {
     /// Copies the meal's photo once (later shares reuse it); false when the meal has none.
     private func copyPhoto(of meal: MealSnapshot, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> Bool {
         guard meal.hasPhoto else { return false }
-        if try await photos.exists(mealId: meal.mealId, logger: logger) { return true }
-        guard let photo = try await photoClient.photo(mealId: meal.mealId, for: caller, requestId: requestId, logger: logger) else {
+        if try await store.hasPhoto(mealId: meal.mealId, logger: logger) { return true }
+        guard let photo = try await photoSource.photo(mealId: meal.mealId, for: caller, requestId: requestId, logger: logger) else {
             return false
         }
-        try await photos.save(photo, mealId: meal.mealId, userId: caller.userId, logger: logger)
+        try await store.savePhoto(photo, mealId: meal.mealId, userId: caller.userId, logger: logger)
         return true
     }
 

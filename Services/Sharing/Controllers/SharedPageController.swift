@@ -7,7 +7,6 @@ import ServiceDefaults
 /// The public web side of a link: the HTML page (counts a view), the share card (SVG and PNG) and the photo.
 struct SharedPageController: Sendable {
     let opener: LinkOpener
-    let photos: MealPhotoRepository
     let renderer: SharedPageRenderer
     let cardImages: ShareCardImages
     let addresses: PublicAddresses
@@ -78,7 +77,7 @@ struct SharedPageController: Sendable {
         let current = now()
         let token = context.parameters.get("token") ?? ""
         guard CapabilityToken.isWellFormed(token),
-            let (photo, expiresAt) = try await photos.photo(token: token, now: current, logger: context.logger)
+            let (photo, expiresAt) = try await opener.store.photo(token: token, now: current, logger: context.logger)
         else {
             // Why not: the link's own refusal when it does not open, else it was shared without a photo.
             _ = try await opener.open(token, now: current, countingView: false, logger: context.logger)

@@ -8,14 +8,13 @@ import ServiceDefaults
 /// the answer. Every view that opens is counted, by `ViewCounter`.
 struct SharedViewAnswers: Sendable {
     let opener: LinkOpener
-    let links: ShareLinkRepository
     let cache: SharedViewCache
     let addresses: PublicAddresses
 
     /// The encoded view of `token` at `now` and the stamp it was made from; the link's refusal when it does not open.
     func answer(_ token: String, now: Date, logger: Logger) async throws -> SharedViewCache.Entry {
         // Only a link viewed before is worth the look-up of its stamp; any other goes straight to the full read.
-        if cache.contains(token), let stamp = try await links.stamp(token: token, now: now, logger: logger),
+        if cache.contains(token), let stamp = try await opener.store.stamp(token: token, now: now, logger: logger),
             let ready = cache.view(of: token, stamp: stamp)
         {
             try await opener.views.record(token, now: now, logger: logger)

@@ -11,14 +11,14 @@ import Synchronization
 /// see a link's count up to `interval` late (this replica writes before its owner's list). Bounded: past
 /// `maxPendingLinks` distinct links the view that finds the buffer full writes it at once.
 final class ViewCounter: Service, Sendable {
-    private let links: ShareLinkRepository
+    private let store: any SharingStore
     private let pending = Mutex<[String: PendingViews]>([:])
     let interval: Duration
     let maxPendingLinks: Int
     private let logger: Logger
 
-    init(links: ShareLinkRepository, interval: Duration, maxPendingLinks: Int = 10_000, logger: Logger) {
-        self.links = links
+    init(store: any SharingStore, interval: Duration, maxPendingLinks: Int = 10_000, logger: Logger) {
+        self.store = store
         self.interval = interval
         self.maxPendingLinks = max(1, maxPendingLinks)
         self.logger = logger
@@ -49,7 +49,7 @@ final class ViewCounter: Service, Sendable {
         }
         guard !views.isEmpty else { return }
         do {
-            try await links.addViews(views, logger: logger)
+            try await store.addViews(views, logger: logger)
         } catch {
             pending.withLock { pending in pending.merge(views) { $0.adding($1) } }
             throw error

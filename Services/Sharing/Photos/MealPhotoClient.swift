@@ -6,12 +6,19 @@ import NIOCore
 import ServiceDefaults
 import WireJSON
 
+/// Where a shared meal's photo is copied from when its owner shares it with the photo: the meals service
+/// (`MealPhotoClient`); router tests use a stand-in.
+protocol MealPhotoSource: Sendable {
+    /// The meal's photo; nil when the meals service has none for this caller. 503 when it cannot be reached.
+    func photo(mealId: UUID, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> MealPhoto?
+}
+
 /// The one internal HTTP call of the sharing service: when an owner shares a meal with its photo, the photo is
 /// fetched once from the meals service's `GET /api/meals/:id/photo` on the owner's behalf (the meals service
 /// checks ownership again) and copied, so public views never reach the meals service. The call carries the share
 /// request's `X-Request-Id` and, while tracing is on, its trace (`traceparent`), so the meals service's logs and span
 /// join the request that caused it. A failure is logged to the share request's `logger`.
-struct MealPhotoClient: Sendable {
+struct MealPhotoClient: MealPhotoSource {
     let client: HTTPClient
     let mealsURL: String
     let timeout: Duration

@@ -8,8 +8,7 @@ import ServiceDefaults
 /// achievements are served from the user's ready reports while their data is unchanged.
 struct DashboardController: Sendable {
     let reports: ReadyReports
-    let summaries: DaySummaryReader
-    let meals: MealReader
+    let store: any TrendsStore
     /// Signs the history's thumbnail URLs; nil when trends has no photo URL key.
     let photos: PhotoURLSigner?
     let now: @Sendable () -> Date
@@ -29,9 +28,9 @@ struct DashboardController: Sendable {
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         let today = state.profile.today(now: now())
         return try await reports.answer("stats/\(today)", of: state, encoder: context.responseEncoder) {
-            async let totals = summaries.totals(
+            async let totals = store.totals(
                 of: caller.userId, from: [today, today.startOfWeek, UserStatsReport.beginning], through: today, logger: context.logger)
-            async let logged = summaries.loggedDays(of: caller.userId, logger: context.logger)
+            async let logged = store.loggedDays(of: caller.userId, logger: context.logger)
             return UserStatsReport(today: today, totals: try await totals, streaks: Streaks(loggedDays: try await logged, today: today))
         }
     }
@@ -44,7 +43,7 @@ struct DashboardController: Sendable {
         let range = reader.lastDays(fallback: 7, limits: 1...90)
         try reader.check()
         return try await reports.answer("progress/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
-            let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
+            let days = try await store.summaries(of: caller.userId, in: range, logger: context.logger)
             return DaysReport(range: range, summaries: days, goals: state.profile.goals)
         }
     }
@@ -57,7 +56,7 @@ struct DashboardController: Sendable {
         let range = reader.month()
         try reader.check()
         return try await reports.answer("calendar/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
-            let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
+            let days = try await store.summaries(of: caller.userId, in: range, logger: context.logger)
             return DaysReport(range: range, summaries: days, goals: state.profile.goals)
         }
     }
@@ -71,7 +70,7 @@ struct DashboardController: Sendable {
         let range = reader.dateRange(maximumDays: SummariesReport.maximumDays)
         try reader.check()
         return try await reports.answer("summaries/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
-            let days = try await summaries.summaries(of: caller.userId, in: range, logger: context.logger)
+            let days = try await store.summaries(of: caller.userId, in: range, logger: context.logger)
             return SummariesReport(range: range, summaries: days, goals: state.profile.goals)
         }
     }
@@ -83,8 +82,8 @@ struct DashboardController: Sendable {
             throw APIError.notFound("No such day; use a date such as 2026-05-01.")
         }
         let profile = try await reports.state(of: caller.userId, logger: context.logger).profile
-        async let days = summaries.summaries(of: caller.userId, in: date...date, logger: context.logger)
-        async let dayMeals = meals.meals(of: caller.userId, on: date, logger: context.logger)
+        async let days = store.summaries(of: caller.userId, in: date...date, logger: context.logger)
+        async let dayMeals = store.meals(of: caller.userId, on: date, logger: context.logger)
         let summary = try await days.first ?? .empty(date)
         return DayHistory(
             date: date, summary: DayReport(summary, goals: profile.goals),
@@ -97,7 +96,7 @@ struct DashboardController: Sendable {
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         let today = state.profile.today(now: now())
         return try await reports.answer("achievements/\(today)", of: state, encoder: context.responseEncoder) {
-            let loggedDays = try await summaries.loggedDays(of: caller.userId, logger: context.logger)
+            let loggedDays = try await store.loggedDays(of: caller.userId, logger: context.logger)
             return AchievementsReport(Streaks(loggedDays: loggedDays, today: today))
         }
     }

@@ -5,9 +5,7 @@ import ServiceDefaults
 /// `GET /api/trends/expenditure`: the user's daily energy expenditure estimated from their own log (see
 /// `ExpenditureEstimator` and docs/EXPENDITURE.md) and a calorie target for their goal.
 struct ExpenditureController: Sendable {
-    let profiles: ProfileReader
-    let summaries: DaySummaryReader
-    let bodyMetrics: BodyMetricsReader
+    let store: any TrendsStore
     let now: @Sendable () -> Date
 
     /// How far back weigh-ins are read: the window's 28 days plus older ones for the formula's latest weight.
@@ -19,11 +17,11 @@ struct ExpenditureController: Sendable {
 
     @Sendable func expenditure(request: Request, context: AppRequestContext) async throws -> ExpenditureEstimate {
         let caller = try CallerIdentity(request)
-        let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
+        let profile = try await store.profile(of: caller.userId, logger: context.logger)
         let today = profile.today(now: now())
-        async let logged = summaries.summaries(
+        async let logged = store.summaries(
             of: caller.userId, in: today.adding(days: -EstimationWindow.maximumDays)...today, logger: context.logger)
-        async let weighed = bodyMetrics.days(
+        async let weighed = store.bodyMetrics(
             of: caller.userId, in: today.adding(days: -Self.weightHistoryDays)...today, logger: context.logger)
         var days: [CalendarDate: ExpenditureDay] = [:]
         for day in try await logged where day.isLogged {

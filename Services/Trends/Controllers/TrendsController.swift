@@ -6,9 +6,7 @@ import ServiceDefaults
 /// `GET /api/trends?period=7d|30d|90d`, served from the user's ready report while their data is unchanged.
 struct TrendsController: Sendable {
     let reports: ReadyReports
-    let summaries: DaySummaryReader
-    let meals: MealReader
-    let bodyMetrics: BodyMetricsReader
+    let store: any TrendsStore
     let now: @Sendable () -> Date
 
     /// Weigh-ins this many days before a period warm the weight trend up.
@@ -37,10 +35,10 @@ struct TrendsController: Sendable {
         of userId: UUID, period: TrendPeriod, today: CalendarDate, profile: TrendsProfile, logger: Logger
     ) async throws -> TrendsReport {
         let range = period.range(endingOn: today)
-        async let days = summaries.summaries(of: userId, in: range, logger: logger)
-        async let best = meals.highlights(of: userId, in: range, best: true, limit: Self.highlightCount, logger: logger)
-        async let worst = meals.highlights(of: userId, in: range, best: false, limit: Self.highlightCount, logger: logger)
-        async let metrics = bodyMetrics.days(
+        async let days = store.summaries(of: userId, in: range, logger: logger)
+        async let best = store.highlights(of: userId, in: range, best: true, limit: Self.highlightCount, logger: logger)
+        async let worst = store.highlights(of: userId, in: range, best: false, limit: Self.highlightCount, logger: logger)
+        async let metrics = store.bodyMetrics(
             of: userId, in: range.lowerBound.adding(days: -Self.weightWarmUpDays)...range.upperBound, logger: logger)
         return TrendsReport(
             period: period, range: range, summaries: try await days, best: try await best, worst: try await worst,

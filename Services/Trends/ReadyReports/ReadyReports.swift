@@ -8,17 +8,16 @@ import NIOCore
 /// the computation and the encoding. The version is read first: data read after it is at least that new, so a report is never kept
 /// under a version newer than its data, and any event applied later bumps the version past it.
 struct ReadyReports: Sendable {
-    let versions: DataVersionReader
-    let profiles: ProfileReader
+    let store: any TrendsStore
     let cache: ReportCache
 
     /// The user's data version and profile: one query when the profile at that version is cached.
     func state(of userId: UUID, logger: Logger) async throws -> UserDataState {
-        let version = try await versions.version(of: userId, logger: logger)
+        let version = try await store.dataVersion(of: userId, logger: logger)
         if let profile = cache.profile(of: userId, version: version) {
             return UserDataState(userId: userId, version: version, profile: profile)
         }
-        let profile = try await profiles.profile(of: userId, logger: logger)
+        let profile = try await store.profile(of: userId, logger: logger)
         cache.storeProfile(profile, of: userId, version: version)
         return UserDataState(userId: userId, version: version, profile: profile)
     }

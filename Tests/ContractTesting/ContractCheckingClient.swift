@@ -1,32 +1,30 @@
-import ContractTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Synchronization
-import Testing
 
-/// A gateway client that checks every real answer against the published OpenAPI document
-/// (gateway/Resources/openapi.json): the operation, the status and, for JSON, the body's schema. Every test that
-/// goes through the gateway thereby also tests the document, so it cannot drift from what the services send.
-final class ContractCheckingClient: TestClientProtocol {
-    static let contract: OpenAPIContract = {
+/// A test client that checks every answer against the published OpenAPI document (gateway/Resources/openapi.json):
+/// the operation, the status and, for JSON, the body's schema. Every test that goes through the gateway, and every
+/// service's router tests, thereby also test the document, so it cannot drift from what the services send.
+public final class ContractCheckingClient: TestClientProtocol {
+    public static let contract: OpenAPIContract = {
         do { return try OpenAPIContract.repository() } catch { fatalError("cannot read the OpenAPI document: \(error)") }
     }()
 
     private let client: any TestClientProtocol
     private let found = Mutex<[String]>([])
 
-    init(_ client: any TestClientProtocol) {
+    public init(_ client: any TestClientProtocol) {
         self.client = client
     }
 
-    var port: Int? { client.port }
+    public var port: Int? { client.port }
 
     /// Every mismatch seen so far.
-    var problems: [String] { found.withLock { $0 } }
+    public var problems: [String] { found.withLock { $0 } }
 
-    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
+    public func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
         let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
         let path = String(uri.prefix { $0 != "?" })
         // Paths no route serves are the gateway's plain 404, not part of the API.
