@@ -301,7 +301,7 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "AuthService", "ServiceDefaults", hummingbird, httpTypes, logging, metrics, metricsTestKit,
+                "AuthService", "ServiceDefaults", "ContractTesting", hummingbird, httpTypes, logging, metrics, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AuthTests"
@@ -309,7 +309,7 @@ let package = Package(
         .testTarget(
             name: "MetricsTests",
             dependencies: [
-                "MetricsService", "ServiceDefaults", "EventContracts", "SyncContracts", hummingbird, httpTypes, logging,
+                "MetricsService", "ServiceDefaults", "EventContracts", "SyncContracts", "ContractTesting", hummingbird, httpTypes, logging,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/MetricsTests"

@@ -66,8 +66,9 @@ final class InMemoryAccountStore: AccountStore {
             state.published.append(("user.profile_updated", userId, profile.version))
             let expiresAt = now.addingTimeInterval(900)
             return SessionBody(
-                token: "access-\(sessionId)", accessToken: "access-\(sessionId)", expiresAt: expiresAt, expiresIn: 900,
-                refreshToken: "refresh-\(sessionId)", sessionId: sessionId,
+                token: "access-\(sessionId.uuidString.lowercased())", accessToken: "access-\(sessionId.uuidString.lowercased())",
+                expiresAt: expiresAt, expiresIn: 900,
+                refreshToken: "refresh-\(sessionId.uuidString.lowercased())", sessionId: sessionId,
                 user: UserBody(id: userId, email: email.value, displayName: profile.displayName, createdAt: now),
                 profile: ProfileBody(profile))
         }

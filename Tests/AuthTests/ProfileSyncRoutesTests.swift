@@ -1,3 +1,4 @@
+import ContractTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -32,7 +33,10 @@ struct ProfileSyncRoutesTests {
         UserController(store: store, hasher: PasswordHasher(settings: .init(cost: 4, threads: 1, queueLimit: 1)), now: { Self.now })
             .addRoutes(to: router)
         ProfileSyncController(store: store, now: { Self.now }).addRoutes(to: router)
-        try await Application(router: router).test(.router, body)
+        try await Application(router: router).test(.router) { client in
+            let problems = try await ContractCheckingClient.problems(of: client, body)
+            #expect(problems.isEmpty, "answers the OpenAPI document does not describe: \(problems)")
+        }
     }
 
     var callerHeaders: HTTPFields {

@@ -1,3 +1,4 @@
+import ContractTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -34,7 +35,10 @@ struct RegistrationRoutesTests {
             }
             let router = ServiceRuntime.makeRouter(service: "auth", checks: [])
             RegistrationController(store: store, hasher: hasher, sessionLifetime: .seconds(30 * 86_400), now: { Self.now }).addRoutes(to: router)
-            try await Application(router: router).test(.router, body)
+            try await Application(router: router).test(.router) { client in
+                let problems = try await ContractCheckingClient.problems(of: client, body)
+                #expect(problems.isEmpty, "answers the OpenAPI document does not describe: \(problems)")
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import ContractTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -40,7 +41,10 @@ struct UserRoutesTests {
             store.addAccount(Profile(userId: userId, displayName: "Ada", updatedAt: Self.now), passwordHash: passwordHash!, sessionId: sessionId)
             let router = ServiceRuntime.makeRouter(service: "auth", checks: [])
             UserController(store: store, hasher: hasher, now: { Self.now }).addRoutes(to: router)
-            try await Application(router: router).test(.router, body)
+            try await Application(router: router).test(.router) { client in
+                let problems = try await ContractCheckingClient.problems(of: client, body)
+                #expect(problems.isEmpty, "answers the OpenAPI document does not describe: \(problems)")
+            }
         }
     }
 

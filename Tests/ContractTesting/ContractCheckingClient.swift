@@ -37,3 +37,14 @@ public final class ContractCheckingClient: TestClientProtocol {
         return response
     }
 }
+
+extension ContractCheckingClient {
+    /// Runs `body` with `client` wrapped in a checking client; answers every mismatch it saw.
+    public static func problems(
+        of client: any TestClientProtocol, _ body: @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws -> [String] {
+        let checked = ContractCheckingClient(client)
+        try await body(checked)
+        return checked.problems
+    }
+}

@@ -1,3 +1,4 @@
+import ContractTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -30,7 +31,10 @@ struct MetricsLastWriteWinsTests {
     func withRoutes(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let router = ServiceRuntime.makeRouter(service: "metrics", checks: [])
         MetricsController(store: store, now: { Self.now }).addRoutes(to: router)
-        try await Application(router: router).test(.router, body)
+        try await Application(router: router).test(.router) { client in
+            let problems = try await ContractCheckingClient.problems(of: client, body)
+            #expect(problems.isEmpty, "answers the OpenAPI document does not describe: \(problems)")
+        }
     }
 
     var headers: HTTPFields {

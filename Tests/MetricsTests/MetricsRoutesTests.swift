@@ -1,3 +1,4 @@
+import ContractTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -42,7 +43,10 @@ struct MetricsRoutesTests {
     func withRoutes(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let router = ServiceRuntime.makeRouter(service: "metrics", checks: [])
         MetricsController(store: store, now: { Self.now }).addRoutes(to: router)
-        try await Application(router: router).test(.router, body)
+        try await Application(router: router).test(.router) { client in
+            let problems = try await ContractCheckingClient.problems(of: client, body)
+            #expect(problems.isEmpty, "answers the OpenAPI document does not describe: \(problems)")
+        }
     }
 
     var callerHeaders: HTTPFields {

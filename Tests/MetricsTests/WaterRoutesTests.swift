@@ -1,3 +1,4 @@
+import ContractTesting
 import EventContracts
 import Foundation
 import HTTPTypes
@@ -66,7 +67,10 @@ struct WaterRoutesTests {
         WaterController(store: store, now: { Self.now }).addRoutes(to: router)
         MetricsSyncController(store: store, now: { Self.now }).addRoutes(to: router)
         MetricsImportController(store: store, now: { Self.now }).addRoutes(to: router)
-        try await Application(router: router).test(.router, body)
+        try await Application(router: router).test(.router) { client in
+            let problems = try await ContractCheckingClient.problems(of: client, body)
+            #expect(problems.isEmpty, "answers the OpenAPI document does not describe: \(problems)")
+        }
     }
 
     var headers: HTTPFields {
