@@ -61,6 +61,21 @@ extension UpstreamProxyTests {
         }
     }
 
+    @Test("a refused request's declared body is read whole, past 1 MiB: its client reads the refusal and the connection serves the next")
+    func refusedLargeBody() async throws {
+        try await withGateway { gateway in
+            let port = try #require(gateway.port)
+            let body = String(repeating: "x", count: 3 << 20)
+            let answers = try await RawHTTPConnection.send(
+                "POST /api/private-uploads/photo HTTP/1.1\r\nHost: gateway\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                    + "GET /api/meals/echo HTTP/1.1\r\nHost: gateway\r\nConnection: close\r\n\r\n",
+                port: port)
+            #expect(answers.hasPrefix("HTTP/1.1 401"), "\(answers.prefix(300))")
+            #expect(answers.contains(#""code":"unauthenticated""#))
+            #expect(answers.contains("HTTP/1.1 200"), "the next request on the connection is answered: \(answers.prefix(600))")
+        }
+    }
+
     @Test("Server-Sent Events are passed on as they come, past the upstream timeout, and counted while open")
     func streamingTests() async throws {
         let metrics = TestMetrics()

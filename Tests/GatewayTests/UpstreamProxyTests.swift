@@ -76,6 +76,7 @@ struct UpstreamProxyTests {
                 .init(prefix: "/api/limited", upstream: "meals", isPublic: true, rateLimit: "tight"),
                 .init(prefix: "/api/down", upstream: "down", isPublic: true),
                 .init(prefix: "/api/uploads", upstream: "meals", isPublic: true, maxBodyBytes: 64 << 20),
+                .init(prefix: "/api/private-uploads", upstream: "meals", isPublic: false, maxBodyBytes: 64 << 20),
             ],
             rateLimits: ["tight": RateLimitPolicy(name: "tight", limit: 2, windowSeconds: 60, per: .ip)])
         var http = try HTTPServerSettings(config: .init(provider: InMemoryProvider(values: [:])), defaultPort: 0)

@@ -55,9 +55,9 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// Bytes of the body being dropped (`Reading.discard`): past `discardingUpTo` the connection is closed instead.
     private var discardedBytes = 0
     private var discardingUpTo = PassThroughHandler.discardLimit
-    /// The most of a refused request's body read and dropped to keep the connection for the next request. The rest
-    /// of a body the upstream answered early (a 413 of the service's own limit, say) is read up to the route's limit,
-    /// which the request was admitted under, so its client can read the answer.
+    /// The most of a refused request's chunked body read and dropped to keep the connection for the next request. A
+    /// declared body, and the rest of a body the upstream answered early (a 413 of the service's own limit, say), are
+    /// read whole (they are within the route's limit), so their client can read the answer.
     static let discardLimit = 1 << 20
     /// The router is answering a request this handler gave it.
     private var routerAnswering = false
@@ -126,11 +126,12 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         }
     }
 
-    /// Reads from the client wait until the upstream takes what was read.
-    private func holdClientReads() {
+    /// Reads from the client wait until the upstream takes what was read (counted as a body hold), or until a waiting
+    /// admission decides (counted as an admission wait instead).
+    private func holdClientReads(isBodyHold: Bool = true) {
         guard !clientReadsHeld else { return }
         clientReadsHeld = true
-        counters.bodyHolds.increment()
+        if isBodyHold { counters.bodyHolds.increment() }
     }
 
     /// Lets reads from the client go on, making the one asked for meanwhile.
@@ -183,7 +184,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             admitting = true
             admissionNumber += 1
             let number = admissionNumber
-            holdClientReads()
+            holdClientReads(isBodyHold: false)
             let decided = context.eventLoop.makePromise(of: PassThroughDecision.self)
             decided.completeWithTask { [admission] in await admission.finish(pending) }
             decided.futureResult.assumeIsolated().whenSuccess { [weak self] decision in
@@ -220,7 +221,9 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             if closeAfterExchange { context.close(promise: nil) }
         case .refuse(let error, let route, let closesConnection):
             counters.refused.increment()
-            startDiscarding()
+            // A declared body is within the route's limit (a larger one is refused with the connection closed): it is
+            // read whole, so its client, still sending, can read the refusal (a 401 to refresh its token on, say).
+            startDiscarding(upTo: max(Self.discardLimit, request.headerFields[.contentLength].flatMap { Int($0) } ?? 0))
             let started = ContinuousClock.now
             let span = tracing?.serverSpan(for: request, route: route)
             writeError(error, requestId: requestId, closing: closesConnection, context: context)
@@ -573,7 +576,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         }
         self.exchange = nil
         // An admitted body is bounded already: by its declared length, or by the route's limit while it is chunked.
-        if reading == .exchange { startDiscarding(upTo: exchange.request.undeclaredBodyLimit ?? .max) }
+        if reading == .exchange { startDiscarding(upTo: exchange.request.undeclaredBodyLimit.map { $0 - exchange.bodyBytesRead } ?? .max) }
         releaseClientReads()
         guard let context else { return }
         context.flush()

@@ -5,7 +5,8 @@ import ServiceDefaults
 
 /// The headers only the gateway sets on a request it passes on, to an upstream or to its own composed routes: the
 /// request id, the client's address, the verified caller (`X-User-Id`, `X-Session-Id`) or on a public route the
-/// problem of its token, and the scheme the client used. A client's copies of them are never passed on.
+/// problem of its token, and the scheme the gateway was reached by (`http`: it serves no TLS itself). A client's
+/// copies of them are never passed on.
 struct GatewayHeaders: Sendable {
     var requestId: String
     var clientAddress: String
