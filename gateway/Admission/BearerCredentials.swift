@@ -30,11 +30,18 @@ enum BearerCredentials {
     }
 
     /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110 section 11.1).
+    /// Read byte by byte: it runs on every request, and Foundation's trimming goes through UTF-16 (it showed in the
+    /// gateway's profile).
     static func bearerToken(_ authorization: String) -> String? {
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+        let value = Substring(authorization).utf8.drop { $0 == space }
+        guard let schemeEnd = value.firstIndex(of: space) else { return nil }
+        let scheme = value[..<schemeEnd]
+        // ASCII case-insensitive: setting bit 0x20 lower-cases a letter, and only a letter's two cases map onto one.
+        guard scheme.count == 6, zip(scheme, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        var token = value[schemeEnd...].drop { $0 == space || $0 == tab }
+        while let last = token.last, last == space || last == tab { token = token.dropLast() }
+        return token.isEmpty ? nil : String(Substring(token))
     }
 
     /// 401 `unauthenticated`: a private route without any credential.
