@@ -275,8 +275,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "BackendKit", "PostgresSupport", "Messaging", "SyncContracts", "Kafka", "EventContracts", "ServiceDefaults", "AccessTokens",
-                "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
+                "BackendKit", "PostgresSupport", "Messaging", "SyncContracts", "Kafka", "CRdKafka", "EventContracts", "ServiceDefaults",
+                "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
                 "ContractTesting", "TestSupport", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

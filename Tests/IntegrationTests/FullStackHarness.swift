@@ -178,7 +178,7 @@ struct JourneyError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Reads every topic from the beginning with a group of its own and keeps what it read, so a test can look at the
+/// Reads every topic from now on (`ConsumerGroupStart`) with a group of its own and keeps what it read, so a test can look at the
 /// events its actions caused (selected by their key, the user id).
 final class EventTap: Sendable {
     private let read = Mutex<[(topic: String, key: String, value: [UInt8])]>([])
@@ -189,9 +189,10 @@ final class EventTap: Sendable {
         let configuration = KafkaConfiguration(
             bootstrapServers: TestEnvironment.brokers, clientId: "itest-event-tap", deliveryTimeout: .seconds(5),
             metadataRefreshInterval: .seconds(1))
+        let group = "itest-tap-\(UUID().uuidString.prefix(8))"
+        try ConsumerGroupStart.atEnd(group: group)
         let consumer = try KafkaConsumer(
-            configuration: configuration, groupId: "itest-tap-\(UUID().uuidString.prefix(8))", topics: Topic.allCases.map(\.rawValue),
-            logger: TestEnvironment.logger)
+            configuration: configuration, groupId: group, topics: Topic.allCases.map(\.rawValue), logger: TestEnvironment.logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await message in consumer.messages {

@@ -25,7 +25,9 @@ struct ProjectionStack: Sendable {
     static func run(start: Date, _ body: @Sendable (ProjectionStack) async throws -> Void) async throws {
         let clock = TestClock(start)
         var values = try await TestServices.config(schema: "itest_trends")
-        values["trends.consumer.group"] = "itest-projection-\(UUID().uuidString.prefix(8))"
+        let group = "itest-projection-\(UUID().uuidString.prefix(8))"
+        try ConsumerGroupStart.atEnd(group: group)
+        values["trends.consumer.group"] = group
         let trends = try TrendsService.buildApplication(
             config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: { clock.now() })
         let producer = try KafkaProducer(

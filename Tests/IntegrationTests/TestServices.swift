@@ -40,10 +40,12 @@ enum TestServices {
     }
 
     /// The configuration of service `name` on its emptied `itest_<name>` schema, consuming with a consumer group of
-    /// its own (`itest-<name>-…`), so it reads every topic from the start.
+    /// its own (`itest-<name>-…`) that reads every event published from now on (`ConsumerGroupStart`).
     static func config(service name: String) async throws -> [String: String] {
         var values = try await config(schema: "itest_\(name)")
-        values["\(name).consumer.group"] = "itest-\(name)-\(UUID().uuidString.prefix(8))"
+        let group = "itest-\(name)-\(UUID().uuidString.prefix(8))"
+        try ConsumerGroupStart.atEnd(group: group)
+        values["\(name).consumer.group"] = group
         if name == "sharing" {
             // Every harness builds sharing from this configuration; its photo copies are sealed like meals' photos.
             values["sharing.photo.encryption.key"] = photoKey
