@@ -289,7 +289,7 @@ let package = Package(
         .testTarget(
             name: "MealsTests",
             dependencies: [
-                "MealsService", "ServiceDefaults", "BackendKit", "EventContracts", "TestSupport",
+                "MealsService", "ServiceDefaults", "BackendKit", "EventContracts", "SyncContracts", "WireJSON", "TestSupport", "ContractTesting",
                 hummingbird, httpTypes, configuration, logging, metrics, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -43,8 +43,7 @@ func buildApplication(
     }
     let thumbnailer = PhotoThumbnailer(settings: settings.thumbnails, logger: logger)
     let vault = PhotoVault(cipher: settings.photoEncryptionKeys.map(SealingCipher.init(keys:)), thumbnailer: thumbnailer)
-    let store = MealStore(client: client, meals: meals, photos: vault, now: now)
-    let customMealStore = CustomMealStore(client: client, customMeals: customMeals, now: now)
+    let store = PostgresMealStore(client: client, meals: meals, photos: vault, now: now)
 
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "meals.consumer.group", default: "meals"), topics: MealsEventHandler.topics,
@@ -105,28 +104,20 @@ func buildApplication(
     router.add(
         middleware: IdempotencyMiddleware(
             client: client, maxRequestBytes: max(settings.maxImageBytes * 3 / 2 + 65_536, SyncImportLimits.maximumBodyBytes)))
-    FoodController(foods: foods, repository: foodRepository).addRoutes(to: router)
     let photoReader = AnalysisRequestReader(maxImageBytes: settings.maxImageBytes)
+    MealsRoutes(
+        meals: store, customMeals: PostgresCustomMealStore(client: client, customMeals: customMeals, now: now),
+        changeFeed: PostgresMealsChangeFeed(client: client, meals: meals, customMeals: customMeals), profiles: callerProfiles, foods: foods,
+        photoReader: photoReader, photos: photos, now: now
+    ).addRoutes(to: router)
     let visionUsage = VisionUsageRepository()
     AnalyzeController(
         store: store, profiles: callerProfiles, foods: foods, reader: photoReader, analyzers: analyzers, photos: photos,
         usage: VisionUsageMeter(client: client, repository: visionUsage, prices: settings.visionPrices, now: now), now: now
     ).addRoutes(to: router)
-    let maker = ManualMealMaker(foods: foods, now: now)
-    MealController(client: client, meals: meals, store: store, profiles: callerProfiles, foods: foods, maker: maker, photos: photos, now: now)
-        .addRoutes(to: router)
-    MealPhotoController(client: client, rows: PhotoRepository(), vault: vault, store: store, reader: photoReader, photos: photos, now: now)
-        .addRoutes(to: router)
-    CustomMealController(
-        client: client, customMeals: customMeals, customMealStore: customMealStore, store: store, profiles: callerProfiles, foods: foods,
-        photos: photos, now: now
-    ).addRoutes(to: router)
-    MealsSyncController(client: client, meals: meals, customMeals: customMeals, foods: foods, photos: photos).addRoutes(to: router)
     let keyCheck = VisionKeyCheck(httpClient: httpClient.client, timeout: settings.vision?.requestTimeout ?? .seconds(20))
     VisionKeyController(vault: keyVault, policy: baseURLPolicy, check: keyCheck).addRoutes(to: router)
     VisionUsageController(client: client, repository: visionUsage, keys: visionKeys, prices: settings.visionPrices, now: now)
-        .addRoutes(to: router)
-    MealsImportController(store: store, customMealStore: customMealStore, profiles: callerProfiles, maker: maker)
         .addRoutes(to: router)
     ExportController(part: MealsExportTables.part, pool: client).addRoutes(to: router)
 

@@ -208,7 +208,7 @@ struct MealPhotoTests {
             #expect(profile.status == .ok && String(buffer: profile.body).contains(#""deletePhotosAfterDays":10"#))
             let retention = MealPhotoRetention(
                 client: stack.mealsDatabase, meals: MealRepository(), profiles: ProfileRepository(),
-                store: MealStore(
+                store: PostgresMealStore(
                     client: stack.mealsDatabase, meals: MealRepository(), photos: TestServices.photoVault(keys: try TestServices.photoKeys()),
                     now: { stack.clock.now() }))
             var removed = 0

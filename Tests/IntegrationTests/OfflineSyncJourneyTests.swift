@@ -236,7 +236,7 @@ struct OfflineSyncJourneyTests {
             let replicas = (0..<2).map { _ in
                 MealHistoryRetention(
                     client: mealsDatabase, meals: meals, profiles: profiles,
-                    store: MealStore(client: mealsDatabase, meals: meals, photos: photos, now: { stack.clock.now() }), batchSize: 1)
+                    store: PostgresMealStore(client: mealsDatabase, meals: meals, photos: photos, now: { stack.clock.now() }), batchSize: 1)
             }
             var purged = 0
             _ = try await TestEnvironment.eventually(timeout: .seconds(30)) {

@@ -10,10 +10,10 @@ import ServiceDefaults
 /// provider is counted whether it succeeded or not, and photo answers carry `usageWarning` once the user's own keys
 /// have reached 80% of their monthly budget.
 struct AnalyzeController: Sendable {
-    let store: MealStore
+    let store: any MealStore
     /// The profile each meal is dated and scored with (waiting for a new user's first one).
-    let profiles: CallerProfiles
-    let foods: FoodCatalogLoader
+    let profiles: any CallerProfileSource
+    let foods: any FoodCatalogSource
     let reader: AnalysisRequestReader
     /// The user's own provider or the server's.
     let analyzers: PhotoAnalyzerChooser

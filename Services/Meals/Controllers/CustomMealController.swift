@@ -1,20 +1,16 @@
 import BackendKit
 import Foundation
 import Hummingbird
-import PostgresNIO
-import PostgresSupport
 import ServiceDefaults
 import SyncContracts
 
 /// Saved meals to log again: `/api/custom-meals` list, create, read, replace, delete, and log as a consumed meal.
 struct CustomMealController: Sendable {
-    let client: PostgresPool
-    let customMeals: CustomMealRepository
-    let customMealStore: CustomMealStore
-    let store: MealStore
+    let customMealStore: any CustomMealStore
+    let store: any MealStore
     /// The profile each meal is dated and scored with (waiting for a new user's first one).
-    let profiles: CallerProfiles
-    let foods: FoodCatalogLoader
+    let profiles: any CallerProfileSource
+    let foods: any FoodCatalogSource
     /// Signs the photo URLs of the meals it answers.
     let photos: PhotoURLSigner
     let now: @Sendable () -> Date
@@ -35,7 +31,7 @@ struct CustomMealController: Sendable {
         let limit = query["limit"].map { Int(String($0)) ?? -1 } ?? 50
         guard (1...100).contains(limit) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
         let after = try query["cursor"].map { try ListCursor.decode(String($0)) }.map { (name: $0.key, id: $0.id) }
-        let rows = try await customMeals.list(userId: caller.userId, after: after, limit: limit, client: client, logger: context.logger)
+        let rows = try await customMealStore.list(userId: caller.userId, after: after, limit: limit, logger: context.logger)
         let catalog = try foods.catalog()
         let page = Array(rows.prefix(limit))
         return CustomMealPageBody(
@@ -77,7 +73,7 @@ struct CustomMealController: Sendable {
         let (name, mealType, tags) = try validate(body)
         let condition = try RequestPreconditions.writeCondition(request, body: raw, modifiedAt: body.modifiedAt, now: now())
         if case .lastWriteWins = condition,
-            try await customMeals.find(id, userId: caller.userId, client: client, logger: context.logger) == nil
+            try await customMealStore.find(id, userId: caller.userId, logger: context.logger) == nil
         {
             let now = now()
             let stamp = try WriteStamp.of(modifiedAt: body.modifiedAt, body: raw.readableBytesView, now: now)
@@ -140,7 +136,7 @@ struct CustomMealController: Sendable {
 
     private func find(_ context: AppRequestContext, caller: CallerIdentity) async throws -> CustomMealRecord {
         let id = try Self.id(context)
-        guard let meal = try await customMeals.find(id, userId: caller.userId, client: client, logger: context.logger) else {
+        guard let meal = try await customMealStore.find(id, userId: caller.userId, logger: context.logger) else {
             throw APIError.notFound("No such custom meal.")
         }
         return meal

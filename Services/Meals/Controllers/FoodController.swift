@@ -5,8 +5,7 @@ import ServiceDefaults
 /// The food table: `GET /api/foods/search?q=&limit=` (ranked, tolerant of typos and plurals) and `GET /api/foods/:id`.
 /// Search answers are ranked, not paged: `limit` (1-50, default 20) bounds them.
 struct FoodController: Sendable {
-    let foods: FoodCatalogLoader
-    let repository: FoodRepository
+    let foods: any FoodCatalogSource
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/foods/search", use: search)
@@ -34,7 +33,7 @@ struct FoodController: Sendable {
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> FoodBody {
         _ = try CallerIdentity(request)
         guard let id = context.parameters.get("id"), let food = try foods.catalog().food(id: id),
-            let nutrients = try await repository.nutrients(of: id, logger: context.logger)
+            let nutrients = try await foods.nutrients(of: id, logger: context.logger)
         else { throw APIError.notFound("No such food.") }
         return FoodBody(
             id: food.id, name: food.name, group: food.group.displayName, traits: food.traits, per100g: food.per100g,

@@ -5,7 +5,7 @@ import SyncContracts
 /// Makes a new manual meal from the fields of an entry, as `POST /api/meals`, a creating `PUT /api/meals/:id` and
 /// `POST /api/sync/meals/import` send them; 422 naming every invalid field.
 struct ManualMealMaker: Sendable {
-    let foods: FoodCatalogLoader
+    let foods: any FoodCatalogSource
     let now: @Sendable () -> Date
 
     /// The caller's new meal under `id`; `body` is the bytes the entry came in (the tiebreak of its write stamp).

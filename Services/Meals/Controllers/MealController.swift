@@ -3,8 +3,6 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import PostgresNIO
-import PostgresSupport
 import ServiceDefaults
 import SyncContracts
 
@@ -12,12 +10,10 @@ import SyncContracts
 /// `MealPhotoController`).
 /// Another user's meal answers 404 everywhere.
 struct MealController: Sendable {
-    let client: PostgresPool
-    let meals: MealRepository
-    let store: MealStore
+    let store: any MealStore
     /// The profile each meal is dated and scored with (waiting for a new user's first one).
-    let profiles: CallerProfiles
-    let foods: FoodCatalogLoader
+    let profiles: any CallerProfileSource
+    let foods: any FoodCatalogSource
     let maker: ManualMealMaker
     /// Signs the photo URLs of the meals it answers.
     let photos: PhotoURLSigner
@@ -65,7 +61,7 @@ struct MealController: Sendable {
             let (micros, id) = try ListCursor.decodeTime(String(cursor))
             filter.cursor = MealCursor(eatenAtMicros: micros, id: id)
         }
-        let rows = try await meals.list(userId: caller.userId, filter: filter, client: client, logger: context.logger)
+        let rows = try await store.list(userId: caller.userId, filter: filter, logger: context.logger)
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { ListCursor.encode(time: $0.eatenAt, id: $0.id) } : nil
         return MealPageBody(meals: page.map { MealBody($0, photos: photos) }, nextCursor: next)
@@ -87,8 +83,8 @@ struct MealController: Sendable {
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> EditedResponse<MealBody> {
         let caller = try CallerIdentity(request)
         let id = try Self.mealId(context)
-        guard let meal = try await meals.find(id, userId: caller.userId, client: client, logger: context.logger) else {
-            throw APIError.notFound("No such meal.")
+        guard let meal = try await store.find(id, userId: caller.userId, logger: context.logger) else {
+            throw APIError.notFound(MealRecord.notFound)
         }
         return EditedResponse(headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
     }
@@ -105,7 +101,7 @@ struct MealController: Sendable {
         let body = try await request.decodeJSON(as: MealUpdateRequest.self, context: context)
         let condition = try RequestPreconditions.writeCondition(request, body: raw, modifiedAt: body.modifiedAt, now: now())
         if case .lastWriteWins = condition, body.items != nil,
-            try await meals.find(id, userId: caller.userId, client: client, logger: context.logger) == nil
+            try await store.find(id, userId: caller.userId, logger: context.logger) == nil
         {
             if let created = try await createByPut(id, caller: caller, raw: raw, body: body, logger: context.logger) { return created }
         }

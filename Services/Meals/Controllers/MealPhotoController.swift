@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import PostgresSupport
 import ServiceDefaults
 
 /// Photos on any meal: attach or replace (`PUT /api/meals/:id/photo`), delete (`DELETE /api/meals/:id/photo`), read
@@ -12,10 +11,7 @@ import ServiceDefaults
 /// Photos are stored sealed (`PhotoVault`) and opened here. Photo writes are meal writes: `If-Match` or last-write-wins on
 /// `?modifiedAt=`, a new version, the changes feed and the meal events.
 struct MealPhotoController: Sendable {
-    let client: PostgresPool
-    let rows: PhotoRepository
-    let vault: PhotoVault
-    let store: MealStore
+    let store: any MealStore
     let reader: AnalysisRequestReader
     let photos: PhotoURLSigner
     let now: @Sendable () -> Date
@@ -50,36 +46,28 @@ struct MealPhotoController: Sendable {
     @Sendable func ownerPhoto(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let id = try MealController.mealId(context)
-        guard let row = try await rows.photo(mealId: id, userId: caller.userId, client: client, logger: context.logger) else {
-            throw APIError.notFound("This meal has no photo.")
-        }
-        return Self.response(try open(row, logger: context.logger), maxAge: 3600)
+        let photo = try await opened(logger: context.logger) { try await store.photo(mealId: id, userId: caller.userId, logger: $0) }
+        guard let photo else { throw APIError.notFound("This meal has no photo.") }
+        return Self.response(photo, maxAge: 3600)
     }
 
     /// `GET /media/photos/:photoId?expires=&kid=&sig=`: the photo a signed URL names, until it expires. 403 when the
     /// URL is unsigned, its signature does not match or it expired; 404 when the photo was replaced or deleted.
     @Sendable func signedPhoto(request: Request, context: AppRequestContext) async throws -> Response {
         let (photoId, expiresAt) = try verified(request, context: context, thumbnail: false)
-        guard let row = try await rows.photo(photoId: photoId, client: client, logger: context.logger) else {
+        guard let photo = try await opened(logger: context.logger, { try await store.photo(id: photoId, logger: $0) }) else {
             throw APIError.notFound("No such photo; it was replaced or deleted.")
         }
-        return Self.response(try open(row, logger: context.logger), maxAge: max(0, Int(expiresAt.timeIntervalSince(now()))))
+        return Self.response(photo, maxAge: max(0, Int(expiresAt.timeIntervalSince(now()))))
     }
 
     /// `GET /media/photos/:photoId/thumbnail?expires=&kid=&sig=`: the photo's JPEG thumbnail a signed `thumbnailUrl`
     /// names, until it expires. 403 as for the photo; 404 when the photo is gone or has no thumbnail.
     @Sendable func signedThumbnail(request: Request, context: AppRequestContext) async throws -> Response {
         let (photoId, expiresAt) = try verified(request, context: context, thumbnail: true)
-        guard let (keyId, sealed) = try await rows.thumbnail(photoId: photoId, client: client, logger: context.logger) else {
+        guard let photo = try await opened(logger: context.logger, { try await store.thumbnail(photoId: photoId, logger: $0) }) else {
             throw APIError.notFound("No such thumbnail; the photo was replaced or deleted, or has none.")
         }
-        let jpeg: [UInt8]
-        do {
-            jpeg = try vault.openThumbnail(sealed, keyId: keyId, photoId: photoId)
-        } catch let error as SealedBytesUnreadable {
-            throw Self.unreadable(error, logger: context.logger)
-        }
-        let photo = StoredPhoto(mediaType: "image/jpeg", bytes: ByteBuffer(bytes: jpeg))
         return Self.response(photo, maxAge: max(0, Int(expiresAt.timeIntervalSince(now()))))
     }
 
@@ -104,20 +92,16 @@ struct MealPhotoController: Sendable {
         }
     }
 
-    /// The stored photo opened; 503 when its key is gone from the settings.
-    private func open(_ row: PhotoRepository.Row, logger: Logger) throws -> StoredPhoto {
+    /// The stored photo `read` opens; 503 when its key is gone from the settings.
+    private func opened(logger: Logger, _ read: (Logger) async throws -> StoredPhoto?) async throws -> StoredPhoto? {
         do {
-            return try vault.open(row)
+            return try await read(logger)
         } catch let error as SealedBytesUnreadable {
-            throw Self.unreadable(error, logger: logger)
+            logger.error(
+                "stored photo cannot be opened; is its key missing from MEALS_PHOTO_ENCRYPTION_PREVIOUS_KEYS?",
+                metadata: ["encryption_key_id": .string(error.keyId)])
+            throw APIError(.serviceUnavailable, code: "photo_unreadable", message: "This photo cannot be read right now.")
         }
-    }
-
-    private static func unreadable(_ error: SealedBytesUnreadable, logger: Logger) -> APIError {
-        logger.error(
-            "stored photo cannot be opened; is its key missing from MEALS_PHOTO_ENCRYPTION_PREVIOUS_KEYS?",
-            metadata: ["encryption_key_id": .string(error.keyId)])
-        return APIError(.serviceUnavailable, code: "photo_unreadable", message: "This photo cannot be read right now.")
     }
 
     /// The answer to a photo write: the meal (with its photo URL) or what stopped the write.

@@ -16,13 +16,13 @@ import SyncContracts
 /// meal is created under the client's id as by `PUT /api/custom-meals/:id`, with the same rules (an id stored or deleted
 /// is `already_present`, nothing changes), answered after the meals.
 struct MealsImportController: Sendable {
-    let store: MealStore
-    let customMealStore: CustomMealStore
+    let store: any MealStore
+    let customMealStore: any CustomMealStore
     /// The profile each meal is dated and scored with (waiting for a new user's first one).
-    let profiles: CallerProfiles
+    let profiles: any CallerProfileSource
     let maker: ManualMealMaker
 
-    static let itemType = MealStore.entityType
+    static let itemType = MealRecord.entityType
 
     /// The import body; items are read one by one so that one unreadable item rejects only itself.
     struct ImportRequest: Decodable, Sendable {
@@ -82,7 +82,7 @@ struct MealsImportController: Sendable {
 
     /// Stores one custom meal unless its id is taken, as `importOne` a meal.
     private func importCustomMeal(_ item: SyncImportItem, userId: UUID, context: AppRequestContext) async throws -> SyncImportResult {
-        let type = CustomMealStore.entityType
+        let type = CustomMealRecord.entityType
         let id = item.string("id")
         do {
             guard let mealId = UUID(uuidString: id) else {

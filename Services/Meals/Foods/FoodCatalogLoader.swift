@@ -8,7 +8,7 @@ import Synchronization
 /// Loads the food catalog once the schema is migrated: imports the data file when one is configured and
 /// new, then reads the table into memory. Until then (a few seconds at start) food-dependent requests
 /// answer 503 and the service reports not ready.
-final class FoodCatalogLoader: Service {
+final class FoodCatalogLoader: Service, FoodCatalogSource {
     private let importer: FoodImporter
     private let repository: FoodRepository
     private let dataFile: URL?
@@ -63,7 +63,10 @@ final class FoodCatalogLoader: Service {
     /// Whether the catalog is in memory (a readiness check).
     var isLoaded: Bool { loaded.withLock { $0 != nil } }
 
-    /// The catalog, or 503 while it is still loading.
+    func nutrients(of id: String, logger: Logger) async throws -> [String: Double]? {
+        try await repository.nutrients(of: id, logger: logger)
+    }
+
     func catalog() throws -> FoodCatalog {
         guard let catalog = loaded.withLock({ $0 }) else {
             throw APIError.unavailable("The food table is still loading; try again in a few seconds.", retryAfterSeconds: 2)

@@ -8,7 +8,7 @@ import PostgresSupport
 /// woken as soon as this replica's consumer commits it, re-reading the database every `recheck` for a profile another
 /// replica stored, until `limit`; then, or when too many requests wait already, it goes on with the UTC standard, so
 /// the wait never fails a write.
-struct CallerProfiles: Sendable {
+struct CallerProfiles: CallerProfileSource {
     let repository: ProfileRepository
     let client: PostgresPool
     let arrivals: ProfileArrivals

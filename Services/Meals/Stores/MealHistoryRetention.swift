@@ -12,7 +12,7 @@ struct MealHistoryRetention: Sendable {
     let client: PostgresPool
     let meals: MealRepository
     let profiles: ProfileRepository
-    let store: MealStore
+    let store: PostgresMealStore
     /// Meals deleted per transaction.
     var batchSize = 100
 

@@ -14,7 +14,7 @@ struct MealPhotoRetention: Sendable {
     let client: PostgresPool
     let meals: MealRepository
     let profiles: ProfileRepository
-    let store: MealStore
+    let store: PostgresMealStore
     /// Photos looked up per query.
     var batchSize = 100
 

@@ -1,205 +1,67 @@
 import BackendKit
-import EventContracts
 import Foundation
 import Logging
-import PostgresNIO
-import PostgresSupport
-import ServiceDefaults
 import SyncContracts
-import WireJSON
 
-/// Every write of a meal: the row (and photo), the version or last-write-wins check, the change number, the
-/// tombstone of a deletion, recorded conflicts and the events commit in one transaction.
-/// Every call logs to the request's `logger`.
-struct MealStore: Sendable {
-    /// The entity type of meals in the changes feed, tombstones and conflicts.
-    static let entityType = "meal"
-    static let notFound = "No such meal."
+/// The caller's meals and their photos as the routes read and write them (`PostgresMealStore` in the service, an
+/// in-memory one in router tests). Every read and write is scoped to the owner: another user's meal is never found.
+protocol MealStore: Sendable {
+    /// The caller's meal.
+    func find(_ id: UUID, userId: UUID, logger: Logger) async throws -> MealRecord?
 
-    let client: PostgresPool
-    let meals: MealRepository
-    /// Seals photos and makes their thumbnails, before a write's transaction opens.
-    let photos: PhotoVault
-    let now: @Sendable () -> Date
-    private let photoRows = PhotoRepository()
+    /// A page of the caller's meals, newest first (`eatenAt`, then id), after `filter.cursor`: up to `filter.limit + 1`
+    /// meals, so the caller can tell whether another page follows.
+    func list(userId: UUID, filter: MealListFilter, logger: Logger) async throws -> [MealRecord]
 
-    /// Stores a new meal (and its photo, sealed, with its thumbnail when one can be made) with its events; answers the
+    /// The photo of the caller's meal as uploaded; throws `SealedBytesUnreadable` when its key is gone.
+    func photo(mealId: UUID, userId: UUID, logger: Logger) async throws -> StoredPhoto?
+
+    /// The photo with this id, whoever owns it (signed URLs name photos, not meals).
+    func photo(id: UUID, logger: Logger) async throws -> StoredPhoto?
+
+    /// The JPEG thumbnail of the photo with this id; nil when the photo is gone or has none.
+    func thumbnail(photoId: UUID, logger: Logger) async throws -> StoredPhoto?
+
+    /// Stores a new meal (and its photo, with its thumbnail when one can be made) with its events; answers the
     /// stored meal, which says what became of the thumbnail.
     @discardableResult
-    func create(_ meal: MealRecord, photo: PhotoUpload?, logger: Logger) async throws -> MealRecord {
-        var meal = meal
-        var sealed: SealedPhoto?
-        if let photo, let photoId = meal.photoId {
-            sealed = try await photos.prepare(photo, photoId: photoId, logger: logger)
-            meal.thumbnail = sealed?.thumbnailState
-        }
-        try await client.transaction(logger: logger) { [meal, sealed] connection in
-            try await insert(meal, photo: sealed, on: connection, logger: logger)
-        }
-        return meal
-    }
+    func create(_ meal: MealRecord, photo: PhotoUpload?, logger: Logger) async throws -> MealRecord
 
     /// Stores a new meal under the id the client chose, unless that id is taken: then nothing is written and the
     /// answer is the stored meal, or the tombstone of the deleted one (a deleted meal is never brought back).
-    func createIfAbsent(_ meal: MealRecord, logger: Logger) async throws -> CreateOutcome {
-        do {
-            return try await createUnlessTaken(meal, logger: logger)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            // Another request stored the id between this one's look and its insert (a device's retry, or two devices
-            // importing one store): look again, and answer what it stored.
-            return try await createUnlessTaken(meal, logger: logger)
-        }
-    }
+    func createIfAbsent(_ meal: MealRecord, logger: Logger) async throws -> CreateOutcome<MealRecord>
 
-    private func createUnlessTaken(_ meal: MealRecord, logger: Logger) async throws -> CreateOutcome {
-        try await client.transaction(logger: logger) { connection in
-            if let existing = try await meals.find(meal.id, userId: meal.userId, on: connection, forUpdate: true, logger: logger) {
-                return .exists(existing)
-            }
-            if let tombstone = try await SyncTombstones.find(
-                type: Self.entityType, id: meal.id.lowercasedString, userId: meal.userId, on: connection, logger: logger)
-            {
-                return .deleted(tombstone)
-            }
-            guard try await meals.isIdFree(meal.id, on: connection, logger: logger) else { return .idTaken }
-            try await insert(meal, photo: nil, on: connection, logger: logger)
-            return .created(meal)
-        }
-    }
-
-    /// What `createIfAbsent` did.
-    enum CreateOutcome: Sendable {
-        case created(MealRecord)
-        case exists(MealRecord)
-        case deleted(SyncTombstone)
-        /// Another user's meal has this id.
-        case idTaken
-    }
-
-    /// Changes the caller's meal under a row lock: 404 when it is neither theirs nor deleted; with `.ifMatch`, 409
-    /// when the version is stale; with `.lastWriteWins`, an older write (or any write of a deleted meal) is not
-    /// applied but recorded as a conflict. `change` edits the record and says whether it changed anything; a change
-    /// gets the next version, the write's stamp, a change number and its events; no change writes nothing.
+    /// Changes the caller's meal: 404 when it is neither theirs nor deleted; with `.ifMatch`, 409 when the version is
+    /// stale; with `.lastWriteWins`, an older write (or any write of a deleted meal) is not applied but recorded as a
+    /// conflict. `change` edits the record and says whether it changed anything; a change gets the next version, the
+    /// write's stamp, a change number and its events; no change writes nothing.
     func update(
         _ id: UUID, userId: UUID, condition: WriteCondition, logger: Logger, _ change: @Sendable (inout MealRecord) throws -> Bool
-    ) async throws -> WriteOutcome<MealRecord> {
-        try await write(id, userId: userId, condition: condition, logger: logger, change: change, alongside: { _, _ in })
-    }
+    ) async throws -> WriteOutcome<MealRecord>
 
     /// Attaches, replaces or removes the caller's meal's photo: a change of the meal like any edit (same conditions,
-    /// next version, change number and events), with the photo row written in the same transaction. A replaced
-    /// photo gets a new id, so URLs of the old one stop working. Removing a photo the meal does not have changes nothing.
-    func changePhoto(
-        _ photoChange: PhotoChange, of id: UUID, userId: UUID, condition: WriteCondition, logger: Logger
-    ) async throws -> WriteOutcome<MealRecord> {
-        let newPhotoId = UUID()
-        let storedAt = now()
-        let sealed: SealedPhoto? =
-            if case .replace(let photo) = photoChange { try await photos.prepare(photo, photoId: newPhotoId, logger: logger) } else { nil }
-        return try await write(
-            id, userId: userId, condition: condition, logger: logger,
-            change: { meal in
-                switch sealed {
-                case let sealed?:
-                    meal.photoId = newPhotoId
-                    meal.thumbnail = sealed.thumbnailState
-                case nil:
-                    guard meal.hasPhoto else { return false }
-                    meal.photoId = nil
-                    meal.thumbnail = nil
-                }
-                return true
-            },
-            alongside: { meal, connection in
-                try await meals.deletePhoto(mealId: meal.id, userId: meal.userId, on: connection, logger: logger)
-                if let sealed {
-                    try await photoRows.save(sealed, mealId: meal.id, userId: meal.userId, storedAt: storedAt, on: connection, logger: logger)
-                }
-            })
-    }
-
-    /// The path of every change of a stored meal; `alongside` writes what goes with an applied change in its transaction.
-    private func write(
-        _ id: UUID, userId: UUID, condition: WriteCondition, logger: Logger, change: @Sendable (inout MealRecord) throws -> Bool,
-        alongside: @Sendable (MealRecord, PostgresConnection) async throws -> Void
-    ) async throws -> WriteOutcome<MealRecord> {
-        try await client.transaction(logger: logger) { connection in
-            guard var meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
-                let tombstone = try await MissingEntity.write(
-                    type: Self.entityType, id: id, userId: userId, condition: condition, notFound: Self.notFound, now: now(), on: connection,
-                    logger: logger)
-                return .deleted(tombstone, .deletionPreserved)
-            }
-            switch try condition.verdict(storedVersion: meal.version, storedStamp: meal.modified, resource: "meal") {
-            case .apply: break
-            case .unchanged, .preserveDeletion: return .written(meal)
-            case .ignoreStale:
-                try await SyncConflictLog.record(
-                    userId: userId, type: Self.entityType, entityId: id.lowercasedString, resolution: .staleWriteIgnored,
-                    stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
-                    incoming: condition.incomingSide(now: now()), at: now(), on: connection,
-                    logger: logger)
-                return .kept(meal, .staleWriteIgnored)
-            }
-            let wasConsumed = meal.isConsumed
-            let now = now()
-            let stamp = condition.stamp(now: WriteStamp(now, tiebreak: ""), stored: meal.modified)
-            guard try change(&meal) else {
-                // Nothing to change, but the write is the latest: an older one arriving later must still lose to it.
-                if stamp > meal.modified {
-                    meal.modified = stamp
-                    try await meals.saveStamp(meal, on: connection, logger: logger)
-                }
-                return .written(meal)
-            }
-            meal.version += 1
-            meal.updatedAt = now
-            meal.modified = stamp
-            try await meals.update(meal, on: connection, logger: logger)
-            try await alongside(meal, connection)
-            try await MealEventPublisher.changed(meal, wasConsumed: wasConsumed, now: now, on: connection, logger: logger)
-            return .written(meal)
-        }
-    }
+    /// next version, change number and events). A replaced photo gets a new id, so URLs of the old one stop working.
+    /// Removing a photo the meal does not have changes nothing.
+    func changePhoto(_ photoChange: PhotoChange, of id: UUID, userId: UUID, condition: WriteCondition, logger: Logger) async throws
+        -> WriteOutcome<MealRecord>
 
     /// Deletes the caller's meal and its photo, leaving a tombstone for the changes feed; a deletion always wins,
     /// and one that removes a newer edit is recorded as a conflict. Deleting a meal already deleted changes nothing;
     /// 404 when it was never theirs.
-    func delete(_ id: UUID, userId: UUID, stamp: WriteStamp?, logger: Logger) async throws {
-        try await client.transaction(logger: logger) { connection in
-            guard let meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
-                try await MissingEntity.tombstone(
-                    type: Self.entityType, id: id, userId: userId, notFound: Self.notFound, on: connection, logger: logger)
-                return
-            }
-            if let stamp, LastWriteWins.deletionOverridesNewerEdit(deletion: stamp, stored: meal.modified) {
-                try await SyncConflictLog.record(
-                    userId: userId, type: Self.entityType, entityId: id.lowercasedString, resolution: .deletionOverrodeEdit,
-                    stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
-                    incoming: SyncConflictSide<MealSnapshot>(version: nil, modifiedAt: stamp.date, deleted: true, data: nil), at: now(),
-                    on: connection, logger: logger)
-            }
-            try await remove(meal, on: connection, logger: logger)
-        }
-    }
+    func delete(_ id: UUID, userId: UUID, stamp: WriteStamp?, logger: Logger) async throws
+}
 
-    /// Removes a locked meal inside the caller's transaction: its row and photo go, its tombstone and `meal.deleted`
-    /// are written. The path of every deletion: a user's, and history retention's.
-    func remove(_ meal: MealRecord, on connection: PostgresConnection, logger: Logger) async throws {
-        guard try await meals.delete(meal.id, userId: meal.userId, on: connection, logger: logger) else { return }
-        let seq = try await SyncClock.next(for: meal.userId, on: connection, logger: logger)
-        try await SyncTombstones.record(
-            SyncTombstone(
-                entityType: Self.entityType, entityId: meal.id.lowercasedString, version: meal.version + 1, deletedAt: now(), seq: seq),
-            userId: meal.userId, on: connection, logger: logger)
-        try await MealEventPublisher.deleted(meal, now: now(), on: connection, logger: logger)
-    }
+extension MealRecord {
+    /// The entity type of meals in the changes feed, tombstones and conflicts.
+    static let entityType = "meal"
+    static let notFound = "No such meal."
+}
 
-    private func insert(_ meal: MealRecord, photo: SealedPhoto?, on connection: PostgresConnection, logger: Logger) async throws {
-        try await meals.insert(meal, on: connection, logger: logger)
-        if let photo {
-            try await photoRows.save(photo, mealId: meal.id, userId: meal.userId, storedAt: meal.createdAt, on: connection, logger: logger)
-        }
-        try await MealEventPublisher.changed(meal, wasConsumed: nil, now: now(), on: connection, logger: logger)
-    }
+/// What a store's `createIfAbsent` did with a record under a client-chosen id.
+enum CreateOutcome<Record: Sendable>: Sendable {
+    case created(Record)
+    case exists(Record)
+    case deleted(SyncTombstone)
+    /// Another user's record has this id.
+    case idTaken
 }

@@ -1,0 +1,111 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import MealsService
+
+/// `/api/custom-meals` and the food table at the router: saved meals created, listed, read, replaced under versions
+/// and last-write-wins, logged as consumed meals and deleted for good; food search and a food's nutrients.
+@Suite("Custom meal and food routes on an in-memory store")
+struct CustomMealRoutesTests {
+    let harness = MealsRouterHarness()
+    static let breakfast =
+        #"{"name":"Usual breakfast","mealType":"breakfast","tags":["Weekday"],"items":[{"foodId":"01123","quantity":2,"unit":"large"},"#
+        + #"{"name":"Protein shake","grams":300,"calories":180,"protein":30}]}"#
+
+    @Test("a custom meal is saved with its totals, listed by name, read, and logged as a consumed meal with its items and tags")
+    func saveAndLog() async throws {
+        try await harness.withRoutes { client in
+            let created = try await client.call(.post, "/api/custom-meals", json: Self.breakfast)
+            #expect(created.status == .created && created.number("version") == 1 && created.json["tags"] as? [String] == ["weekday"])
+            #expect(((created.json["totals"] as? [String: Any])?["calories"] as? NSNumber)?.doubleValue == 323, "two large eggs + the shake")
+            _ = try await client.call(.post, "/api/custom-meals", json: #"{"name":"Apple snack","items":[{"foodId":"09003","grams":180}]}"#)
+            let list = try await client.call(.get, "/api/custom-meals")
+            #expect(list.list("customMeals").map { $0["name"] as? String } == ["Apple snack", "Usual breakfast"])
+            let firstPage = try await client.call(.get, "/api/custom-meals?limit=1")
+            let cursor = try #require(firstPage.json["nextCursor"] as? String)
+            let secondPage = try await client.call(.get, "/api/custom-meals?limit=1&cursor=\(cursor)")
+            #expect(secondPage.list("customMeals").map { $0["name"] as? String } == ["Usual breakfast"] && secondPage.json["nextCursor"] == nil)
+            #expect(try await client.call(.get, "/api/custom-meals/\(created.id)").json["name"] as? String == "Usual breakfast")
+
+            let logged = try await client.call(.post, "/api/custom-meals/\(created.id)/log", json: #"{"notes":"at the desk"}"#)
+            #expect(logged.status == .created && logged.json["isConsumed"] as? Bool == true && logged.json["origin"] as? String == "custom_meal")
+            #expect(logged.json["title"] as? String == "Usual breakfast" && logged.json["mealType"] as? String == "breakfast")
+            #expect(logged.list("items").count == 2 && logged.json["tags"] as? [String] == ["weekday"] && logged.json["notes"] as? String == "at the desk")
+            #expect(harness.store.events.map(\.kind) == [.changed], "logging publishes the new meal")
+        }
+    }
+
+    @Test("refusals: invalid fields are 422 naming each, another user's custom meal 404 everywhere, a bad cursor 400, a bad limit 422")
+    func refusals() async throws {
+        try await harness.withRoutes { client in
+            let bad = try await client.call(.post, "/api/custom-meals", json: #"{"name":"","items":[{"foodId":"nope"}],"mealType":"brunch"}"#)
+            #expect(bad.status == .unprocessableContent && bad.details["name"] != nil && bad.details["items[0].foodId"] != nil)
+            #expect(bad.details["mealType"] != nil)
+            let created = try await client.call(.post, "/api/custom-meals", json: Self.breakfast)
+            let path = "/api/custom-meals/\(created.id)"
+            for (method, uri, json) in [
+                (HTTPRequest.Method.get, path, nil as String?), (.put, path, Self.breakfast), (.delete, path, nil), (.post, path + "/log", "{}"),
+            ] {
+                let answer = try await client.call(method, uri, json: json, as: harness.stranger)
+                #expect(answer.status == .notFound, "\(method) \(uri) answered \(answer.status) to a stranger")
+            }
+            #expect(try await client.call(.get, "/api/custom-meals?cursor=garbage").status == .badRequest)
+            #expect(try await client.call(.get, "/api/custom-meals?limit=101").status == .unprocessableContent)
+            let badLog = try await client.call(.post, path + "/log", json: #"{"eatenAt":"later"}"#)
+            #expect(badLog.status == .unprocessableContent && badLog.details["eatenAt"] != nil)
+        }
+    }
+
+    @Test("a replace bumps the version; a stale If-Match is 409; an older modifiedAt is kept out; a free id is created (201)")
+    func replace() async throws {
+        try await harness.withRoutes { client in
+            let created = try await client.call(
+                .post, "/api/custom-meals", json: #"{"name":"Oats","items":[{"foodId":"20045","grams":50}],"modifiedAt":"2026-05-10T11:00:00Z"}"#)
+            let path = "/api/custom-meals/\(created.id)"
+            let replaced = try await client.call(
+                .put, path, json: #"{"name":"Big oats","items":[{"foodId":"20045","grams":80}]}"#, headers: [.ifMatch: "\"1\""])
+            #expect(replaced.status == .ok && replaced.number("version") == 2 && replaced.json["name"] as? String == "Big oats")
+            let stale = try await client.call(.put, path, json: #"{"name":"Oats","items":[{"foodId":"20045","grams":50}]}"#, headers: [.ifMatch: "\"1\""])
+            #expect(stale.status == .conflict && stale.errorCode == "version_conflict")
+            let older = try await client.call(
+                .put, path, json: #"{"name":"Old oats","items":[{"foodId":"20045","grams":40}],"modifiedAt":"2026-05-10T10:00:00Z"}"#)
+            #expect(older.json["name"] as? String == "Big oats" && older.json["conflict"] as? String == "stale_write_ignored")
+
+            let chosen = UUID().uuidString.lowercased()
+            let made = try await client.call(.put, "/api/custom-meals/\(chosen)", json: Self.breakfast)
+            #expect(made.status == .created && made.id == chosen)
+            #expect(try await client.call(.put, "/api/custom-meals/\(chosen)", json: Self.breakfast, as: harness.stranger).status == .notFound)
+        }
+    }
+
+    @Test("a deleted custom meal stays deleted: deleting again is 204, a later write answers its tombstone, If-Match 404")
+    func deletion() async throws {
+        try await harness.withRoutes { client in
+            let created = try await client.call(.post, "/api/custom-meals", json: Self.breakfast)
+            let path = "/api/custom-meals/\(created.id)"
+            #expect(try await client.call(.delete, path).status == .noContent)
+            #expect(try await client.call(.delete, path).status == .noContent)
+            #expect(try await client.call(.get, path).status == .notFound)
+            let late = try await client.call(.put, path, json: Self.breakfast)
+            #expect(late.status == .ok && late.json["deleted"] as? Bool == true && late.json["type"] as? String == "custom_meal")
+            #expect(try await client.call(.put, path, json: Self.breakfast, headers: [.ifMatch: "\"1\""]).status == .notFound)
+            #expect(try await client.call(.delete, "/api/custom-meals/\(UUID())").status == .notFound)
+        }
+    }
+
+    @Test("food search ranks table foods despite a typo and bounds its answers; a food answers its nutrients; refusals 422 and 404")
+    func foods() async throws {
+        try await harness.withRoutes { client in
+            let search = try await client.call(.get, "/api/foods/search?q=banan&limit=5")
+            let results = search.list("results")
+            #expect(search.status == .ok && !results.isEmpty && results.count <= 5)
+            #expect((results.first?["name"] as? String)?.lowercased().contains("banana") == true, "\(search.text)")
+            let food = try await client.call(.get, "/api/foods/09040")
+            #expect(food.status == .ok && food.json["id"] as? String == "09040" && food.json["nutrients"] as? [String: Any] != nil)
+            #expect(try await client.call(.get, "/api/foods/99999").status == .notFound)
+            let empty = try await client.call(.get, "/api/foods/search?q=%20&limit=0")
+            #expect(empty.status == .unprocessableContent && empty.details["q"] != nil && empty.details["limit"] != nil)
+        }
+    }
+}
