@@ -87,7 +87,8 @@ func buildApplication(
         logger.warning("MEALS_VISION_KEY_ENCRYPTION_KEY is not set: users cannot store their own vision keys")
     }
     let keyVault = VisionKeyVault(
-        client: client, repository: visionKeys, cipher: settings.visionKeyEncryptionKeys.map(VisionKeyCipher.init(keys:)), now: now)
+        store: PostgresVisionKeyStore(client: client, repository: visionKeys),
+        cipher: settings.visionKeyEncryptionKeys.map(VisionKeyCipher.init(keys:)), now: now)
     let baseURLPolicy = VisionBaseURLPolicy(allowedPrivateHosts: settings.visionUserAllowedHosts)
     let analyzers = PhotoAnalyzerChooser(
         server: serverAnalyzer, vault: keyVault,
@@ -104,21 +105,15 @@ func buildApplication(
     router.add(
         middleware: IdempotencyMiddleware(
             client: client, maxRequestBytes: max(settings.maxImageBytes * 3 / 2 + 65_536, SyncImportLimits.maximumBodyBytes)))
-    let photoReader = AnalysisRequestReader(maxImageBytes: settings.maxImageBytes)
     MealsRoutes(
         meals: store, customMeals: PostgresCustomMealStore(client: client, customMeals: customMeals, now: now),
         changeFeed: PostgresMealsChangeFeed(client: client, meals: meals, customMeals: customMeals), profiles: callerProfiles, foods: foods,
-        photoReader: photoReader, photos: photos, now: now
+        photoReader: AnalysisRequestReader(maxImageBytes: settings.maxImageBytes), photos: photos, analyzers: analyzers,
+        visionKeys: keyVault,
+        keyCheck: VisionKeyCheck(httpClient: httpClient.client, timeout: settings.vision?.requestTimeout ?? .seconds(20)),
+        baseURLPolicy: baseURLPolicy, visionUsage: PostgresVisionUsageStore(client: client, repository: VisionUsageRepository()),
+        visionPrices: settings.visionPrices, now: now
     ).addRoutes(to: router)
-    let visionUsage = VisionUsageRepository()
-    AnalyzeController(
-        store: store, profiles: callerProfiles, foods: foods, reader: photoReader, analyzers: analyzers, photos: photos,
-        usage: VisionUsageMeter(client: client, repository: visionUsage, prices: settings.visionPrices, now: now), now: now
-    ).addRoutes(to: router)
-    let keyCheck = VisionKeyCheck(httpClient: httpClient.client, timeout: settings.vision?.requestTimeout ?? .seconds(20))
-    VisionKeyController(vault: keyVault, policy: baseURLPolicy, check: keyCheck).addRoutes(to: router)
-    VisionUsageController(client: client, repository: visionUsage, keys: visionKeys, prices: settings.visionPrices, now: now)
-        .addRoutes(to: router)
     ExportController(part: MealsExportTables.part, pool: client).addRoutes(to: router)
 
     return BackendApplication(

@@ -31,7 +31,9 @@ struct CustomMealRoutesTests {
             let logged = try await client.call(.post, "/api/custom-meals/\(created.id)/log", json: #"{"notes":"at the desk"}"#)
             #expect(logged.status == .created && logged.json["isConsumed"] as? Bool == true && logged.json["origin"] as? String == "custom_meal")
             #expect(logged.json["title"] as? String == "Usual breakfast" && logged.json["mealType"] as? String == "breakfast")
-            #expect(logged.list("items").count == 2 && logged.json["tags"] as? [String] == ["weekday"] && logged.json["notes"] as? String == "at the desk")
+            #expect(
+                logged.list("items").count == 2 && logged.json["tags"] as? [String] == ["weekday"] && logged.json["notes"] as? String == "at the desk"
+            )
             #expect(harness.store.events.map(\.kind) == [.changed], "logging publishes the new meal")
         }
     }
@@ -66,7 +68,8 @@ struct CustomMealRoutesTests {
             let replaced = try await client.call(
                 .put, path, json: #"{"name":"Big oats","items":[{"foodId":"20045","grams":80}]}"#, headers: [.ifMatch: "\"1\""])
             #expect(replaced.status == .ok && replaced.number("version") == 2 && replaced.json["name"] as? String == "Big oats")
-            let stale = try await client.call(.put, path, json: #"{"name":"Oats","items":[{"foodId":"20045","grams":50}]}"#, headers: [.ifMatch: "\"1\""])
+            let stale = try await client.call(
+                .put, path, json: #"{"name":"Oats","items":[{"foodId":"20045","grams":50}]}"#, headers: [.ifMatch: "\"1\""])
             #expect(stale.status == .conflict && stale.errorCode == "version_conflict")
             let older = try await client.call(
                 .put, path, json: #"{"name":"Old oats","items":[{"foodId":"20045","grams":40}],"modifiedAt":"2026-05-10T10:00:00Z"}"#)

@@ -4,8 +4,8 @@ import Foundation
 import Logging
 import NIOCore
 import ServiceDefaults
-import Synchronization
 import SyncContracts
+import Synchronization
 import WireJSON
 
 @testable import MealsService

@@ -31,7 +31,8 @@ struct MealPhotoRoutesTests {
             #expect(attached.status == .ok && attached.number("version") == 2 && attached.json["thumbnail"] as? String == "ready")
             let owners = try await client.call(.get, "/api/meals/\(meal.id)/photo")
             #expect(owners.status == .ok && owners.body == photo && owners.headers[.contentType] == "image/jpeg")
-            #expect(owners.headers[.cacheControl] == "private, max-age=3600" && owners.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+            #expect(
+                owners.headers[.cacheControl] == "private, max-age=3600" && owners.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
             let signed = try await client.call(.get, try Self.local(attached.json["photoUrl"]), as: harness.stranger)
             #expect(signed.status == .ok && signed.body == photo, "a signed URL needs no owner")
             let thumbnail = try await client.call(.get, try Self.local(attached.json["thumbnailUrl"]))
@@ -102,7 +103,8 @@ struct MealPhotoRoutesTests {
         try await harness.withRoutes { client in
             let meal = try await client.createMeal()
             let path = "/api/meals/\(meal.id)/photo"
-            let large = try await client.call(.put, path, headers: [.contentType: "image/jpeg"], body: Self.jpeg(size: MealsRouterHarness.maxImageBytes + 1))
+            let large = try await client.call(
+                .put, path, headers: [.contentType: "image/jpeg"], body: Self.jpeg(size: MealsRouterHarness.maxImageBytes + 1))
             #expect(large.status == .contentTooLarge && large.errorCode == "payload_too_large")
             let text = try await client.call(.put, path, headers: [.contentType: "image/png"], body: ByteBuffer(string: "not a picture"))
             #expect(text.status == .unsupportedMediaType && text.errorCode == "unsupported_image_type")

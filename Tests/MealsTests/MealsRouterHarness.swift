@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import BackendKit
 import ContractTesting
 import Foundation
@@ -21,24 +22,43 @@ final class MealsRouterHarness: Sendable {
 
     let clock = RouterClock(MealsRouterHarness.start)
     let store: InMemoryMealsStore
+    let vision = InMemoryVisionStore()
     let profiles = FixedProfiles()
     let owner = UUID()
     let stranger = UUID()
+    /// Whether users' vision keys can be stored (`MEALS_VISION_KEY_ENCRYPTION_KEY` is set).
+    let visionKeysConfigured: Bool
 
-    init(photosConfigured: Bool = true) {
+    init(photosConfigured: Bool = true, visionKeysConfigured: Bool = true) {
         store = InMemoryMealsStore(photosConfigured: photosConfigured, now: { [clock] in clock.now })
+        self.visionKeysConfigured = visionKeysConfigured
     }
 
     func advance(seconds: Double) { clock.advance(seconds: seconds) }
 
-    /// Runs `body` against the routes, then checks that every answer matched the OpenAPI document.
-    func withRoutes(_ body: @Sendable (MealsClient) async throws -> Void) async throws {
+    /// Runs `body` against the routes, then checks that every answer matched the OpenAPI document. `visionURL` is the
+    /// base URL of the server's vision provider (a `FakeVisionProvider`); without one the server analyses no photos.
+    func withRoutes(visionURL: URL? = nil, _ body: @Sendable (MealsClient) async throws -> Void) async throws {
         let router = ServiceRuntime.makeRouter(service: "meals", checks: [])
         let now: @Sendable () -> Date = { [clock] in clock.now }
+        let logger = Logger(label: "meals-router-test")
+        let settings = visionURL.map {
+            VisionSettings(
+                baseURL: $0, apiKey: "sk-server-key", model: "vision-test-model", requestTimeout: .seconds(5), totalTimeout: .seconds(10),
+                maxAttempts: 1, initialBackoff: .milliseconds(10))
+        }
+        let policy = VisionBaseURLPolicy(allowedPrivateHosts: ["127.0.0.1"])
+        let vault = VisionKeyVault(
+            store: vision, cipher: visionKeysConfigured ? VisionKeyCipher(keys: .random(id: "test")) : nil, now: now)
+        let analyzers = PhotoAnalyzerChooser(
+            server: settings.map { PhotoMealAnalyzer(provider: OpenAICompatibleVisionClient(settings: $0, httpClient: .shared, logger: logger)) },
+            vault: vault, userProviders: UserVisionProviders(template: settings, httpClient: .shared, logger: logger), policy: policy)
         MealsRoutes(
             meals: store, customMeals: store, changeFeed: store, profiles: profiles, foods: TableFoods(),
             photoReader: AnalysisRequestReader(maxImageBytes: Self.maxImageBytes),
-            photos: PhotoURLSigner(keys: .random(id: "test"), lifetime: 900, now: now), now: now
+            photos: PhotoURLSigner(keys: .random(id: "test"), lifetime: 900, now: now), analyzers: analyzers, visionKeys: vault,
+            keyCheck: VisionKeyCheck(httpClient: .shared, timeout: .seconds(5)), baseURLPolicy: policy, visionUsage: vision,
+            visionPrices: try VisionPrices(table: "*=1000:1000"), now: now
         ).addRoutes(to: router)
         let owner = owner
         try await Application(router: router).test(.router) { client in

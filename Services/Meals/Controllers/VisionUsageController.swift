@@ -1,15 +1,13 @@
 import Foundation
 import Hummingbird
-import PostgresSupport
 import ServiceDefaults
 
 /// What the user's photo analyses cost (`/api/users/vision-usage`, routed here by the gateway ahead of the rest of
 /// `/api/users`): a month's calls, tokens and estimated cost per key, and the monthly budget past 80% of which photo
 /// analysis answers carry a `usageWarning`.
 struct VisionUsageController: Sendable {
-    let client: PostgresPool
-    let repository: VisionUsageRepository
-    let keys: VisionKeyRepository
+    let usage: any VisionUsageStore
+    let keys: any VisionKeyStore
     let prices: VisionPrices
     let now: @Sendable () -> Date
 
@@ -29,9 +27,9 @@ struct VisionUsageController: Sendable {
             guard let asked = UsageMonth(text) else { throw APIError.invalid(["month": "Give the month as YYYY-MM, e.g. 2026-11."]) }
             month = asked
         }
-        let rows = try await repository.rows(userId: userId, month: month, client: client, logger: context.logger)
-        let budget = try await repository.budget(userId: userId, client: client, logger: context.logger)
-        let current = try await keys.find(userId: userId, client: client, logger: context.logger)?.usageKey
+        let rows = try await usage.rows(userId: userId, month: month, logger: context.logger)
+        let budget = try await usage.budget(userId: userId, logger: context.logger)
+        let current = try await keys.find(userId: userId, logger: context.logger)?.usageKey
         return VisionUsageBody(month: month, rows: rows, prices: prices, budget: budget, currentKey: current)
     }
 
@@ -43,13 +41,13 @@ struct VisionUsageController: Sendable {
             throw APIError.invalid(
                 ["monthlyBudgetUsd": "Send the monthly budget in US dollars, 0.01 to 100000; DELETE the budget to have none."])
         }
-        try await repository.setBudget(dollars, userId: userId, at: now(), client: client, logger: context.logger)
+        try await usage.setBudget(dollars, userId: userId, at: now(), logger: context.logger)
         return VisionBudgetBody(monthlyBudgetUsd: dollars)
     }
 
     /// `DELETE /api/users/vision-usage/budget`: 204; analyses carry no warning any more. 204 too when none was set.
     @Sendable func removeBudget(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try await repository.deleteBudget(userId: try CallerIdentity(request).userId, client: client, logger: context.logger)
+        try await usage.deleteBudget(userId: try CallerIdentity(request).userId, logger: context.logger)
         return .noContent
     }
 }

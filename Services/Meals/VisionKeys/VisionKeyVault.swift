@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresSupport
 import ServiceDefaults
 import WireJSON
 
@@ -9,8 +8,7 @@ import WireJSON
 /// current one when it is next used, so a rotation completes as users analyse photos. Without an encryption key
 /// (`MEALS_VISION_KEY_ENCRYPTION_KEY` unset) keys cannot be stored: 503 `vision_keys_not_configured`.
 struct VisionKeyVault: Sendable {
-    let client: PostgresPool
-    let repository: VisionKeyRepository
+    let store: any VisionKeyStore
     let cipher: VisionKeyCipher?
     let now: @Sendable () -> Date
 
@@ -24,26 +22,26 @@ struct VisionKeyVault: Sendable {
         let (keyId, sealed) = try requireCipher().seal(key.apiKey, userId: userId)
         let row = VisionKeyRepository.Row(
             keyId: keyId, sealed: sealed, baseURL: key.baseURL.absoluteString, model: key.model, usageKey: UUID(), updatedAt: now())
-        try await repository.save(row, userId: userId, client: client, logger: logger)
+        try await store.save(row, userId: userId, logger: logger)
         logger.info("vision key stored", metadata: ["user_id": .string(userId.lowercasedString), "encryption_key_id": .string(keyId)])
         return VisionKeyStatusBody(row)
     }
 
     /// What the user's stored key is (base URL, model, when set), never the key itself.
     func status(userId: UUID, logger: Logger) async throws -> VisionKeyStatusBody {
-        guard let row = try await repository.find(userId: userId, client: client, logger: logger) else { return .none }
+        guard let row = try await store.find(userId: userId, logger: logger) else { return .none }
         return VisionKeyStatusBody(row)
     }
 
     /// Forgets the user's key, if they had one.
     func remove(userId: UUID, logger: Logger) async throws {
-        try await repository.delete(userId: userId, client: client, logger: logger)
+        try await store.delete(userId: userId, logger: logger)
     }
 
     /// The user's key, opened; nil without one. 409 `vision_key_unreadable` when it can no longer be opened (its
     /// encryption key was dropped), so the user sets it again.
     func key(of userId: UUID, logger: Logger) async throws -> UserVisionKey? {
-        guard let row = try await repository.find(userId: userId, client: client, logger: logger) else { return nil }
+        guard let row = try await store.find(userId: userId, logger: logger) else { return nil }
         guard let cipher, let baseURL = URL(string: row.baseURL) else { throw Self.unreadable }
         let apiKey: String
         do {
@@ -56,7 +54,7 @@ struct VisionKeyVault: Sendable {
             let (keyId, sealed) = try cipher.seal(apiKey, userId: userId)
             var resealed = row
             (resealed.keyId, resealed.sealed) = (keyId, sealed)
-            try await repository.save(resealed, userId: userId, client: client, logger: logger)
+            try await store.save(resealed, userId: userId, logger: logger)
         }
         return UserVisionKey(apiKey: apiKey, baseURL: baseURL, model: row.model, usageKey: row.usageKey)
     }

@@ -1,13 +1,11 @@
 import Foundation
 import Logging
-import PostgresSupport
 
 /// Counts what each photo analysis cost at the provider (`vision_usage`, per user, key, UTC month and model) and tells
 /// when the user's own keys have reached 80% of the monthly budget they set. Counting is best effort: a database
 /// failure here is logged and never fails the analysis the user is waiting for.
 struct VisionUsageMeter: Sendable {
-    let client: PostgresPool
-    let repository: VisionUsageRepository
+    let store: any VisionUsageStore
     let prices: VisionPrices
     let now: @Sendable () -> Date
 
@@ -17,9 +15,9 @@ struct VisionUsageMeter: Sendable {
         let (answers, usage) = tally.total
         guard answers > 0 else { return }
         do {
-            try await repository.record(
+            try await store.record(
                 userId: userId, usageKey: usageKey, model: model, month: UsageMonth(containing: now()), calls: answers, usage: usage,
-                at: now(), client: client, logger: logger)
+                at: now(), logger: logger)
         } catch {
             logger.warning("vision usage not counted", metadata: ["error": "\(String(reflecting: error))", "vision.tokens": "\(usage.totalTokens)"])
         }
@@ -30,8 +28,8 @@ struct VisionUsageMeter: Sendable {
     func warning(for userId: UUID, logger: Logger) async -> VisionUsageWarning? {
         let month = UsageMonth(containing: now())
         do {
-            guard let budget = try await repository.budget(userId: userId, client: client, logger: logger) else { return nil }
-            let rows = try await repository.rows(userId: userId, month: month, client: client, logger: logger)
+            guard let budget = try await store.budget(userId: userId, logger: logger) else { return nil }
+            let rows = try await store.rows(userId: userId, month: month, logger: logger)
             return VisionUsageWarning(cost: VisionUsageBody.ownKeyCost(of: rows, prices: prices), budget: budget, month: month)
         } catch {
             logger.warning("vision budget not checked", metadata: ["error": "\(String(reflecting: error))"])
