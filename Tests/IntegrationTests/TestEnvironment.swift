@@ -89,8 +89,24 @@ func userRows(in table: String, of userId: UUID, client: PostgresPool) async thr
     return 0
 }
 
-/// Drops every table and function in the client's schema, so a test starts from nothing.
+/// Empties the client's schema so a test starts from nothing: drops every table and function, so the service under test
+/// migrates it again. The one exception is the meals schema once the USDA table was imported into it (about 3 s of
+/// every meals start): there every other table is emptied instead, and the migrated schema and the food table stay.
 func emptySchema(_ client: PostgresPool) async throws {
+    let holdsFoods = try await client.query(
+        "SELECT to_regclass('food_imports') IS NOT NULL AND to_regclass('schema_migrations') IS NOT NULL", logger: TestEnvironment.logger
+    ).decode(Bool.self).first { _ in true } ?? false
+    if holdsFoods, try await client.query("SELECT 1 FROM food_imports", logger: TestEnvironment.logger).collect().isEmpty == false {
+        try await client.query(
+            """
+            DO $$ DECLARE tables text; BEGIN
+                SELECT string_agg(format('%I', tablename), ', ') INTO tables FROM pg_tables
+                WHERE schemaname = current_schema() AND tablename NOT IN ('foods', 'food_imports', 'schema_migrations');
+                IF tables IS NOT NULL THEN EXECUTE 'TRUNCATE ' || tables || ' RESTART IDENTITY CASCADE'; END IF;
+            END $$
+            """, logger: TestEnvironment.logger)
+        return
+    }
     try await client.query(
         """
         DO $$ DECLARE item record; BEGIN
@@ -101,7 +117,7 @@ func emptySchema(_ client: PostgresPool) async throws {
                 EXECUTE format('DROP FUNCTION %s CASCADE', item.signature);
             END LOOP;
         END $$
-        """)
+        """, logger: TestEnvironment.logger)
 }
 
 /// `deploy/infra.sh` failed.
