@@ -121,6 +121,26 @@ extension UpstreamProxyTests {
             "reading from the client waited for the upstream instead of buffering the body")
     }
 
+    @Test("the upstream timeout waits for a slow upload: it counts from the request's last byte, and cuts off a client that stops sending")
+    func slowUpload() async throws {
+        try await echoUpstream().test(.live) { upstream in
+            var settings = try settings(upstreamPort: try #require(upstream.port))
+            settings.upstreamTimeout = .milliseconds(400)
+            try await tokens.withGateway(settings: settings) { gateway in
+                let port = try #require(gateway.port)
+                let head = "POST /api/meals/echo HTTP/1.1\r\nHost: gateway\r\nContent-Length: 50\r\nConnection: close\r\n\r\n"
+                let parts = (0..<5).map { String(repeating: Character(String($0)), count: 10) }
+                // Five parts 200 ms apart: a whole second of upload, more than twice the timeout.
+                let slow = try await RawHTTPConnection.send([head] + parts, pausing: .milliseconds(200), port: port)
+                #expect(slow.hasPrefix("HTTP/1.1 200"), "\(slow)")
+                #expect(slow.hasSuffix(parts.joined()))
+                let stalled = try await RawHTTPConnection.send(
+                    [head + parts[0], parts[1]], pausing: .milliseconds(900), port: port)
+                #expect(stalled.hasPrefix("HTTP/1.1 504"), "a client silent for longer than the timeout is cut off: \(stalled)")
+            }
+        }
+    }
+
     @Test("an upstream that does not answer in time is a 504 upstream_timeout, and the next request is served")
     func upstreamTimeout() async throws {
         let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()

@@ -2,17 +2,28 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A bare TCP client for what HTTP clients will not do, such as pipelining: writes the given bytes in one write and
-/// returns everything the server sent until it closed the connection.
+/// A bare TCP client for what HTTP clients will not do, such as pipelining or a slow upload: writes the given bytes
+/// and returns everything the server sent until it closed the connection.
 enum RawHTTPConnection {
+    /// Writes `text` in one write.
     static func send(_ text: String, port: Int) async throws -> String {
+        try await send([text], pausing: .zero, port: port)
+    }
+
+    /// Writes each of `parts` in turn, waiting `pause` before every part but the first, until the server closes.
+    static func send(_ parts: [String], pausing pause: Duration, port: Int) async throws -> String {
         let received = Received()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(received: received)) }
             }
             .connect(host: "127.0.0.1", port: port).get()
-        try await channel.writeAndFlush(ByteBuffer(string: text))
+        for (index, part) in parts.enumerated() {
+            if index > 0 { try await Task.sleep(for: pause) }
+            // A server that answered and closed takes no more: what it sent is the answer.
+            guard channel.isActive else { break }
+            try await channel.writeAndFlush(ByteBuffer(string: part))
+        }
         try await channel.closeFuture.get()
         return received.text.withLock { $0 }
     }

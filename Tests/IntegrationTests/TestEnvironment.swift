@@ -93,9 +93,10 @@ func userRows(in table: String, of userId: UUID, client: PostgresPool) async thr
 /// migrates it again. The one exception is the meals schema once the USDA table was imported into it (about 3 s of
 /// every meals start): there every other table is emptied instead, and the migrated schema and the food table stay.
 func emptySchema(_ client: PostgresPool) async throws {
-    let holdsFoods = try await client.query(
-        "SELECT to_regclass('food_imports') IS NOT NULL AND to_regclass('schema_migrations') IS NOT NULL", logger: TestEnvironment.logger
-    ).decode(Bool.self).first { _ in true } ?? false
+    let holdsFoods =
+        try await client.query(
+            "SELECT to_regclass('food_imports') IS NOT NULL AND to_regclass('schema_migrations') IS NOT NULL", logger: TestEnvironment.logger
+        ).decode(Bool.self).first { _ in true } ?? false
     if holdsFoods, try await client.query("SELECT 1 FROM food_imports", logger: TestEnvironment.logger).collect().isEmpty == false {
         try await client.query(
             """

@@ -241,9 +241,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             self.exchange = exchange
             reading = .exchange
             exchange.active.increment()
-            exchange.timeout = context.eventLoop.assumeIsolated().scheduleTask(in: upstreamTimeout) { [weak self, weak exchange] in
-                if let exchange { self?.timedOut(exchange) }
-            }
+            armTimeout(of: exchange, on: context.eventLoop)
             if forwarded.expectsContinue { writeContinue(context: context) }
             connect(exchange)
         }
@@ -297,8 +295,10 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 exchange.bodyWaiting.append(buffer)
                 holdClientReads()
             }
+            rearmTimeout(of: exchange)
         case .end:
             exchange.requestRead = true
+            rearmTimeout(of: exchange)
             if let connection = exchange.connection {
                 connection.channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
                 exchange.requestSent = true
@@ -506,6 +506,23 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             return
         }
         fail(exchange, error: error ?? ChannelError.eof, connecting: false)
+    }
+
+    /// Answers 504 when `upstreamTimeout` passes without the upstream answering.
+    private func armTimeout(of exchange: PassThroughExchange, on eventLoop: any EventLoop) {
+        exchange.timeout?.cancel()
+        exchange.timeout = eventLoop.assumeIsolated().scheduleTask(in: upstreamTimeout) { [weak self, weak exchange] in
+            if let exchange { self?.timedOut(exchange) }
+        }
+    }
+
+    /// Starts the upstream timeout again while the client is still sending the request (each part read, then its end),
+    /// so a slow upload is not taken for a silent upstream: the upstream's time to answer counts from the request's
+    /// end, and a client that stops sending mid-body is cut off after the same time without a byte. Nothing once the
+    /// answer began (the timeout is gone then).
+    private func rearmTimeout(of exchange: PassThroughExchange) {
+        guard exchange.timeout != nil, exchange.answerStatus == nil, let context else { return }
+        armTimeout(of: exchange, on: context.eventLoop)
     }
 
     private func timedOut(_ exchange: PassThroughExchange) {
