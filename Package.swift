@@ -91,13 +91,16 @@ let package = Package(
         .target(name: "EventContracts", dependencies: ["WireJSON"], path: "Shared/EventContracts"),
         .target(
             name: "AccessTokens",
-            dependencies: ["ServiceDefaults", "WireJSON", .product(name: "JWTKit", package: "jwt-kit"), configuration, httpTypes],
+            dependencies: ["APIContracts", "WireJSON", .product(name: "JWTKit", package: "jwt-kit"), configuration, httpTypes],
             path: "Shared/AccessTokens"
         ),
+        // What every HTTP answer and request of the API shares, with no server in it: the one error (`APIError`), what a
+        // body that cannot be decoded says, list cursors, calendar days, base64url.
+        .target(name: "APIContracts", dependencies: ["WireJSON", httpTypes], path: "Shared/APIContracts"),
         .target(
             name: "ServiceDefaults",
             dependencies: [
-                "WireJSON", hummingbird, httpTypes, configuration, logging, lifecycle, tracing,
+                "APIContracts", "SyncContracts", "WireJSON", hummingbird, httpTypes, configuration, logging, lifecycle, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -133,8 +136,7 @@ let package = Package(
         .target(
             name: "SyncContracts",
             dependencies: [
-                "ServiceDefaults", "WireJSON", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "APIContracts", "WireJSON", httpTypes, .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Shared/SyncContracts"
         ),

@@ -1,5 +1,5 @@
+import APIContracts
 import Foundation
-import ServiceDefaults
 
 /// The unverified JOSE header of a compact JWT, read only to choose (or refuse) a key before checking the signature.
 struct TokenHeader: Decodable {

@@ -1,5 +1,5 @@
+import APIContracts
 import Foundation
-import ServiceDefaults
 
 /// A user's `historyRetentionDays`, as every owning service applies it: the history purges delete what is dated
 /// before `firstKeptDate`, and the imports refuse it (storing it would only have it purged within the hour).

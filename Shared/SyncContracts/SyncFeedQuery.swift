@@ -1,4 +1,4 @@
-import ServiceDefaults
+import APIContracts
 
 /// The query of an area's changes feed: `since` (the `nextCursor` of the last page; absent or `0`: everything) and
 /// `limit` (1 to 500, default 100).

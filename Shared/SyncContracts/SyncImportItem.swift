@@ -1,6 +1,5 @@
+import APIContracts
 import Foundation
-import Hummingbird
-import ServiceDefaults
 import WireJSON
 
 /// One item of an area's bulk import as the device sent it. Items are read one by one, so an item that cannot be read
@@ -29,7 +28,8 @@ public struct SyncImportItem: Sendable {
         do {
             return try JSONDecoder().decode(type, from: bytes)
         } catch let error as DecodingError {
-            throw APIError(.badRequest, code: "malformed_body", message: "The \(what) could not be read.", details: Request.details(of: error))
+            throw APIError(
+                .badRequest, code: "malformed_body", message: "The \(what) could not be read.", details: DecodingProblems.details(of: error))
         }
     }
 }

@@ -1,5 +1,5 @@
+import APIContracts
 import Foundation
-import ServiceDefaults
 import WireJSON
 
 /// What became of one item of `POST /api/sync/import`.

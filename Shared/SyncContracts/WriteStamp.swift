@@ -1,6 +1,6 @@
+import APIContracts
 import Crypto
 import Foundation
-import ServiceDefaults
 
 /// When a write was made, for last-write-wins: the client's `modifiedAt` (the server's time without one), to the
 /// millisecond, and a tiebreak taken from the write's own bytes, so that two writes stamped with the same

@@ -1,4 +1,4 @@
-import Hummingbird
+import HTTPTypes
 
 /// An error a handler throws on purpose; the error middleware renders it in the one error shape.
 public struct APIError: Error, Sendable {
