@@ -47,26 +47,27 @@ struct PassThroughAdmission: Sendable {
         if CORSRules.isPreflight(request) {
             switch cors.preflight(request) {
             case .success(let headers): return .decided(.preflight(headers, route: route?.prefix))
-            case .failure(let error): return .decided(.refuse(error, route: route?.prefix, closesConnection: false))
+            case .failure(let error): return .decided(.refuse(error, route: route?.prefix, closesConnection: false, declaredLength: nil))
             }
         }
         guard let route else { return .decided(.router(ownRouteRequest(request, requestId: requestId), answerHeaders: corsHeaders)) }
-        let refuse = { (error: APIError, closes: Bool) -> AdmissionStep in
+        let refuse = { (error: APIError, body: BodyFraming?) -> AdmissionStep in
             var error = error
             error.headers.append(contentsOf: corsHeaders)
-            return .decided(.refuse(error, route: route.prefix, closesConnection: closes))
+            return .decided(
+                .refuse(error, route: route.prefix, closesConnection: body?.closesOnRefusal ?? true, declaredLength: body?.declaredLength))
         }
         let body: BodyFraming
         switch BodyFraming.of(request, limit: route.maxBodyBytes ?? maxBodyBytes) {
         case .success(let framing): body = framing
-        case .failure(let error): return refuse(error, true)
+        case .failure(let error): return refuse(error, nil)
         }
         // No service answers these (TRACE would echo the request, cookies included).
         if request.method == .trace || request.method == .connect {
             let error = APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not supported.")
-            return refuse(error, body.closesOnRefusal)
+            return refuse(error, body)
         }
-        if let error = csrf.refusal(of: request) { return refuse(error, body.closesOnRefusal) }
+        if let error = csrf.refusal(of: request) { return refuse(error, body) }
         var pending = PendingAdmission(
             request: request, route: route, requestId: requestId, body: body, answerHeaders: corsHeaders,
             clientAddress: addresses.clientAddress(peer: peer, forwardedFor: request.headerFields[values: .xForwardedFor]))
@@ -79,9 +80,9 @@ struct PassThroughAdmission: Sendable {
                 return .waiting(pending)
             }
         case .malformed where !route.isPublic:
-            return refuse(BearerCredentials.refusal(.malformed), body.closesOnRefusal)
+            return refuse(BearerCredentials.refusal(.malformed), body)
         case .none where !route.isPublic:
-            return refuse(BearerCredentials.missing, body.closesOnRefusal)
+            return refuse(BearerCredentials.missing, body)
         case .malformed, .none:
             break
         }
@@ -184,48 +185,6 @@ struct PendingAdmission: Sendable {
     func refusal(_ error: APIError) -> PassThroughDecision {
         var error = error
         error.headers.append(contentsOf: answerHeaders)
-        return .refuse(error, route: route.prefix, closesConnection: body.closesOnRefusal)
-    }
-}
-
-/// How a request's body is sent, checked against its route's limit before any of it is read.
-struct BodyFraming: Sendable {
-    /// `Content-Length`, when declared.
-    var declaredLength: Int?
-    /// `Transfer-Encoding: chunked`: the length is known only at its end.
-    var isChunked: Bool
-    /// The most bytes the route takes.
-    var limit: Int
-    /// `Expect: 100-continue`: the client waits for a go-ahead before sending the body.
-    var expectsContinue: Bool
-
-    var hasBody: Bool { isChunked || (declaredLength ?? 0) > 0 }
-
-    /// A refused request's connection closes after the answer when its body may not follow (the client waits for
-    /// `100 Continue`); otherwise the body is read and dropped, up to `PassThroughHandler.discardLimit`.
-    var closesOnRefusal: Bool { expectsContinue }
-
-    /// The framing of `request`, or the refusal of a body that cannot be taken (its connection then closes): a declared
-    /// body over `limit` (413), an expectation other than `100-continue` (417).
-    static func of(_ request: HTTPRequest, limit: Int) -> Result<BodyFraming, APIError> {
-        let fields = request.headerFields
-        var expectsContinue = false
-        if let expectation = fields[.expect] {
-            guard expectation.lowercased() == "100-continue" else {
-                return .failure(APIError(.expectationFailed, code: "expectation_failed", message: "Only Expect: 100-continue is supported."))
-            }
-            expectsContinue = true
-        }
-        let declared = fields[.contentLength].flatMap { Int($0) }
-        if let declared, declared > limit {
-            return .failure(tooLarge(limit: limit))
-        }
-        let isChunked = declared == nil && fields[.transferEncoding]?.lowercased().contains("chunked") == true
-        return .success(BodyFraming(declaredLength: declared, isChunked: isChunked, limit: limit, expectsContinue: expectsContinue))
-    }
-
-    /// 413 for a body larger than `limit`, declared or found while it was read.
-    static func tooLarge(limit: Int) -> APIError {
-        APIError(.contentTooLarge, code: "payload_too_large", message: "The request body is larger than \(limit) bytes.")
+        return .refuse(error, route: route.prefix, closesConnection: body.closesOnRefusal, declaredLength: body.declaredLength)
     }
 }

@@ -12,9 +12,10 @@ enum PassThroughDecision: Sendable {
     case compose(HTTPRequest, answerHeaders: HTTPFields, expectsContinue: Bool)
     /// Answer a CORS preflight with 204 and these headers.
     case preflight(HTTPFields, route: String?)
-    /// Answer this error at once (its headers include the CORS ones). The request's body is read and dropped, or the
-    /// connection closed after the answer when `closesConnection` (a body too large to read, or one not sent yet).
-    case refuse(APIError, route: String?, closesConnection: Bool)
+    /// Answer this error at once (its headers include the CORS ones). The request's body is read and dropped (all of a
+    /// `declaredLength` within the route's limit), or the connection closed after the answer when `closesConnection`
+    /// (a body too large to read, or one not sent yet).
+    case refuse(APIError, route: String?, closesConnection: Bool, declaredLength: Int?)
     /// Forward it to its upstream.
     case forward(PassThroughRequest)
 }

@@ -219,11 +219,11 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             metrics.record(route: route ?? "Unknown", method: request.method, status: .noContent, since: started, failed: false)
             PassThroughTracing.end(span, status: .noContent, requestId: requestId)
             if closeAfterExchange { context.close(promise: nil) }
-        case .refuse(let error, let route, let closesConnection):
+        case .refuse(let error, let route, let closesConnection, let declaredLength):
             counters.refused.increment()
             // A declared body is within the route's limit (a larger one is refused with the connection closed): it is
             // read whole, so its client, still sending, can read the refusal (a 401 to refresh its token on, say).
-            startDiscarding(upTo: max(Self.discardLimit, request.headerFields[.contentLength].flatMap { Int($0) } ?? 0))
+            startDiscarding(upTo: max(Self.discardLimit, declaredLength ?? 0))
             let started = ContinuousClock.now
             let span = tracing?.serverSpan(for: request, route: route)
             writeError(error, requestId: requestId, closing: closesConnection, context: context)
