@@ -31,6 +31,8 @@ final class InMemoryMealsStore: MealStore, CustomMealStore, MealsChangeFeed {
         var conflicts: [(userId: UUID, body: SyncConflictBody<JSONValue>)] = []
         var clocks: [UUID: Int64] = [:]
         var expiredThrough: [UUID: Int64] = [:]
+        /// Photos whose sealing key is gone: reading them fails as the vault's opening would.
+        var unreadable: Set<UUID> = []
         var events: [Event] = []
 
         mutating func nextSeq(_ userId: UUID) -> Int64 {
@@ -55,6 +57,11 @@ final class InMemoryMealsStore: MealStore, CustomMealStore, MealsChangeFeed {
     /// Says that the user's deletions up to change `seq` were purged, so older cursors are expired.
     func expire(userId: UUID, through seq: Int64) {
         state.withLock { $0.expiredThrough[userId] = seq }
+    }
+
+    /// Makes the photo unreadable, as one sealed under a key since dropped from the settings.
+    func loseKey(ofPhoto photoId: UUID) {
+        _ = state.withLock { $0.unreadable.insert(photoId) }
     }
 
     /// Every meal stored, whoever owns it.
@@ -84,16 +91,27 @@ final class InMemoryMealsStore: MealStore, CustomMealStore, MealsChangeFeed {
     }
 
     func photo(mealId: UUID, userId: UUID, logger: Logger) async throws -> StoredPhoto? {
-        state.withLock { state in state.photos.values.first { $0.mealId == mealId && $0.userId == userId }?.photo }
+        let found = state.withLock { state in state.photos.first { $0.value.mealId == mealId && $0.value.userId == userId } }
+        guard let (photoId, stored) = found else { return nil }
+        try requireReadable(photoId)
+        return stored.photo
     }
 
     func photo(id: UUID, logger: Logger) async throws -> StoredPhoto? {
-        state.withLock { $0.photos[id]?.photo }
+        guard let stored = state.withLock({ $0.photos[id] }) else { return nil }
+        try requireReadable(id)
+        return stored.photo
     }
 
     /// A stored photo's thumbnail: the photo itself stands in for its JPEG rendering.
     func thumbnail(photoId: UUID, logger: Logger) async throws -> StoredPhoto? {
-        state.withLock { $0.photos[photoId] }.map { StoredPhoto(mediaType: "image/jpeg", bytes: $0.photo.bytes) }
+        guard let stored = state.withLock({ $0.photos[photoId] }) else { return nil }
+        try requireReadable(photoId)
+        return StoredPhoto(mediaType: "image/jpeg", bytes: stored.photo.bytes)
+    }
+
+    private func requireReadable(_ photoId: UUID) throws {
+        if state.withLock({ $0.unreadable.contains(photoId) }) { throw SealedBytesUnreadable(keyId: "dropped") }
     }
 
     func create(_ meal: MealRecord, photo: PhotoUpload?, logger: Logger) async throws -> MealRecord {

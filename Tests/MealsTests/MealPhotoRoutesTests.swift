@@ -97,6 +97,23 @@ struct MealPhotoRoutesTests {
         }
     }
 
+    @Test("a photo whose key was dropped from the settings is 503 photo_unreadable for its owner and on its URLs; the meal still reads")
+    func unreadablePhoto() async throws {
+        let harness = MealsRouterHarness()
+        try await harness.withRoutes { client in
+            let meal = try await client.createMeal()
+            let attached = try await client.call(.put, "/api/meals/\(meal.id)/photo", headers: [.contentType: "image/jpeg"], body: Self.jpeg())
+            let photoURL = try Self.local(attached.json["photoUrl"])
+            let photoId = try #require(UUID(uuidString: String(photoURL.dropFirst("/media/photos/".count).prefix(36))))
+            harness.store.loseKey(ofPhoto: photoId)
+            for uri in ["/api/meals/\(meal.id)/photo", photoURL, try Self.local(attached.json["thumbnailUrl"])] {
+                let answer = try await client.call(.get, uri)
+                #expect(answer.status == .serviceUnavailable && answer.errorCode == "photo_unreadable", "\(uri) answered \(answer.status)")
+            }
+            #expect(try await client.call(.get, "/api/meals/\(meal.id)").status == .ok)
+        }
+    }
+
     @Test("uploads: over the limit is 413, a non-image 415, an empty body 422, and without a photo key 503; nothing is stored")
     func uploadRefusals() async throws {
         let harness = MealsRouterHarness()

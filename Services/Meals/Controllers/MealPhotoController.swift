@@ -8,7 +8,7 @@ import ServiceDefaults
 /// Photos on any meal: attach or replace (`PUT /api/meals/:id/photo`), delete (`DELETE /api/meals/:id/photo`), read
 /// as the owner (`GET /api/meals/:id/photo`), and the signed, short-lived public URL that meal answers hand out
 /// (`GET /media/photos/:photoId`, no bearer token), and the same for its thumbnail (`GET /media/photos/:photoId/thumbnail`).
-/// Photos are stored sealed (`PhotoVault`) and opened here. Photo writes are meal writes: `If-Match` or last-write-wins on
+/// Photos are stored sealed (`PhotoVault`) and opened by the store; one it cannot open is 503 `photo_unreadable`. Photo writes are meal writes: `If-Match` or last-write-wins on
 /// `?modifiedAt=`, a new version, the changes feed and the meal events.
 struct MealPhotoController: Sendable {
     let store: any MealStore
@@ -46,8 +46,8 @@ struct MealPhotoController: Sendable {
     @Sendable func ownerPhoto(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let id = try MealController.mealId(context)
-        let photo = try await opened(logger: context.logger) { try await store.photo(mealId: id, userId: caller.userId, logger: $0) }
-        guard let photo else { throw APIError.notFound("This meal has no photo.") }
+        guard let photo = try await opened(logger: context.logger, { try await store.photo(mealId: id, userId: caller.userId, logger: $0) })
+        else { throw APIError.notFound("This meal has no photo.") }
         return Self.response(photo, maxAge: 3600)
     }
 
