@@ -17,11 +17,16 @@ final class InMemoryBodyMetricsStore: BodyMetricsStore {
         let date: CalendarDate
     }
 
-    /// A conflict as the store would record it.
+    /// A conflict as the store would record it: of a day (`body_metrics_day`, entity id the day) or of a water entry
+    /// (`water_entry`, entity id the entry's id).
     struct RecordedConflict: Sendable, Equatable {
         var userId: UUID
         var date: CalendarDate
         var resolution: SyncConflictResolution
+        var type = DailyMetrics.syncType
+        var entityId: String? = nil
+        var id = UUID()
+        var at = Date()
     }
 
     private struct State {
@@ -83,10 +88,12 @@ final class InMemoryBodyMetricsStore: BodyMetricsStore {
             case .unchanged:
                 return .unchanged(before)
             case .ignore(let resolution):
-                state.conflicts.append(RecordedConflict(userId: userId, date: date, resolution: resolution))
+                state.conflicts.append(RecordedConflict(userId: userId, date: date, resolution: resolution, at: now))
                 return .ignored(stored: before, resolution: resolution)
             case .apply(let overrodeNewerEdit):
-                if overrodeNewerEdit { state.conflicts.append(RecordedConflict(userId: userId, date: date, resolution: .deletionOverrodeEdit)) }
+                if overrodeNewerEdit {
+                    state.conflicts.append(RecordedConflict(userId: userId, date: date, resolution: .deletionOverrodeEdit, at: now))
+                }
                 after.finishChange(at: now, stamp: write.stamp)
                 let seq = (state.clocks[userId] ?? 0) + 1
                 state.clocks[userId] = seq
@@ -130,12 +137,18 @@ final class InMemoryBodyMetricsStore: BodyMetricsStore {
             case .notFound:
                 throw APIError.notFound("No such water entry.")
             case .preserveDeletion:
-                state.conflicts.append(RecordedConflict(userId: userId, date: change.date, resolution: .deletionPreserved))
+                state.conflicts.append(
+                    RecordedConflict(
+                        userId: userId, date: change.date, resolution: .deletionPreserved, type: WaterEntry.syncType,
+                        entityId: change.id.uuidString.lowercased(), at: now))
                 return .deletionPreserved(id: change.id.uuidString.lowercased(), version: removed!.version, deletedAt: removed!.deletedAt)
             case .unchanged:
                 return .unchanged(stored!)
             case .ignoreStale:
-                state.conflicts.append(RecordedConflict(userId: userId, date: stored!.date, resolution: .staleWriteIgnored))
+                state.conflicts.append(
+                    RecordedConflict(
+                        userId: userId, date: stored!.date, resolution: .staleWriteIgnored, type: WaterEntry.syncType,
+                        entityId: stored!.entityId, at: now))
                 return .ignored(stored: stored!, resolution: .staleWriteIgnored)
             case .create:
                 let entry = WaterEntry(
@@ -149,7 +162,12 @@ final class InMemoryBodyMetricsStore: BodyMetricsStore {
                 entry.version += 1
                 entry.updatedAt = now
                 entry.modified = change.write.stamp
-                if overrodeNewerEdit { state.conflicts.append(RecordedConflict(userId: userId, date: entry.date, resolution: .deletionOverrodeEdit)) }
+                if overrodeNewerEdit {
+                    state.conflicts.append(
+                        RecordedConflict(
+                            userId: userId, date: entry.date, resolution: .deletionOverrodeEdit, type: WaterEntry.syncType,
+                            entityId: entry.entityId, at: now))
+                }
                 if change.write.isDeletion {
                     state.water[change.id] = nil
                     state.removedWater[change.id] = (userId, entry.version, now, nextSeq())
@@ -185,7 +203,16 @@ final class InMemoryBodyMetricsStore: BodyMetricsStore {
         }
     }
 
+    /// The user's conflicts, newest first; `cursor` is the id of the last one of the previous page.
     func conflicts(of userId: UUID, limit: Int, cursor: String?, logger: Logger) async throws -> SyncConflictPage<JSONValue> {
-        SyncConflictPage(conflicts: [], nextCursor: nil)
+        var mine = state.withLock { $0.conflicts }.filter { $0.userId == userId }.reversed().map { $0 }
+        if let cursor, let last = mine.firstIndex(where: { $0.id.uuidString.lowercased() == cursor }) { mine = Array(mine[(last + 1)...]) }
+        let page = mine.prefix(limit).map { conflict in
+            SyncConflictBody<JSONValue>(
+                id: conflict.id, type: conflict.type, entityId: conflict.entityId ?? conflict.date.description, resolution: conflict.resolution,
+                winner: conflict.resolution.winner, stored: .object(["modifiedAt": .string(conflict.at.ISO8601Format())]),
+                incoming: .object(["modifiedAt": .string(conflict.at.ISO8601Format())]), resolvedAt: conflict.at)
+        }
+        return SyncConflictPage(conflicts: page, nextCursor: mine.count > limit ? page.last?.id.uuidString.lowercased() : nil)
     }
 }

@@ -147,6 +147,14 @@ struct WaterRoutesTests {
                 try decode(WaterAnswer.self, newer) == WaterAnswer(id: id.uuidString.lowercased(), date: "2026-05-10", millilitres: 400, version: 2))
         }
         #expect(store.conflicts.map(\.resolution) == [.staleWriteIgnored])
+        try await withRoutes { client in
+            // The conflict is listed as a water entry's, under the entry's id: the OpenAPI document must describe it.
+            let listed = try await send(client, .get, "/api/sync/metrics/conflicts")
+            let page = try JSONSerialization.jsonObject(with: Data(buffer: listed.body)) as? [String: Any]
+            let conflicts = page?["conflicts"] as? [[String: Any]] ?? []
+            #expect(listed.status == .ok && conflicts.map { $0["type"] as? String } == ["water_entry"])
+            #expect(conflicts.map { $0["entityId"] as? String } == [id.uuidString.lowercased()])
+        }
         let moved = store.publishedWater.suffix(2).map { "\($0.date)=\($0.totalMillilitres)" }
         #expect(moved == ["2026-05-09=0", "2026-05-10=400"], "moving an entry publishes both days")
     }

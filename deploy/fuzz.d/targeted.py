@@ -20,12 +20,18 @@ string field is accepted (2xx), the stored resource is read back and must hold t
 data, not executed, escaped or cut); an accepted password must log in. A meal titled with HTML is shared and its
 public page must show it escaped.
 
+A user's own vision key is checked against a stand-in for an OpenAI-compatible provider that this script serves on
+loopback (`GET /v1/models`: 200 for the run's `sk-fuzz-` keys, OpenAI's 401 otherwise), which deploy/fuzz lets users
+name (MEALS_VISION_USER_ALLOWED_HOSTS=127.0.0.1): the provider a key names by default cannot be reached from here.
+
 Results (one entry per request, with a curl line that repeats it) go to RESULTS_JSON; report.py prints them."""
 import base64
 import datetime
+import http.server
 import json
 import os
 import sys
+import threading
 import time
 import uuid
 
@@ -243,6 +249,40 @@ class World:
         return None
 
 
+# --- the stand-in vision provider ---------------------------------------------------------------------------------
+
+class StandInProvider(http.server.BaseHTTPRequestHandler):
+    """`GET /v1/models` as OpenAI answers it: the model list to a key of this run, 401 with OpenAI's error JSON to
+    any other key; everything else 404."""
+
+    def do_GET(self):  # noqa: N802  the name http.server calls
+        if self.path.rstrip("/") != "/v1/models":
+            return self.answer(404, {"error": {"message": "Not found", "type": "invalid_request_error"}})
+        if (self.headers.get("Authorization") or "").startswith("Bearer sk-fuzz-"):
+            return self.answer(200, {"object": "list", "data": [{"id": "gpt-4o-mini", "object": "model", "owned_by": "stand-in"}]})
+        self.answer(401, {"error": {"message": "Incorrect API key provided.", "type": "invalid_request_error", "code": "invalid_api_key"}})
+
+    def answer(self, status, document):
+        body = json.dumps(document).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):  # quiet: the run's own report says what happened
+        pass
+
+
+def start_stand_in_provider():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), StandInProvider)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+
+PROVIDER_URL = None  # set by main()
+
+
 # --- valid bodies per operation ---------------------------------------------------------------------------------
 # Each entry: body(world) a fresh valid body; path(world) the concrete path; token(world, body); readback(world,
 # answer, body) -> JSON documents in which an accepted string must appear, or a list of problems (str) directly.
@@ -350,9 +390,12 @@ VALID = {
     "PUT /api/meals/{id}/photo": dict(
         body=lambda w: {"image": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="},
         path=lambda w: f"/api/meals/{w.meal_id}/photo"),
-    # A public address as the base URL: a name would have to resolve, and this machine may have no DNS.
+    # The stand-in provider on loopback: the key is checked there, as a real provider would check it.
     "PUT /api/users/vision-key": dict(
-        body=lambda w: {"apiKey": f"sk-fuzz-{uuid.uuid4().hex}", "baseUrl": "https://93.184.216.34/v1", "model": "gpt-4o-mini"}),
+        body=lambda w: {"apiKey": f"sk-fuzz-{uuid.uuid4().hex}", "baseUrl": PROVIDER_URL, "model": "gpt-4o-mini"}),
+    "PUT /api/users/vision-usage/budget": dict(body=lambda w: {"monthlyBudgetUsd": 25},
+                                               readback=readback_get(lambda w, a: "/api/users/vision-usage")),
+    "POST /api/metrics/water": dict(body=lambda w: {"date": yesterday(), "millilitres": 250}),
     "POST /api/sync/meals/import": dict(body=lambda w: {"meals": [dict(w.meal_body(), id=str(uuid.uuid4()))]}),
     "POST /api/sync/metrics/import": dict(body=lambda w: {"weighIns": [{"date": yesterday(), "weight": 80.2, "unit": "kg"}]}),
     "POST /api/sync/import": dict(
@@ -602,6 +645,8 @@ def main():
     document = json.load(open(sys.argv[1]))
     operations = fuzzlib.load_operations(document)
     started = time.monotonic()
+    global PROVIDER_URL
+    PROVIDER_URL = start_stand_in_provider()
     world = World()
     print(f"    accounts and resources ready (meal {world.meal_id}, custom meal {world.custom_id}, food {world.food_id})", flush=True)
     known = {o.label for o in operations}

@@ -9110,7 +9110,14 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/MetricsSyncConflict/id`.
             public var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/MetricsSyncConflict/type`.
-            public var _type: OpenAPIRuntime.OpenAPIValueContainer
+            @frozen public enum _typePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case body_metrics_day = "body_metrics_day"
+                case water_entry = "water_entry"
+            }
+            /// - Remark: Generated from `#/components/schemas/MetricsSyncConflict/type`.
+            public var _type: Components.Schemas.MetricsSyncConflict._typePayload
+            /// The day (`YYYY-MM-DD`) of a `body_metrics_day`, the entry's UUID of a `water_entry`.
+            ///
             /// - Remark: Generated from `#/components/schemas/MetricsSyncConflict/entityId`.
             public var entityId: Swift.String
             /// - Remark: Generated from `#/components/schemas/MetricsSyncConflict/resolution`.
@@ -9143,7 +9150,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - _type:
-            ///   - entityId:
+            ///   - entityId: The day (`YYYY-MM-DD`) of a `body_metrics_day`, the entry's UUID of a `water_entry`.
             ///   - resolution:
             ///   - winner:
             ///   - stored: The stored side: `version`, `modifiedAt`, `deleted` (an emptied day) and `data` (`date`, `weightKg`, `ketones`, `notes`).
@@ -9151,7 +9158,7 @@ extension Components {
             ///   - resolvedAt:
             public init(
                 id: Swift.String,
-                _type: OpenAPIRuntime.OpenAPIValueContainer,
+                _type: Components.Schemas.MetricsSyncConflict._typePayload,
                 entityId: Swift.String,
                 resolution: Components.Schemas.MetricsSyncConflict.resolutionPayload,
                 winner: Components.Schemas.MetricsSyncConflict.winnerPayload,
@@ -9185,7 +9192,7 @@ extension Components {
                     forKey: .id
                 )
                 self._type = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
+                    Components.Schemas.MetricsSyncConflict._typePayload.self,
                     forKey: ._type
                 )
                 self.entityId = try container.decode(
@@ -9809,6 +9816,7 @@ extension Components {
                 case meal = "meal"
                 case custom_meal = "custom_meal"
                 case body_metrics_day = "body_metrics_day"
+                case water_entry = "water_entry"
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncConflict/type`.
             public var _type: Components.Schemas.GatewaySyncConflict._typePayload
