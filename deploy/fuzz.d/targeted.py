@@ -474,7 +474,12 @@ def body_cases(world, operation):
 
     def invalid_utf8(body):
         strings = [p for p, v in leaves(body) if isinstance(v, str)]
-        text = json.dumps(with_value(body, strings[0], SENTINEL) if strings else {"text": SENTINEL}).encode()
+        if strings:
+            document = with_value(body, strings[0], SENTINEL)
+        else:
+            # Beside the valid body's fields, so that a decoder skipping it unread still finds what it needs.
+            document = dict(body, text=SENTINEL) if isinstance(body, dict) else {"text": SENTINEL}
+        text = json.dumps(document).encode()
         return text.replace(SENTINEL.encode(), b"ab\xff\xfe\xc3\x28cd")
     has_strings = any(isinstance(v, str) for _, v in leaves(make_body(world)))
     # A body without string fields gets the bytes in an unknown field, which a decoder may skip unread.
