@@ -298,7 +298,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             rearmTimeout(of: exchange)
         case .end:
             exchange.requestRead = true
-            rearmTimeout(of: exchange)
+            // Without a body the request ended as it began: the timeout armed then stands.
+            if exchange.bodyBytesRead > 0 { rearmTimeout(of: exchange) }
             if let connection = exchange.connection {
                 connection.channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
                 exchange.requestSent = true
