@@ -26,7 +26,7 @@ final class InMemoryBodyMetricsStore: BodyMetricsStore {
         var type = DailyMetrics.syncType
         var entityId: String? = nil
         var id = UUID()
-        var at = Date()
+        var at: Date
     }
 
     private struct State {

@@ -8,8 +8,9 @@ import ServiceDefaults
 /// Photos on any meal: attach or replace (`PUT /api/meals/:id/photo`), delete (`DELETE /api/meals/:id/photo`), read
 /// as the owner (`GET /api/meals/:id/photo`), and the signed, short-lived public URL that meal answers hand out
 /// (`GET /media/photos/:photoId`, no bearer token), and the same for its thumbnail (`GET /media/photos/:photoId/thumbnail`).
-/// Photos are stored sealed (`PhotoVault`) and opened by the store; one it cannot open is 503 `photo_unreadable`. Photo writes are meal writes: `If-Match` or last-write-wins on
-/// `?modifiedAt=`, a new version, the changes feed and the meal events.
+/// Photos are stored sealed (`PhotoVault`) and opened by the store; one it cannot open is 503 `photo_unreadable`. Photo
+/// writes are meal writes: `If-Match` or last-write-wins on `?modifiedAt=`, a new version, the changes feed and the
+/// meal events.
 struct MealPhotoController: Sendable {
     let store: any MealStore
     let reader: AnalysisRequestReader
@@ -46,7 +47,8 @@ struct MealPhotoController: Sendable {
     @Sendable func ownerPhoto(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let id = try MealController.mealId(context)
-        guard let photo = try await opened(logger: context.logger, { try await store.photo(mealId: id, userId: caller.userId, logger: $0) })
+        guard
+            let photo = try await opened(logger: context.logger, { try await store.photo(mealId: id, userId: caller.userId, logger: context.logger) })
         else { throw APIError.notFound("This meal has no photo.") }
         return Self.response(photo, maxAge: 3600)
     }
@@ -55,7 +57,7 @@ struct MealPhotoController: Sendable {
     /// URL is unsigned, its signature does not match or it expired; 404 when the photo was replaced or deleted.
     @Sendable func signedPhoto(request: Request, context: AppRequestContext) async throws -> Response {
         let (photoId, expiresAt) = try verified(request, context: context, thumbnail: false)
-        guard let photo = try await opened(logger: context.logger, { try await store.photo(id: photoId, logger: $0) }) else {
+        guard let photo = try await opened(logger: context.logger, { try await store.photo(id: photoId, logger: context.logger) }) else {
             throw APIError.notFound("No such photo; it was replaced or deleted.")
         }
         return Self.response(photo, maxAge: max(0, Int(expiresAt.timeIntervalSince(now()))))
@@ -65,7 +67,7 @@ struct MealPhotoController: Sendable {
     /// names, until it expires. 403 as for the photo; 404 when the photo is gone or has no thumbnail.
     @Sendable func signedThumbnail(request: Request, context: AppRequestContext) async throws -> Response {
         let (photoId, expiresAt) = try verified(request, context: context, thumbnail: true)
-        guard let photo = try await opened(logger: context.logger, { try await store.thumbnail(photoId: photoId, logger: $0) }) else {
+        guard let photo = try await opened(logger: context.logger, { try await store.thumbnail(photoId: photoId, logger: context.logger) }) else {
             throw APIError.notFound("No such thumbnail; the photo was replaced or deleted, or has none.")
         }
         return Self.response(photo, maxAge: max(0, Int(expiresAt.timeIntervalSince(now()))))
@@ -93,9 +95,9 @@ struct MealPhotoController: Sendable {
     }
 
     /// The stored photo `read` opens; 503 when its key is gone from the settings.
-    private func opened(logger: Logger, _ read: (Logger) async throws -> StoredPhoto?) async throws -> StoredPhoto? {
+    private func opened(logger: Logger, _ read: () async throws -> StoredPhoto?) async throws -> StoredPhoto? {
         do {
-            return try await read(logger)
+            return try await read()
         } catch let error as SealedBytesUnreadable {
             logger.error(
                 "stored photo cannot be opened; is its key missing from MEALS_PHOTO_ENCRYPTION_PREVIOUS_KEYS?",

@@ -10,9 +10,6 @@ import WireJSON
 /// Custom meals in PostgreSQL: every write's row, version or last-write-wins check, change number and the tombstone of
 /// a deletion commit in one transaction. Custom meals publish no events. Every call logs to the request's `logger`.
 struct PostgresCustomMealStore: CustomMealStore {
-    static let entityType = CustomMealRecord.entityType
-    static let notFound = CustomMealRecord.notFound
-
     let client: PostgresPool
     let customMeals: CustomMealRepository
     let now: @Sendable () -> Date
@@ -46,7 +43,7 @@ struct PostgresCustomMealStore: CustomMealStore {
                 return .exists(existing)
             }
             if let tombstone = try await SyncTombstones.find(
-                type: Self.entityType, id: meal.id.uuidString.lowercased(), userId: meal.userId, on: connection, logger: logger)
+                type: CustomMealRecord.entityType, id: meal.id.uuidString.lowercased(), userId: meal.userId, on: connection, logger: logger)
             {
                 return .deleted(tombstone)
             }
@@ -63,7 +60,8 @@ struct PostgresCustomMealStore: CustomMealStore {
             let entityId = id.lowercasedString
             guard var meal = try await customMeals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
                 let tombstone = try await MissingEntity.write(
-                    type: Self.entityType, id: id, userId: userId, condition: condition, notFound: Self.notFound, now: now(), on: connection,
+                    type: CustomMealRecord.entityType, id: id, userId: userId, condition: condition, notFound: CustomMealRecord.notFound, now: now(),
+                    on: connection,
                     logger: logger)
                 return .deleted(tombstone, .deletionPreserved)
             }
@@ -72,7 +70,7 @@ struct PostgresCustomMealStore: CustomMealStore {
             case .unchanged, .preserveDeletion: return .written(meal)
             case .ignoreStale:
                 try await SyncConflictLog.record(
-                    userId: userId, type: Self.entityType, entityId: entityId, resolution: .staleWriteIgnored,
+                    userId: userId, type: CustomMealRecord.entityType, entityId: entityId, resolution: .staleWriteIgnored,
                     stored: SyncConflictSide(
                         version: meal.version, modifiedAt: meal.modified.date,
                         data: CustomMealState(name: meal.name, mealType: meal.mealType?.rawValue, items: meal.items)),
@@ -95,13 +93,13 @@ struct PostgresCustomMealStore: CustomMealStore {
             let entityId = id.lowercasedString
             guard let meal = try await customMeals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
                 try await MissingEntity.tombstone(
-                    type: Self.entityType, id: id, userId: userId, notFound: Self.notFound, on: connection, logger: logger)
+                    type: CustomMealRecord.entityType, id: id, userId: userId, notFound: CustomMealRecord.notFound, on: connection, logger: logger)
                 return
             }
             _ = try await customMeals.delete(id, userId: userId, on: connection, logger: logger)
             let seq = try await SyncClock.next(for: userId, on: connection, logger: logger)
             try await SyncTombstones.record(
-                SyncTombstone(entityType: Self.entityType, entityId: entityId, version: meal.version + 1, deletedAt: now(), seq: seq),
+                SyncTombstone(entityType: CustomMealRecord.entityType, entityId: entityId, version: meal.version + 1, deletedAt: now(), seq: seq),
                 userId: userId, on: connection, logger: logger)
         }
     }

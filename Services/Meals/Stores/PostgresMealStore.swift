@@ -12,9 +12,6 @@ import WireJSON
 /// of a deletion, recorded conflicts and events commit in one transaction; photos are sealed at rest (`PhotoVault`).
 /// Every call logs to the request's `logger`.
 struct PostgresMealStore: MealStore {
-    static let entityType = MealRecord.entityType
-    static let notFound = MealRecord.notFound
-
     let client: PostgresPool
     let meals: MealRepository
     /// Seals photos and makes their thumbnails, before a write's transaction opens; opens them when read.
@@ -73,7 +70,7 @@ struct PostgresMealStore: MealStore {
                 return .exists(existing)
             }
             if let tombstone = try await SyncTombstones.find(
-                type: Self.entityType, id: meal.id.lowercasedString, userId: meal.userId, on: connection, logger: logger)
+                type: MealRecord.entityType, id: meal.id.lowercasedString, userId: meal.userId, on: connection, logger: logger)
             {
                 return .deleted(tombstone)
             }
@@ -126,7 +123,8 @@ struct PostgresMealStore: MealStore {
         try await client.transaction(logger: logger) { connection in
             guard var meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
                 let tombstone = try await MissingEntity.write(
-                    type: Self.entityType, id: id, userId: userId, condition: condition, notFound: Self.notFound, now: now(), on: connection,
+                    type: MealRecord.entityType, id: id, userId: userId, condition: condition, notFound: MealRecord.notFound, now: now(),
+                    on: connection,
                     logger: logger)
                 return .deleted(tombstone, .deletionPreserved)
             }
@@ -135,7 +133,7 @@ struct PostgresMealStore: MealStore {
             case .unchanged, .preserveDeletion: return .written(meal)
             case .ignoreStale:
                 try await SyncConflictLog.record(
-                    userId: userId, type: Self.entityType, entityId: id.lowercasedString, resolution: .staleWriteIgnored,
+                    userId: userId, type: MealRecord.entityType, entityId: id.lowercasedString, resolution: .staleWriteIgnored,
                     stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
                     incoming: condition.incomingSide(now: now()), at: now(), on: connection,
                     logger: logger)
@@ -166,12 +164,12 @@ struct PostgresMealStore: MealStore {
         try await client.transaction(logger: logger) { connection in
             guard let meal = try await meals.find(id, userId: userId, on: connection, forUpdate: true, logger: logger) else {
                 try await MissingEntity.tombstone(
-                    type: Self.entityType, id: id, userId: userId, notFound: Self.notFound, on: connection, logger: logger)
+                    type: MealRecord.entityType, id: id, userId: userId, notFound: MealRecord.notFound, on: connection, logger: logger)
                 return
             }
             if let stamp, LastWriteWins.deletionOverridesNewerEdit(deletion: stamp, stored: meal.modified) {
                 try await SyncConflictLog.record(
-                    userId: userId, type: Self.entityType, entityId: id.lowercasedString, resolution: .deletionOverrodeEdit,
+                    userId: userId, type: MealRecord.entityType, entityId: id.lowercasedString, resolution: .deletionOverrodeEdit,
                     stored: SyncConflictSide(version: meal.version, modifiedAt: meal.modified.date, data: meal.snapshot),
                     incoming: SyncConflictSide<MealSnapshot>(version: nil, modifiedAt: stamp.date, deleted: true, data: nil), at: now(),
                     on: connection, logger: logger)
@@ -187,7 +185,7 @@ struct PostgresMealStore: MealStore {
         let seq = try await SyncClock.next(for: meal.userId, on: connection, logger: logger)
         try await SyncTombstones.record(
             SyncTombstone(
-                entityType: Self.entityType, entityId: meal.id.lowercasedString, version: meal.version + 1, deletedAt: now(), seq: seq),
+                entityType: MealRecord.entityType, entityId: meal.id.lowercasedString, version: meal.version + 1, deletedAt: now(), seq: seq),
             userId: meal.userId, on: connection, logger: logger)
         try await MealEventPublisher.deleted(meal, now: now(), on: connection, logger: logger)
     }
