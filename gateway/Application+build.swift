@@ -77,13 +77,14 @@ func makeGatewayApplication(
     let tracing = PassThroughTracing.current()
     return Application(
         router: router,
-        server: .http1(
-            additionalChannelHandlers: [
+        server: GatewayHTTP1Channel.server(handlers: {
+            [
                 connections.handler(),
                 PassThroughHandler(
                     admission: admission, pools: pools, metrics: recorder, counters: counters, upstreamTimeout: upstreamTimeout,
                     serverName: serverName, tracing: tracing, logger: logger),
-            ]),
+            ]
+        }),
         configuration: configuration, services: [prober], logger: logger)
 }
 

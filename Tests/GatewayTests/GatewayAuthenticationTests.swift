@@ -54,7 +54,7 @@ extension UpstreamProxyTests {
         }
     }
 
-    @Test("a valid token reaches the upstream as X-User-Id and X-Session-Id, replacing any the client sent")
+    @Test("a valid token reaches the upstream as X-User-Id and X-Session-Id, replacing any the client sent; the token itself only auth")
     func verifiedIdentityPassedOn() async throws {
         let token = try await tokens.token()
         try await withGateway { gateway in
@@ -68,6 +68,12 @@ extension UpstreamProxyTests {
                 #expect(seen["x-user-id"] == tokens.userId.uuidString.lowercased())
                 #expect(seen["x-session-id"] == tokens.sessionId.uuidString.lowercased())
                 #expect(seen["x-real-ip"] != "6.6.6.6")
+                #expect(seen["authorization"] == nil, "the token reaches auth only")
+            }
+            // Auth, which issues the token, gets it (sign-out and session routes read it).
+            try await gateway.execute(uri: "/api/auth/echo", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
+                #expect(response.status == .ok)
+                #expect((try? echoed(response))?["authorization"] == "Bearer \(token)")
             }
         }
     }

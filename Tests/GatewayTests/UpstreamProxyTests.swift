@@ -22,7 +22,7 @@ struct UpstreamProxyTests {
     /// An upstream that answers with the headers it received.
     func echoUpstream() -> some ApplicationProtocol {
         let router = Router()
-        for path in ["/api/meals/echo", "/api/private/echo", "/api/limited/echo"] {
+        for path in ["/api/meals/echo", "/api/private/echo", "/api/limited/echo", "/api/auth/echo"] {
             router.get(RouterPath(path)) { request, _ -> [String: String] in
                 var seen: [String: String] = [:]
                 for field in request.headers { seen[field.name.canonicalName] = field.value }
@@ -69,8 +69,12 @@ struct UpstreamProxyTests {
 
     func settings(upstreamPort: Int) throws -> GatewaySettings {
         let routes = RouteTable(
-            upstreams: ["meals": [URL(string: "http://127.0.0.1:\(upstreamPort)")!], "down": [URL(string: "http://127.0.0.1:1")!]],
+            upstreams: [
+                "meals": [URL(string: "http://127.0.0.1:\(upstreamPort)")!], "auth": [URL(string: "http://127.0.0.1:\(upstreamPort)")!],
+                "down": [URL(string: "http://127.0.0.1:1")!],
+            ],
             routes: [
+                .init(prefix: "/api/auth", upstream: "auth", isPublic: true),
                 .init(prefix: "/api/meals", upstream: "meals", isPublic: true),
                 .init(prefix: "/api/private", upstream: "meals", isPublic: false),
                 .init(prefix: "/api/limited", upstream: "meals", isPublic: true, rateLimit: "tight"),

@@ -7,10 +7,11 @@ struct ClientAddressResolver: Sendable {
     let trustedProxies: [IPNetwork]
 
     /// The client's address; `peer` when there is no trusted proxy in between, "unknown" without a peer.
-    func clientAddress(peer: String?, forwardedFor: [String]) -> String {
+    /// `forwardedFor` is read only when the peer is a trusted proxy.
+    func clientAddress(peer: String?, forwardedFor: @autoclosure () -> [String]) -> String {
         guard let peer else { return "unknown" }
-        guard isTrusted(peer) else { return peer }
-        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !trustedProxies.isEmpty, isTrusted(peer) else { return peer }
+        let hops = forwardedFor().flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         var client = peer
         for hop in hops.reversed() {
             guard IPNetwork.addressBytes(hop) != nil else { break }

@@ -42,7 +42,8 @@ struct PassThroughAdmission: Sendable {
     /// The admission of `request` from `peer` (the direct peer's IP address), whose id is `requestId`.
     func begin(_ request: HTTPRequest, peer: String?, requestId: String) -> AdmissionStep {
         let corsHeaders = cors.answerHeaders(for: request)
-        let path = request.path.flatMap { $0.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first } ?? "/"
+        let target = request.path ?? "/"
+        let path = target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
         let route = routes.route(for: path)
         if CORSRules.isPreflight(request) {
             switch cors.preflight(request) {
@@ -137,7 +138,9 @@ struct PassThroughAdmission: Sendable {
         headers.reserveCapacity(request.headerFields.count + 6)
         for field in request.headerFields {
             let name = field.name
-            if ProxyHeaders.hopByHop.contains(name.canonicalName) || GatewayHeaders.isReplaced(name) || name == .expect { continue }
+            if Self.notForwarded.contains(name.canonicalName) { continue }
+            // The token reaches auth only, which issues it: the others get the caller it names (X-User-Id), as with the cookies.
+            if name == .authorization, route.upstream != Self.sessionUpstream { continue }
             if name == .cookie, route.upstream != Self.sessionUpstream {
                 // The session cookies hold the tokens: only auth, which issues them, sees them (the others get X-User-Id).
                 if let kept = SessionCookies.withoutSession(field.value) { headers.add(name: name.rawName, value: kept) }
@@ -146,7 +149,7 @@ struct PassThroughAdmission: Sendable {
             headers.add(name: name.rawName, value: field.value)
         }
         if pending.body.isChunked { headers.add(name: "Transfer-Encoding", value: "chunked") }
-        gatewayHeaders.set(on: &headers)
+        gatewayHeaders.append(to: &headers)
         return .forward(
             PassThroughRequest(
                 route: route.prefix, balancer: balancer,
@@ -155,6 +158,10 @@ struct PassThroughAdmission: Sendable {
                 answerHeaders: answerHeaders, isSafeToRetry: [.get, .head, .options].contains(request.method), hasBody: pending.body.hasBody,
                 undeclaredBodyLimit: pending.body.isChunked ? pending.body.limit : nil, expectsContinue: pending.body.expectsContinue))
     }
+
+    /// Names of a client's headers an upstream does not get (one look-up per header): the hop-by-hop ones, those only
+    /// the gateway sets, and `Expect` (the gateway answers it).
+    static let notForwarded = ProxyHeaders.hopByHop.union(GatewayHeaders.replacedNames).union(["expect"])
 
     /// A request for the gateway's own routes: without any identity header a client sent, with its request id.
     private func ownRouteRequest(_ request: HTTPRequest, requestId: String) -> HTTPRequest {

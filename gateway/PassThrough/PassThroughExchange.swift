@@ -42,8 +42,9 @@ final class PassThroughExchange {
     var retried = false
     /// Reading from the upstream is paused because the client is not taking the answer as fast.
     var upstreamPaused = false
-    /// Answers 504 when the upstream has not answered in time.
-    var timeout: Scheduled<Void>?
+    /// When the upstream's answer is late (504, or the connection closed once the answer began); nil once no
+    /// upstream timeout applies.
+    var deadline: NIODeadline?
 
     init(request: PassThroughRequest, requestId: String, method: HTTPRequest.Method, active: Meter) {
         self.request = request

@@ -48,7 +48,10 @@ final class UpstreamConnectionPool {
             .connectTimeout(connectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    // No second check of the request's header bytes: every name and value comes from the client's
+                    // request as the HTTP parser and HTTPTypes checked it, or is one the gateway made (as Hummingbird's
+                    // own server pipeline skips it after HTTPTypes).
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
                     try channel.pipeline.syncOperations.addHandler(UpstreamResponseRelay())
                 }
             }

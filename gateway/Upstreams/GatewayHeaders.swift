@@ -32,8 +32,9 @@ struct GatewayHeaders: Sendable {
         return values
     }
 
-    func set(on headers: inout HTTPHeaders) {
-        for (name, value) in values { headers.replaceOrAdd(name: name.rawName, value: value) }
+    /// Adds the names and values to `headers`, which hold none of them (a client's copies were left out).
+    func append(to headers: inout HTTPHeaders) {
+        for (name, value) in values { headers.add(name: name.rawName, value: value) }
     }
 
     func set(on fields: inout HTTPFields) {

@@ -109,10 +109,14 @@ public struct RouteTable: Sendable, Decodable, Equatable {
     }
 
     /// The longest-prefix route for `path`, if any.
+    /// Compared as UTF-8 bytes (a route's prefix is ASCII), not as characters.
     public func route(for path: Substring) -> Route? {
-        routes.first { route in
-            path.hasPrefix(route.prefix)
-                && (path.count == route.prefix.count || route.prefix.hasSuffix("/") || path.dropFirst(route.prefix.count).first == "/")
+        let path = path.utf8
+        return routes.first { route in
+            let prefix = route.prefix.utf8
+            guard path.starts(with: prefix) else { return false }
+            if path.count == prefix.count || prefix.last == UInt8(ascii: "/") { return true }
+            return path[path.index(path.startIndex, offsetBy: prefix.count)] == UInt8(ascii: "/")
         }
     }
 }

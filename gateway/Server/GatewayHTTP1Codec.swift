@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+
+/// Converts NIO's HTTP/1 request parts to HTTPTypes' and HTTPTypes' answers back, as swift-nio-extras'
+/// `HTTP1ToHTTPServerCodec` does (`http` scheme, the first `Host` as the authority and out of the fields, cookies
+/// not split), without its cost on every request: an origin-form target (`/api/meals?day=...`, what clients send) is
+/// the path as it is; only another form (absolute, `http://host/path`) is parsed as a URL.
+final class GatewayHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            do {
+                context.fireChannelRead(wrapInboundOut(.head(try Self.request(head))))
+            } catch {
+                context.fireErrorCaught(error)
+            }
+        case .body(let body):
+            context.fireChannelRead(wrapInboundOut(.body(body)))
+        case .end(let trailers):
+            context.fireChannelRead(wrapInboundOut(.end(trailers.map { Self.fields($0, skippingHost: false) })))
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let response):
+            context.write(wrapOutboundOut(.head(Self.head(response))), promise: promise)
+        case .body(let body):
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: promise)
+        case .end(let trailers):
+            context.write(wrapOutboundOut(.end(trailers.map(Self.headers))), promise: promise)
+        }
+    }
+
+    /// The request of `head`; throws for a method that is not a token (the parser lets few through).
+    static func request(_ head: HTTPRequestHead) throws -> HTTPRequest {
+        let method: HTTPRequest.Method
+        switch head.method {
+        case .GET: method = .get
+        case .POST: method = .post
+        case .PUT: method = .put
+        case .PATCH: method = .patch
+        case .DELETE: method = .delete
+        case .HEAD: method = .head
+        case .OPTIONS: method = .options
+        case .TRACE: method = .trace
+        case .CONNECT: method = .connect
+        default:
+            guard let other = HTTPRequest.Method(head.method.rawValue) else { throw InvalidRequestMethod() }
+            method = other
+        }
+        return HTTPRequest(
+            method: method, scheme: "http", authority: head.headers.first(name: "Host"), path: path(of: head.uri),
+            headerFields: fields(head.headers, skippingHost: true))
+    }
+
+    /// The path and query of a request target: an origin-form target as it is, else the part of the URL after its
+    /// authority (`/` when that is empty); a target that is no URL is kept as it is.
+    static func path(of target: String) -> String {
+        guard target.utf8.first != UInt8(ascii: "/"), let url = URLComponents(string: target), url.scheme != nil else { return target }
+        let path = url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath
+        return url.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
+    }
+
+    /// HTTPTypes' fields of `headers`, without the first `Host` when `skippingHost` (it is the request's authority);
+    /// a name that is not a token is left out.
+    static func fields(_ headers: HTTPHeaders, skippingHost: Bool) -> HTTPFields {
+        var fields = HTTPFields()
+        fields.reserveCapacity(headers.count)
+        var hostToSkip = skippingHost
+        for (name, value) in headers {
+            if hostToSkip, isHost(name) {
+                hostToSkip = false
+                continue
+            }
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        return fields
+    }
+
+    static func head(_ response: HTTPResponse) -> HTTPResponseHead {
+        HTTPResponseHead(
+            version: .http1_1, status: HTTPResponseStatus(statusCode: response.status.code, reasonPhrase: response.status.reasonPhrase),
+            headers: headers(response.headerFields))
+    }
+
+    static func headers(_ fields: HTTPFields) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(fields.count)
+        for field in fields { headers.add(name: field.name.rawName, value: field.value) }
+        return headers
+    }
+
+    /// `name` is `Host` in any case, compared byte by byte (no lower-cased copy).
+    private static func isHost(_ name: String) -> Bool {
+        let bytes = name.utf8
+        return bytes.count == 4 && zip(bytes, "host".utf8).allSatisfy { $0 | 0x20 == $1 }
+    }
+}
+
+/// A request method that is not an HTTP token.
+struct InvalidRequestMethod: Error, CustomStringConvertible {
+    var description: String { "the request method is not an HTTP token" }
+}
