@@ -23,7 +23,7 @@ enum BearerCredentials {
 
     /// The credential of a request with these header fields.
     static func credential(in fields: HTTPFields) -> Credential {
-        if let authorization = fields[.authorization] {
+        if let authorization = fields.value(of: .authorization) {
             return bearerToken(authorization).map(Credential.accessToken) ?? .malformed
         }
         return SessionCookies.value(of: SessionCookies.access, in: fields).map(Credential.accessToken) ?? .none

@@ -24,17 +24,17 @@ struct BodyFraming: Sendable {
     static func of(_ request: HTTPRequest, limit: Int) -> Result<BodyFraming, APIError> {
         let fields = request.headerFields
         var expectsContinue = false
-        if let expectation = fields[.expect] {
+        if let expectation = fields.value(of: .expect) {
             guard expectation.lowercased() == "100-continue" else {
                 return .failure(APIError(.expectationFailed, code: "expectation_failed", message: "Only Expect: 100-continue is supported."))
             }
             expectsContinue = true
         }
-        let declared = fields[.contentLength].flatMap { Int($0) }
+        let declared = fields.value(of: .contentLength).flatMap { Int($0) }
         if let declared, declared > limit {
             return .failure(tooLarge(limit: limit))
         }
-        let isChunked = declared == nil && fields[.transferEncoding]?.lowercased().contains("chunked") == true
+        let isChunked = declared == nil && fields.value(of: .transferEncoding)?.lowercased().contains("chunked") == true
         return .success(BodyFraming(declaredLength: declared, isChunked: isChunked, limit: limit, expectsContinue: expectsContinue))
     }
 

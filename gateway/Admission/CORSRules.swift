@@ -16,12 +16,12 @@ struct CORSRules: Sendable {
 
     /// Whether `request` is a preflight (`OPTIONS` with `Access-Control-Request-Method`).
     static func isPreflight(_ request: HTTPRequest) -> Bool {
-        request.method == .options && request.headerFields[.accessControlRequestMethod] != nil
+        request.method == .options && request.headerFields.has(.accessControlRequestMethod)
     }
 
     /// The answer to a preflight: 204 with what the API allows, or the 403 refusal of an origin not configured.
     func preflight(_ request: HTTPRequest) -> Result<HTTPFields, APIError> {
-        guard let origin = request.headerFields[.origin], origins.allows(origin) else {
+        guard let origin = request.headerFields.value(of: .origin), origins.allows(origin) else {
             return .failure(APIError(.forbidden, code: "origin_not_allowed", message: "This origin may not call the API from a browser."))
         }
         var headers = Self.allowing(origin)
@@ -33,7 +33,7 @@ struct CORSRules: Sendable {
 
     /// The headers every answer to `request` gets.
     func answerHeaders(for request: HTTPRequest) -> HTTPFields {
-        if let origin = request.headerFields[.origin], origins.allows(origin) {
+        if let origin = request.headerFields.value(of: .origin), origins.allows(origin) {
             var headers = Self.allowing(origin)
             headers[.accessControlExposeHeaders] = Self.exposedHeaders
             return headers

@@ -15,7 +15,7 @@ struct CSRFCheck: Sendable {
     /// The refusal of `request`, or nil when it may go on.
     func refusal(of request: HTTPRequest) -> APIError? {
         let fields = request.headerFields
-        guard !Self.safeMethods.contains(request.method), fields[.authorization] == nil else { return nil }
+        guard !Self.safeMethods.contains(request.method), !fields.has(.authorization) else { return nil }
         let cookies = fields[values: .cookie].joined(separator: "; ")
         let carriesSession =
             SessionCookies.value(of: SessionCookies.access, in: cookies) != nil

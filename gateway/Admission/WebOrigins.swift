@@ -29,8 +29,8 @@ struct WebOrigins: Sendable, Equatable {
 
     /// The origin of a request for the CSRF check: its `Origin`, or else the origin of its `Referer`.
     static func origin(of fields: HTTPFields) -> String? {
-        if let origin = fields[.origin] { return origin }
-        return fields[.referer].flatMap(origin(of:))
+        if let origin = fields.value(of: .origin) { return origin }
+        return fields.value(of: .referer).flatMap(origin(of:))
     }
 
     /// `scheme://host[:port]` of a URL, lower-cased; nil for anything that is not an http(s) URL.

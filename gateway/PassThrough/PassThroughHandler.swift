@@ -178,8 +178,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     /// Admits a new request and starts it, or waits for its admission.
     private func begin(_ request: HTTPRequest, context: ChannelHandlerContext) {
-        let requestId = RequestIdMiddleware<GatewayRequestContext>.acceptable(request.headerFields[.requestId]) ?? RandomRequestId.make()
-        if request.headerFields[.connection]?.lowercased().contains("close") == true { closeAfterExchange = true }
+        let requestId = RequestIdMiddleware<GatewayRequestContext>.acceptable(request.headerFields.value(of: .requestId)) ?? RandomRequestId.make()
+        if request.headerFields.value(of: .connection)?.lowercased().contains("close") == true { closeAfterExchange = true }
         switch admission.begin(request, peer: peer, requestId: requestId) {
         case .decided(let decision):
             apply(decision, to: request, requestId: requestId, context: context)
@@ -645,14 +645,20 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         var fields = HTTPFields()
         fields.reserveCapacity(headers.count + 4)
         for (name, value) in headers {
-            guard let name = HTTPField.Name(name), !ProxyHeaders.hopByHop.contains(name.canonicalName) else { continue }
+            guard let name = HTTPField.Name(name), !Self.notPassedBack.contains(name.canonicalName) else { continue }
+            if name == .server, serverName != nil { continue }
             fields.append(HTTPField(name: name, value: value))
         }
         fields.append(contentsOf: exchange.request.answerHeaders)
-        fields[.requestId] = exchange.requestId
-        if let serverName { fields[.server] = serverName }
+        // Appended, not set (a set goes through generic replacing code): the upstream's own copies were left out.
+        fields.append(HTTPField(name: .requestId, value: exchange.requestId))
+        if let serverName { fields.append(HTTPField(name: .server, value: serverName)) }
         return fields
     }
+
+    /// Upstream answer headers the client does not get from the upstream: the hop-by-hop ones, and the request id,
+    /// which the gateway sets.
+    private static let notPassedBack = ProxyHeaders.hopByHop.union(["x-request-id"])
 
     /// Writes `error` in the one error shape, as `ErrorMiddleware` would have answered it (with `Connection: close`
     /// when the connection closes after it).
