@@ -21,6 +21,8 @@ struct HTTPFieldsLookupTests {
             }
         }
         #expect(HTTPFields([HTTPField(name: .cookie, value: "a=1"), HTTPField(name: .cookie, value: "b=2")]).value(of: .cookie) == "a=1; b=2")
-        #expect(HTTPFields([HTTPField(name: .authorization, value: "x"), HTTPField(name: .authorization, value: "y")]).value(of: .authorization) == "x, y")
+        #expect(
+            HTTPFields([HTTPField(name: .authorization, value: "x"), HTTPField(name: .authorization, value: "y")]).value(of: .authorization) == "x, y"
+        )
     }
 }
