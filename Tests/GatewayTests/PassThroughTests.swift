@@ -141,6 +141,29 @@ extension UpstreamProxyTests {
         }
     }
 
+    @Test("a client that resets its connection before any answer is counted as a 499 error, and its request is no longer in progress")
+    func clientHangsUp() async throws {
+        let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let metrics = TestMetrics()
+        var settings = try settings(upstreamPort: try #require(silent.localAddress?.port))
+        settings.upstreamTimeout = .seconds(5)
+        try await tokens.withGateway(settings: settings, metrics: metrics, verifier: nil) { gateway in
+            let port = try #require(gateway.port)
+            let answer = try await RawHTTPConnection.sendAndHangUp(
+                "GET /api/meals/anything HTTP/1.1\r\nHost: gateway\r\n\r\n", after: .milliseconds(200), port: port)
+            #expect(answer.isEmpty, "nothing was answered: \(answer)")
+            let closed = [("http.route", "/api/meals"), ("http.response.status_code", "499")]
+            for _ in 0..<40 where metrics.counterTotal(label: "hb.requests.total", dimensions: closed) == 0 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(metrics.counterTotal(label: "hb.requests.total", dimensions: closed) == 1)
+            #expect(metrics.counterTotal(label: "hb.request.errors.total", dimensions: [("http.route", "/api/meals"), ("error.type", "499")]) == 1)
+            let active = try metrics.expectMeter("http.server.active_requests", [("http.request.method", "GET")])
+            #expect(active.values.last == 0, "the request is no longer in progress")
+        }
+        try await silent.close()
+    }
+
     @Test("an upstream that does not answer in time is a 504 upstream_timeout, and the next request is served")
     func upstreamTimeout() async throws {
         let silent = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()

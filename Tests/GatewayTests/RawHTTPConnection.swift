@@ -1,6 +1,8 @@
+import Glibc
 import NIOCore
 import NIOPosix
 import Synchronization
+import Testing
 
 /// A bare TCP client for what HTTP clients will not do, such as pipelining or a slow upload: writes the given bytes
 /// and returns everything the server sent until it closed the connection.
@@ -25,6 +27,24 @@ enum RawHTTPConnection {
             try await channel.writeAndFlush(ByteBuffer(string: part))
         }
         try await channel.closeFuture.get()
+        return received.text.withLock { $0 }
+    }
+
+    /// Writes `text`, then resets the connection after `wait` whatever came back (`SO_LINGER` 0: an RST, as a client
+    /// that went away does; a plain close is only the end of the request, and the answer is still owed); returns
+    /// what came back.
+    static func sendAndHangUp(_ text: String, after wait: Duration, port: Int) async throws -> String {
+        let received = Received()
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(received: received)) }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        try await channel.writeAndFlush(ByteBuffer(string: text))
+        try await Task.sleep(for: wait)
+        let options = try #require(channel as? any SocketOptionProvider)
+        try await options.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+        try await channel.close()
         return received.text.withLock { $0 }
     }
 

@@ -9,7 +9,8 @@ final class PassThroughExchange {
     let request: PassThroughRequest
     let requestId: String
     let method: HTTPRequest.Method
-    let started = ContinuousClock.now
+    /// When the request's head was read (its admission's wait counts in its duration).
+    let started: ContinuousClock.Instant
     /// The in-progress gauge of `method`, incremented while the exchange lasts.
     let active: Meter
     /// The server span of the request and the client span of its upstream call, while tracing is on.
@@ -46,8 +47,9 @@ final class PassThroughExchange {
     /// upstream timeout applies.
     var deadline: NIODeadline?
 
-    init(request: PassThroughRequest, requestId: String, method: HTTPRequest.Method, active: Meter) {
+    init(request: PassThroughRequest, requestId: String, method: HTTPRequest.Method, started: ContinuousClock.Instant, active: Meter) {
         self.request = request
+        self.started = started
         self.requestId = requestId
         self.method = method
         self.active = active

@@ -74,6 +74,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private var waiting = CircularBuffer<HTTPRequestPart>()
     /// Close once the exchange in progress has answered (shutdown, or the client sent `Connection: close`).
     private var closeAfterExchange = false
+    /// The server is shutting down (`ChannelShouldQuiesceEvent` came while an exchange or admission was in progress).
+    private var quiescing = false
     /// Reads from the client are held while the upstream does not take the request body as fast as the client
     /// sends it (or is not connected yet), so a large upload is held here by at most the upstream connection's
     /// write buffer, not whole.
@@ -178,11 +180,12 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     /// Admits a new request and starts it, or waits for its admission.
     private func begin(_ request: HTTPRequest, context: ChannelHandlerContext) {
+        let started = ContinuousClock.now
         let requestId = RequestIdMiddleware<GatewayRequestContext>.acceptable(request.headerFields.value(of: .requestId)) ?? RandomRequestId.make()
         if request.headerFields.value(of: .connection)?.lowercased().contains("close") == true { closeAfterExchange = true }
         switch admission.begin(request, peer: peer, requestId: requestId) {
         case .decided(let decision):
-            apply(decision, to: request, requestId: requestId, context: context)
+            apply(decision, to: request, requestId: requestId, started: started, context: context)
         case .waiting(let pending):
             counters.admissionWaits.increment()
             admitting = true
@@ -194,15 +197,17 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             decided.futureResult.assumeIsolated().whenSuccess { [weak self] decision in
                 guard let self, self.admissionNumber == number, let context = self.context else { return }
                 self.admitting = false
-                self.apply(decision, to: request, requestId: requestId, context: context)
+                self.apply(decision, to: request, requestId: requestId, started: started, context: context)
                 self.releaseClientReadsUnlessForwarding()
                 self.processWaiting(context: context)
             }
         }
     }
 
-    /// Starts `request` as its admission decided.
-    private func apply(_ decision: PassThroughDecision, to request: HTTPRequest, requestId: String, context: ChannelHandlerContext) {
+    /// Starts `request`, read at `started`, as its admission decided.
+    private func apply(
+        _ decision: PassThroughDecision, to request: HTTPRequest, requestId: String, started: ContinuousClock.Instant, context: ChannelHandlerContext
+    ) {
         switch decision {
         case .router(let head, let answerHeaders):
             delegate(head, answerHeaders: answerHeaders, context: context)
@@ -212,7 +217,6 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         case .preflight(let headers, let route):
             counters.refused.increment()
             startDiscarding()
-            let started = ContinuousClock.now
             let span = tracing?.serverSpan(for: request, route: route)
             var fields = headers
             fields[.requestId] = requestId
@@ -228,7 +232,6 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             // A declared body is within the route's limit (a larger one is refused with the connection closed): it is
             // read whole, so its client, still sending, can read the refusal (a 401 to refresh its token on, say).
             startDiscarding(upTo: max(Self.discardLimit, declaredLength ?? 0))
-            let started = ContinuousClock.now
             let span = tracing?.serverSpan(for: request, route: route)
             writeError(error, requestId: requestId, closing: closesConnection, context: context)
             metrics.record(route: route ?? "Unknown", method: request.method, status: error.status, since: started, failed: true)
@@ -239,7 +242,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             let serverSpan = tracing?.serverSpan(for: request, route: forwarded.route)
             let clientSpan = serverSpan.flatMap { tracing?.clientSpan(for: &forwarded, under: $0) }
             let exchange = PassThroughExchange(
-                request: forwarded, requestId: requestId, method: request.method, active: metrics.active(request.method))
+                request: forwarded, requestId: requestId, method: request.method, started: started, active: metrics.active(request.method))
             exchange.serverSpan = serverSpan
             exchange.clientSpan = clientSpan
             self.exchange = exchange
@@ -349,15 +352,20 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent, exchange != nil || admitting {
             closeAfterExchange = true
-            if let exchange, exchange.isStream, let status = exchange.answerStatus {
-                // A stream has no end of its own: it ends now, cleanly, and the client reconnects to another gateway.
-                exchange.upstreamKeepsAlive = false
-                context.write(wrapOutboundOut(.end(nil)), promise: nil)
-                finish(exchange, status: status, failed: false)
-            }
+            quiescing = true
+            if let exchange, exchange.isStream, exchange.answerStatus != nil { endStream(exchange, context: context) }
             return
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Ends a stream of Server-Sent Events at shutdown: it has no end of its own, so it ends now, cleanly, and the
+    /// client reconnects to another gateway.
+    private func endStream(_ exchange: PassThroughExchange, context: ChannelHandlerContext) {
+        guard let status = exchange.answerStatus else { return }
+        exchange.upstreamKeepsAlive = false
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        finish(exchange, status: status, failed: false)
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
@@ -473,6 +481,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 counters.openStreams.increment()
             }
             context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: answerFields(head.headers, of: exchange)))), promise: nil)
+            // A stream whose head came after the shutdown began would never end: it ends at once, as open ones did.
+            if exchange.isStream, quiescing { endStream(exchange, context: context) }
         case .body(let buffer):
             guard exchange.answerStatus != nil else { return }
             context.write(wrapOutboundOut(.body(buffer)), promise: nil)
@@ -587,16 +597,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// Records the answered exchange, hands its upstream connection back to the pool when it can serve another
     /// request, and goes on with the client's next request.
     private func finish(_ exchange: PassThroughExchange, status: HTTPResponse.Status, failed: Bool) {
-        exchange.deadline = nil
-        exchange.endLease()
-        exchange.active.decrement()
-        if exchange.isStream { counters.openStreams.decrement() }
-        PassThroughTracing.end(exchange.clientSpan, status: status)
-        PassThroughTracing.end(exchange.serverSpan, status: status, requestId: exchange.requestId)
-        metrics.record(route: exchange.request.route, method: exchange.method, status: status, since: exchange.started, failed: failed)
-        AccessLog.record(
-            on: logger, level: accessLogLevel, method: exchange.method, path: Substring(exchange.request.head.uri), status: status,
-            since: exchange.started, extra: ["request_id": .string(exchange.requestId)])
+        end(exchange, status: status, failed: failed)
         if let connection = exchange.connection, let pool {
             if exchange.upstreamPaused { connection.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in } }
             if exchange.upstreamKeepsAlive, exchange.requestSent, exchange.answerRead {
@@ -620,17 +621,31 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         processWaiting(context: context)
     }
 
-    /// The client's connection went away: the exchange in progress ends, its upstream connection with it (the
-    /// upstream may still be writing an answer nobody reads).
-    private func abandonExchange() {
-        guard let exchange else { return }
-        self.exchange = nil
+    /// What ends every exchange, answered or abandoned: its deadline, lease and gauges; its spans, metrics and
+    /// access-log line with `status`.
+    private func end(_ exchange: PassThroughExchange, status: HTTPResponse.Status, failed: Bool) {
         exchange.deadline = nil
         exchange.endLease()
         exchange.active.decrement()
         if exchange.isStream { counters.openStreams.decrement() }
-        exchange.clientSpan?.end()
-        exchange.serverSpan?.end()
+        PassThroughTracing.end(exchange.clientSpan, status: status)
+        exchange.clientSpan = nil
+        PassThroughTracing.end(exchange.serverSpan, status: status, requestId: exchange.requestId)
+        exchange.serverSpan = nil
+        metrics.record(route: exchange.request.route, method: exchange.method, status: status, since: exchange.started, failed: failed)
+        AccessLog.record(
+            on: logger, level: accessLogLevel, method: exchange.method, path: Substring(exchange.request.head.uri), status: status,
+            since: exchange.started, extra: ["request_id": .string(exchange.requestId)])
+    }
+
+    /// The client's connection went away: the exchange in progress ends, its upstream connection with it (the
+    /// upstream may still be writing an answer nobody reads). It is recorded with the answer's status when one had
+    /// begun, else 499 (nginx's "client closed request": no answer was sent), as a failure unless it was a stream of
+    /// events, which ends that way.
+    private func abandonExchange() {
+        guard let exchange else { return }
+        self.exchange = nil
+        end(exchange, status: exchange.answerStatus ?? Self.clientClosedRequest, failed: !(exchange.isStream && exchange.answerStatus != nil))
         if let connection = exchange.connection {
             connection.relay.exchange = nil
             connection.channel.close(promise: nil)
@@ -655,6 +670,9 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         if let serverName { fields.append(HTTPField(name: .server, value: serverName)) }
         return fields
     }
+
+    /// The status recorded for a request whose client went away before any answer.
+    static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
 
     /// Upstream answer headers the client does not get from the upstream: the hop-by-hop ones, and the request id,
     /// which the gateway sets.
