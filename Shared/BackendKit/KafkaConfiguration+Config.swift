@@ -25,6 +25,7 @@ extension KafkaConfiguration {
             producerLinger: .milliseconds(config.int(forKey: "kafka.linger.milliseconds", default: 2)),
             sessionTimeout: .seconds(config.double(forKey: "kafka.session.timeout.seconds", default: 4)),
             groupInstanceId: Self.groupInstanceId(config: config),
+            consumerCloseWait: .seconds(max(0, config.double(forKey: "kafka.consumer.close.wait.seconds", default: 3))),
             extraProperties: extra)
     }
 

@@ -27,6 +27,11 @@ public struct KafkaConfiguration: Sendable {
     /// Must differ between processes of the same group that run at the same time, and stay the same across
     /// restarts of one of them.
     public var groupInstanceId: String?
+    /// How long a stopping consumer waits for librdkafka to leave its group (about a second on the local broker
+    /// once partitions are assigned) before it stops and lets the leave go on in the background; zero does not wait.
+    /// Leaving moves the partitions to other members at once; a member that did not leave is dropped at its session
+    /// timeout. The tests, whose consumer groups are never used again, do not wait.
+    public var consumerCloseWait: Duration
     /// Raw librdkafka properties applied last (for SASL, TLS and the like in production).
     public var extraProperties: [String: String]
 
@@ -41,6 +46,7 @@ public struct KafkaConfiguration: Sendable {
         producerLinger: Duration = .milliseconds(2),
         sessionTimeout: Duration = .seconds(6),
         groupInstanceId: String? = nil,
+        consumerCloseWait: Duration = .seconds(3),
         extraProperties: [String: String] = [:]
     ) {
         self.bootstrapServers = bootstrapServers
@@ -52,6 +58,7 @@ public struct KafkaConfiguration: Sendable {
         self.producerLinger = producerLinger
         self.sessionTimeout = sessionTimeout
         self.groupInstanceId = groupInstanceId
+        self.consumerCloseWait = consumerCloseWait
         self.extraProperties = extraProperties
     }
 }

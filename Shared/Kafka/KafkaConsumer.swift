@@ -14,6 +14,8 @@ public final class KafkaConsumer: @unchecked Sendable {
     // @unchecked: the handle is replaced under its lock; librdkafka handles are thread-safe; all else is immutable or locked.
     private let current: NIOLockedValueBox<ConsumerHandle>
     private let properties: [String: String]
+    /// How long `close()` waits for the group to be left (`KafkaConfiguration.consumerCloseWait`).
+    private let closeWait: Duration
     private let isClosed = NIOLockedValueBox(false)
     /// The offset after the last message the application finished, per partition, for `status()`.
     private let processed = NIOLockedValueBox<[TopicPartition: Int64]>([:])
@@ -53,6 +55,7 @@ public final class KafkaConsumer: @unchecked Sendable {
         properties["queued.max.messages.kbytes"] = String(max(1, maxPrefetchBytes / 1024))
         properties.merge(configuration.extraProperties) { _, extra in extra }
         self.properties = properties
+        self.closeWait = configuration.consumerCloseWait
         self.current = NIOLockedValueBox(try ConsumerHandle(properties: properties, topics: topics, logger: logger))
         self.logger = logger
         self.groupId = groupId
@@ -113,13 +116,14 @@ public final class KafkaConsumer: @unchecked Sendable {
         }
     }
 
-    /// Longest `close()` waits for librdkafka to leave the group, and a rejoin for the failed instance's close.
+    /// Longest a rejoin waits for the failed instance's close.
     static let closeLimit = Duration.seconds(3)
 
-    /// Leaves the group cleanly so partitions move to other members at once. Idempotent. Waits at most `closeLimit`,
-    /// and not at all once cancelled: librdkafka's close waits for the group coordinator, which after a broker restart
-    /// or stall may not answer for long, and a stopping process must still end within its drain. A close that takes
-    /// longer goes on in the background; the broker then drops the member at its session timeout.
+    /// Leaves the group cleanly so partitions move to other members at once. Idempotent. Waits at most `closeWait`
+    /// (`KafkaConfiguration.consumerCloseWait`), and not at all once cancelled: librdkafka's close waits for the
+    /// group coordinator, which after a broker restart or stall may not answer for long, and a stopping process must
+    /// still end within its drain. A close that takes longer goes on in the background; should it never finish, the
+    /// broker drops the member at its session timeout.
     public func close() async {
         let wasClosed = isClosed.withLockedValue { closed in
             defer { closed = true }
@@ -127,11 +131,11 @@ public final class KafkaConsumer: @unchecked Sendable {
         }
         if wasClosed { return }
         let handle = self.handle
-        let closed = await BoundedWait.finishes(within: Self.closeLimit) { _ = try? await KafkaBlockingPool.run { handle.close() } }
-        if !closed {
+        let closed = await BoundedWait.finishes(within: closeWait) { _ = try? await KafkaBlockingPool.run { handle.close() } }
+        if !closed, closeWait > .zero {
             logger.warning(
                 "Kafka consumer did not leave its group in time; the broker drops it at its session timeout",
-                metadata: ["group": .string(groupId), "waited": "\(Self.closeLimit)"])
+                metadata: ["group": .string(groupId), "waited": "\(closeWait)"])
         }
     }
 

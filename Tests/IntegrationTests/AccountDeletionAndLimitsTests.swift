@@ -79,7 +79,7 @@ struct AccountDeletionAndLimitsTests {
 /// Every message on `topic` whose subject is `subject`, read from the start by a fresh consumer group until
 /// one arrives and then `settle` longer (to catch duplicates); empty if none arrives within `timeout`.
 func publishedEvents(subject: String, topic: Topic, settle: Duration, timeout: Duration = .seconds(60)) async throws -> [[UInt8]] {
-    let kafka = KafkaConfiguration(bootstrapServers: TestEnvironment.brokers, clientId: "itest-reader")
+    let kafka = KafkaConfiguration(bootstrapServers: TestEnvironment.brokers, clientId: "itest-reader", consumerCloseWait: .zero)
     let consumer = try KafkaConsumer(
         configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [topic.rawValue], logger: TestEnvironment.logger)
     let matches = Mutex<[[UInt8]]>([])

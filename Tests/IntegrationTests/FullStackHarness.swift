@@ -188,7 +188,7 @@ final class EventTap: Sendable {
         let tap = EventTap()
         let configuration = KafkaConfiguration(
             bootstrapServers: TestEnvironment.brokers, clientId: "itest-event-tap", deliveryTimeout: .seconds(5),
-            metadataRefreshInterval: .seconds(1))
+            metadataRefreshInterval: .seconds(1), consumerCloseWait: .zero)
         let group = "itest-tap-\(UUID().uuidString.prefix(8))"
         try ConsumerGroupStart.atEnd(group: group)
         let consumer = try KafkaConsumer(

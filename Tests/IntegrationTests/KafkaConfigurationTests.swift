@@ -36,4 +36,12 @@ struct KafkaConfigurationTests {
         #expect(settings([:]).sessionTimeout == .seconds(4))
         #expect(settings(["kafka.session.timeout.seconds": "10.5"]).sessionTimeout == .milliseconds(10_500))
     }
+
+    @Test("a stopping consumer waits 3 s to leave its group unless configured otherwise; 0 does not wait, a negative is 0")
+    func closeWait() {
+        #expect(settings([:]).consumerCloseWait == .seconds(3))
+        #expect(settings(["kafka.consumer.close.wait.seconds": "0"]).consumerCloseWait == .zero)
+        #expect(settings(["kafka.consumer.close.wait.seconds": "-2"]).consumerCloseWait == .zero)
+        #expect(settings(["kafka.consumer.close.wait.seconds": "0.5"]).consumerCloseWait == .milliseconds(500))
+    }
 }

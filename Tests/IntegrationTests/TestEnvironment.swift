@@ -49,6 +49,10 @@ enum TestEnvironment {
             "postgres.port": String(settings.port), "postgres.database": settings.database, "postgres.user": settings.username,
             "postgres.password": settings.password, "postgres.schema": schema, "postgres.pool.min": "0",
             "kafka.brokers": brokers, "outbox.poll.interval.seconds": "1",
+            // A test's consumer groups are never used again: a stopping service does not wait to leave them (about
+            // 1 s per consumer with partitions, most of each test's teardown).
+            "kafka.consumer.close.wait.seconds": "0",
+            "kafka.session.timeout.seconds": "1.5",
         ]
     }
 
