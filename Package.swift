@@ -97,6 +97,9 @@ let package = Package(
         // What every HTTP answer and request of the API shares, with no server in it: the one error (`APIError`), what a
         // body that cannot be decoded says, list cursors, calendar days, base64url.
         .target(name: "APIContracts", dependencies: ["WireJSON", httpTypes], path: "Shared/APIContracts"),
+        // The food catalog's own types, with no server or database in them: barcodes (GTIN) so far; the foods service
+        // (issue 35) and meals' copy of the catalog build on it.
+        .target(name: "FoodData", path: "Shared/FoodData"),
         .target(
             name: "ServiceDefaults",
             dependencies: [
@@ -269,6 +272,7 @@ let package = Package(
             dependencies: ["SyncContracts", "ServiceDefaults"],
             path: "Tests/SyncContractsTests"
         ),
+        .testTarget(name: "FoodDataTests", dependencies: ["FoodData"], path: "Tests/FoodDataTests"),
         .testTarget(
             name: "EventContractsTests",
             dependencies: ["EventContracts", "WireJSON"],

@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 
-NO_HTTP_SERVER = ["WireJSON", "EventContracts", "APIContracts", "SyncContracts", "Kafka", "AccessTokens"]
+NO_HTTP_SERVER = ["WireJSON", "EventContracts", "APIContracts", "SyncContracts", "Kafka", "AccessTokens", "FoodData"]
 SERVER_PRODUCTS = {"Hummingbird", "HummingbirdCore"}
 
 
