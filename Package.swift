@@ -97,8 +97,9 @@ let package = Package(
         // What every HTTP answer and request of the API shares, with no server in it: the one error (`APIError`), what a
         // body that cannot be decoded says, list cursors, calendar days, base64url.
         .target(name: "APIContracts", dependencies: ["WireJSON", httpTypes], path: "Shared/APIContracts"),
-        // The food catalog's own types, with no server or database in them: barcodes (GTIN) so far; the foods service
-        // (issue 35) and meals' copy of the catalog build on it.
+        // The food catalog, with no server or database in it: the USDA foods in memory and their typo-tolerant search
+        // (`FoodCatalog`), nutrient profiles and food traits, barcodes (GTIN). Meals grounds analyses on it; the foods
+        // service (issue 35) is to share it instead of a second copy of the index code.
         .target(name: "FoodData", path: "Shared/FoodData"),
         .target(
             name: "ServiceDefaults",
@@ -170,7 +171,7 @@ let package = Package(
         service(
             "MealsService", path: "Services/Meals",
             extra: [
-                postgres,
+                "FoodData", postgres,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -282,7 +283,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "BackendKit", "PostgresSupport", "Messaging", "SyncContracts", "Kafka", "CRdKafka", "EventContracts", "ServiceDefaults",
-                "AccessTokens", "AuthService", "MealsService", "MetricsService", "TrendsService", "SharingService", "Gateway",
+                "AccessTokens", "AuthService", "MealsService", "FoodData", "MetricsService", "TrendsService", "SharingService", "Gateway",
                 "ContractTesting", "TestSupport", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -295,7 +296,8 @@ let package = Package(
         .testTarget(
             name: "MealsTests",
             dependencies: [
-                "MealsService", "ServiceDefaults", "BackendKit", "EventContracts", "SyncContracts", "WireJSON", "TestSupport", "ContractTesting",
+                "MealsService", "FoodData", "ServiceDefaults", "BackendKit", "EventContracts", "SyncContracts", "WireJSON", "TestSupport",
+                "ContractTesting",
                 hummingbird, httpTypes, configuration, logging, metrics, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

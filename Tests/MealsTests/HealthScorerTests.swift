@@ -1,4 +1,5 @@
 import EventContracts
+import FoodData
 import Testing
 
 @testable import MealsService
@@ -143,8 +144,9 @@ struct HealthScorerTests {
         }
     }
 
-    @Test("ratings change at 50, 70 and 90 and read as labels",
-          arguments: [(49, HealthRating.limited), (50, .fair), (69, .fair), (70, .good), (89, .good), (90, .nutritious)])
+    @Test(
+        "ratings change at 50, 70 and 90 and read as labels",
+        arguments: [(49, HealthRating.limited), (50, .fair), (69, .fair), (70, .good), (89, .good), (90, .nutritious)])
     func ratings(score: Int, rating: HealthRating) {
         #expect(HealthRating(score: score) == rating)
         #expect(rating.label == rating.rawValue.prefix(1).uppercased() + rating.rawValue.dropFirst())

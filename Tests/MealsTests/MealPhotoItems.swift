@@ -1,3 +1,5 @@
+import FoodData
+
 @testable import MealsService
 
 /// Plausible model answers for the vision tests: two items as the model writes them, and the items they must become.

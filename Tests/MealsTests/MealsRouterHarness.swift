@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import BackendKit
 import ContractTesting
+import FoodData
 import Foundation
 import HTTPTypes
 import Hummingbird

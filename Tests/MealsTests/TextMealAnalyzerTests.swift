@@ -1,3 +1,4 @@
+import FoodData
 import Testing
 
 @testable import MealsService

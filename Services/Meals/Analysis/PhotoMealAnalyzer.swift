@@ -1,3 +1,4 @@
+import FoodData
 import Foundation
 
 /// Analyses a photo: the vision provider names the foods and their portions, then each is grounded in the

@@ -1,3 +1,5 @@
+import FoodData
+
 /// Turns a written portion of a table food into grams, using the food's own household measures first
 /// (a cup of chopped broccoli weighs 91 g, a cup of milk 244 g), then standard volumes with the food's
 /// density (from its cup or fl oz measure, else water's), and for a bare count ("2 eggs") the food's

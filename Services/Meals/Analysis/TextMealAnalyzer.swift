@@ -1,3 +1,5 @@
+import FoodData
+
 /// Analyses a written meal fully offline: parses the portions, matches each to the food table and weighs it.
 /// Phrases that match no food are returned apart (never guessed into the totals).
 struct TextMealAnalyzer: Sendable {

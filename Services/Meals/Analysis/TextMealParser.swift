@@ -1,3 +1,4 @@
+import FoodData
 import Foundation
 
 /// Reads a written meal ("2 eggs, a slice of whole wheat toast and 200 ml orange juice") into portions.

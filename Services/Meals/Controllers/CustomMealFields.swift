@@ -1,3 +1,4 @@
+import FoodData
 import Foundation
 import ServiceDefaults
 

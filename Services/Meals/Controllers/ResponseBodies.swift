@@ -1,4 +1,5 @@
 import BackendKit
+import FoodData
 import Foundation
 import Hummingbird
 import PostgresSupport

@@ -1,3 +1,4 @@
+import FoodData
 import Foundation
 import Logging
 import PostgresSupport

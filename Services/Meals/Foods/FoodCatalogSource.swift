@@ -1,3 +1,4 @@
+import FoodData
 import Logging
 
 /// The food table as the routes use it: the in-memory catalog (search, grounding, portions) and every nutrient of one

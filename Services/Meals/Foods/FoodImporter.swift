@@ -1,4 +1,5 @@
 import Crypto
+import FoodData
 import Foundation
 import Logging
 import PostgresNIO

@@ -1,4 +1,5 @@
 import EventContracts
+import FoodData
 import Foundation
 
 /// Scores drafted items for a caller and sums them into a meal: per-item health scores with their reason and

@@ -1,3 +1,5 @@
+import FoodData
+
 /// Where an item's numbers come from: the USDA table, the vision model's own estimate, or the user.
 enum ItemSource: String, Codable, Sendable {
     case database, estimate, manual

@@ -1,3 +1,5 @@
+import FoodData
+
 /// An item before scoring: its portion, its nutrients for that portion and where they come from.
 struct MealItemDraft: Sendable, Equatable {
     var name: String

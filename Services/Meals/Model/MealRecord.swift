@@ -1,4 +1,5 @@
 import EventContracts
+import FoodData
 import Foundation
 import SyncContracts
 

@@ -1,3 +1,5 @@
+import FoodData
+
 /// One food as `FoodRepository.allFoods` reads it from the table's JSON (the columns by their Swift names).
 struct FoodRow: Decodable, Sendable {
     var id: String

@@ -1,3 +1,4 @@
+import FoodData
 import Foundation
 
 /// The diets defined by foods they leave out (vegan, vegetarian, paleo). They score by how much of the meal

@@ -1,4 +1,5 @@
 import EventContracts
+import FoodData
 
 /// Scores how nourishing each item is (nutrient density, processing, fit with the user's goals) and a meal as a whole.
 enum HealthScorer {

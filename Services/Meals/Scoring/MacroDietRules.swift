@@ -1,4 +1,5 @@
 import EventContracts
+import FoodData
 
 /// The diets defined by how a meal's energy splits between protein, net carbs and fat (energy shares by
 /// Atwater factors, `NutrientProfile.energyShares`). Callers make sure the meal has macro energy.

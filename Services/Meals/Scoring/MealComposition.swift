@@ -1,3 +1,5 @@
+import FoodData
+
 /// A meal seen as a whole for the diet rules: its summed nutrients and how much of it each item makes up.
 struct MealComposition {
     let items: [ScorableItem]

@@ -1,3 +1,5 @@
+import FoodData
+
 /// Mediterranean eating: most of the plate from vegetables, fruit, legumes, nuts, whole grains, olive oil and
 /// fish; poultry, eggs and dairy in moderation; red and processed meat, added sugar and ultra-processed food rarely;
 /// saturated fat low. The score is the items' points weighted by their share of the meal's energy, minus 3 for
@@ -38,13 +40,13 @@ enum MediterraneanRules {
 
         init(_ traits: FoodTraits) {
             self =
-                if traits.processing == .ultraProcessed { .ultraProcessed }
-                else if traits.isMeat && traits.processing >= .processed { .processedMeat }
-                else if traits.hasAddedSugar { .addedSugar }
-                else if traits.isRedMeat { .redMeat }
-                else if traits.isFish || (!traits.isAnimal && traits.processing <= .culinaryIngredient) { .core }
-                else if traits.isAnimal { .moderate }
-                else { .otherProcessed }
+                if traits.processing == .ultraProcessed { .ultraProcessed } else if traits.isMeat && traits.processing >= .processed {
+                    .processedMeat
+                } else if traits.hasAddedSugar { .addedSugar } else if traits.isRedMeat {
+                    .redMeat
+                } else if traits.isFish || (!traits.isAnimal && traits.processing <= .culinaryIngredient) { .core } else if traits.isAnimal {
+                    .moderate
+                } else { .otherProcessed }
         }
 
         /// Points out of 100 for a meal made only of this kind of food.

@@ -1,3 +1,5 @@
+import FoodData
+
 /// A Nutri-Score-like judgement of what a food gives (protein, fibre) against what to limit (sugar, saturated fat,
 /// sodium), measured per 100 kcal so that foods are compared for the same energy; foods lighter than
 /// 100 kcal per 300 g (lettuce, tea, water) are measured per 300 g instead, so a few stray milligrams in a

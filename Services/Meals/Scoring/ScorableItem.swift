@@ -1,3 +1,5 @@
+import FoodData
+
 /// An item as the scorers see it: its portion's nutrients and its food traits.
 struct ScorableItem: Sendable, Equatable {
     /// How the user knows the food; sentences quote it ("Broccoli", "cheddar cheese").

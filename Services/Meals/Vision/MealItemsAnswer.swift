@@ -1,3 +1,4 @@
+import FoodData
 import Foundation
 
 /// The items the model listed, decoded from its JSON and checked for plausibility before anyone relies on them.

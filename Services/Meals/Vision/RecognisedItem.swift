@@ -1,3 +1,5 @@
+import FoodData
+
 /// One food the model saw, with its portion and its own nutrient estimate for that portion.
 struct RecognisedItem: Sendable, Equatable {
     /// What the model called it, such as "fried egg" or "cappuccino".

@@ -1,5 +1,5 @@
 /// The USDA Standard Reference food group, read from the first two digits of a food id.
-enum FoodGroup: String, Codable, Sendable, CaseIterable {
+public enum FoodGroup: String, Codable, Sendable, CaseIterable {
     case dairyAndEgg = "01"
     case spicesAndHerbs = "02"
     case babyFoods = "03"
@@ -29,12 +29,12 @@ enum FoodGroup: String, Codable, Sendable, CaseIterable {
     case other = "99"
 
     /// The group of a USDA id such as `01123`; `other` for groups the scorers do not distinguish.
-    init(foodId: String) {
+    public init(foodId: String) {
         self = FoodGroup(rawValue: String(foodId.prefix(2))) ?? .other
     }
 
     /// A readable name for API answers.
-    var displayName: String {
+    public var displayName: String {
         switch self {
         case .dairyAndEgg: "Dairy and egg products"
         case .spicesAndHerbs: "Spices and herbs"
@@ -66,5 +66,5 @@ enum FoodGroup: String, Codable, Sendable, CaseIterable {
     }
 
     /// Groups whose foods are all meat.
-    var isMeat: Bool { [.poultry, .sausagesAndLuncheonMeats, .pork, .beef, .beefProducts, .lambVealAndGame].contains(self) }
+    public var isMeat: Bool { [.poultry, .sausagesAndLuncheonMeats, .pork, .beef, .beefProducts, .lambVealAndGame].contains(self) }
 }

@@ -1,20 +1,20 @@
 /// What the diet and health scorers need to know about a food beyond its nutrients, derived once at import
 /// from its USDA group and the words of its name (see `init(group:name:)` for the rules).
-struct FoodTraits: Codable, Sendable, Equatable {
-    var isAnimal: Bool
-    var isMeat: Bool
+public struct FoodTraits: Codable, Sendable, Equatable {
+    public var isAnimal: Bool
+    public var isMeat: Bool
     /// Meat that is not poultry (beef, pork, lamb, game, most sausages), which Mediterranean eating limits;
     /// false when the caller cannot tell, so unknown meat is judged as poultry rather than blamed.
-    var isRedMeat: Bool
-    var isFish: Bool
-    var isDairy: Bool
-    var isEgg: Bool
-    var isGrain: Bool
-    var isLegume: Bool
-    var hasAddedSugar: Bool
-    var processing: ProcessingLevel
+    public var isRedMeat: Bool
+    public var isFish: Bool
+    public var isDairy: Bool
+    public var isEgg: Bool
+    public var isGrain: Bool
+    public var isLegume: Bool
+    public var hasAddedSugar: Bool
+    public var processing: ProcessingLevel
 
-    init(
+    public init(
         isAnimal: Bool, isMeat: Bool, isRedMeat: Bool = false, isFish: Bool, isDairy: Bool, isEgg: Bool, isGrain: Bool,
         isLegume: Bool, hasAddedSugar: Bool, processing: ProcessingLevel
     ) {
@@ -33,7 +33,7 @@ struct FoodTraits: Codable, Sendable, Equatable {
     /// Derives the traits of a table food. The group decides for single-ingredient groups (beef is meat,
     /// fish is fish); mixed groups (fast foods, entrees, soups, baked goods) are read from the name's words,
     /// so "Pizza, cheese" is grain and dairy and "Fast foods, burrito, with beans" is grain and legume.
-    init(group: FoodGroup, name: String) {
+    public init(group: FoodGroup, name: String) {
         let words = Set(FoodNameTokenizer.words(name))
         func mentions(_ vocabulary: Set<String>) -> Bool { !words.isDisjoint(with: vocabulary) }
         let plantBased = mentions(Self.plantAlternativeWords)
@@ -42,7 +42,8 @@ struct FoodTraits: Codable, Sendable, Equatable {
         let isFish = group == .fishAndShellfish || (!plantBased && mentions(Self.fishWords))
         let isMeat = group.isMeat || (!plantBased && group != .fishAndShellfish && mentions(Self.meatWords))
         let isRedMeat = isMeat && group != .poultry && !mentions(Self.poultryWords)
-        let isEgg = (group == .dairyAndEgg && words.contains("egg") && !words.contains("eggnog"))
+        let isEgg =
+            (group == .dairyAndEgg && words.contains("egg") && !words.contains("eggnog"))
             || (!plantBased && words.contains("egg") && !words.contains("substitute"))
         let isDairy =
             (group == .dairyAndEgg && !isEgg) || (!plantBased && !plantMilk && mentions(Self.dairyWords) && !Self.isNonDairyButter(words))

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Splits food names and queries into comparable words: lower-case, letters and digits only, plurals made singular.
-enum FoodNameTokenizer {
+public enum FoodNameTokenizer {
     /// The words of `text` in order, each in singular form ("Eggs, whole-wheat" → ["egg", "whole", "wheat"]).
-    static func words(_ text: String) -> [String] {
+    public static func words(_ text: String) -> [String] {
         asciiWords(text) ?? unicodeWords(text)
     }
 
     /// `words(_:)` of an ASCII text, read byte by byte; nil when `text` is not ASCII. The same words as
     /// `unicodeWords(_:)` (ASCII letters and digits are the only ASCII alphanumerics), several times faster, which is
     /// most of the catalog's start-up in a debug build (8,800 names, each read twice).
-    static func asciiWords(_ text: String) -> [String]? {
+    public static func asciiWords(_ text: String) -> [String]? {
         var text = text
         return text.withUTF8 { bytes -> [String]? in
             var words: [String] = []
@@ -31,7 +31,7 @@ enum FoodNameTokenizer {
     }
 
     /// `words(_:)` of any text: lower-cased, split at every scalar that is not a letter or digit.
-    static func unicodeWords(_ text: String) -> [String] {
+    public static func unicodeWords(_ text: String) -> [String] {
         var words: [String] = []
         var current = ""
         for scalar in text.lowercased().unicodeScalars {
@@ -48,7 +48,7 @@ enum FoodNameTokenizer {
 
     /// A crude English singular that is right for the words of a food table: berries → berry,
     /// tomatoes → tomato, peaches → peach, eggs → egg; leaves "hummus", "asparagus", "swiss", "bass" alone.
-    static func singular(_ word: String) -> String {
+    public static func singular(_ word: String) -> String {
         guard word.count > 3, word.hasSuffix("s"), !word.allSatisfy(\.isNumber) else { return word }
         if let irregular = irregularPlurals[word] { return irregular }
         for ending in ["ss", "us", "is", "ous"] where word.hasSuffix(ending) { return word }

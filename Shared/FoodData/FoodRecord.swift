@@ -1,15 +1,15 @@
 /// One food of the composition table as the analyser and the scorers see it.
-struct FoodRecord: Sendable, Equatable {
+public struct FoodRecord: Sendable, Equatable {
     /// The USDA NDB number, e.g. `01123`.
-    var id: String
-    var name: String
-    var group: FoodGroup
+    public var id: String
+    public var name: String
+    public var group: FoodGroup
     /// Nutrients per 100 g.
-    var per100g: NutrientProfile
-    var measures: [HouseholdMeasure]
-    var traits: FoodTraits
+    public var per100g: NutrientProfile
+    public var measures: [HouseholdMeasure]
+    public var traits: FoodTraits
 
-    init(id: String, name: String, group: FoodGroup, per100g: NutrientProfile, measures: [HouseholdMeasure], traits: FoodTraits) {
+    public init(id: String, name: String, group: FoodGroup, per100g: NutrientProfile, measures: [HouseholdMeasure], traits: FoodTraits) {
         self.id = id
         self.name = name
         self.group = group
@@ -19,7 +19,7 @@ struct FoodRecord: Sendable, Equatable {
     }
 
     /// A record from a line of the USDA data file, deriving the group and the traits.
-    init(source: FoodSource) {
+    public init(source: FoodSource) {
         let group = FoodGroup(foodId: source.id)
         func nutrient(_ name: String) -> Double { max(0, source.nutrients[name] ?? 0) }
         self.init(
