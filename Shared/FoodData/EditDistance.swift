@@ -1,7 +1,7 @@
 /// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), the usual measure of typos.
-public enum EditDistance {
+enum EditDistance {
     /// The distance between `a` and `b`, or `limit + 1` as soon as it must exceed `limit`.
-    public static func between(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+    static func between(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)

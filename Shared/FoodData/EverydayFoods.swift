@@ -2,8 +2,8 @@
 /// 3.25% milkfat"), so ranking alone can pick sheep's milk for "milk" or almond oil for "almonds"; these
 /// few dozen pins make the everyday meaning win. A phrase is pinned when its words, made singular, equal
 /// a key exactly; anything else is ranked as usual.
-public enum EverydayFoods {
-    public static let pins: [String: String] = [
+enum EverydayFoods {
+    static let pins: [String: String] = [
         "milk": "01077", "whole milk": "01077", "butter": "01001", "cheese": "01009", "cheddar": "01009",
         "cheddar cheese": "01009", "yogurt": "01116", "plain yogurt": "01116", "egg": "01123",
         "rice": "20045", "white rice": "20045", "brown rice": "20037", "oatmeal": "08121", "porridge": "08121",
@@ -18,7 +18,7 @@ public enum EverydayFoods {
     ]
 
     /// The pinned food id for `phrase`, if its words are exactly a key.
-    public static func pinnedId(for phrase: String) -> String? {
+    static func pinnedId(for phrase: String) -> String? {
         let words = FoodNameTokenizer.words(phrase).filter { !["a", "an", "the", "of", "some"].contains($0) }
         return pins[words.joined(separator: " ")]
     }

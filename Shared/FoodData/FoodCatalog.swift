@@ -1,5 +1,5 @@
 /// The whole food table in memory (about 8,800 foods, a few megabytes): look-up by id and ranked search.
-/// Built once at start from the `meals.foods` table (or, in unit tests, from the data file) and never changed.
+/// Built once by its user (meals from its `meals.foods` table; unit tests from the data file) and never changed.
 public struct FoodCatalog: Sendable {
     public let foods: [FoodRecord]
     private let positionsById: [String: Int]

@@ -6,7 +6,7 @@
 /// "Egg, whole, raw"), minus a little for every extra word (the generic food before the specific one) and for
 /// branded, baby and restaurant foods and for preserved states the query did not ask for (dried, frozen,
 /// canned...), which a person describing their meal rarely means.
-public struct FoodSearchIndex: Sendable {
+struct FoodSearchIndex: Sendable {
     private struct Entry: Sendable {
         var words: [String]
         var headWords: Set<String>
@@ -56,7 +56,7 @@ public struct FoodSearchIndex: Sendable {
 
     private static let stopWords: Set<String> = ["a", "an", "the", "of", "with", "and", "or", "in", "on", "some", "my"]
 
-    public init(names: [String], groups: [FoodGroup]) {
+    init(names: [String], groups: [FoodGroup]) {
         var entries: [Entry] = []
         var postings: [String: [Int]] = [:]
         for (index, name) in names.enumerated() {
@@ -79,7 +79,7 @@ public struct FoodSearchIndex: Sendable {
     }
 
     /// Up to `limit` entry indices with their relevance, best first; ties keep table order.
-    public func search(_ query: String, limit: Int) -> [(index: Int, score: Double)] {
+    func search(_ query: String, limit: Int) -> [(index: Int, score: Double)] {
         let queryWords = FoodNameTokenizer.words(query).filter { !Self.stopWords.contains($0) }
             .flatMap { Self.everydayWords[$0] ?? [$0] }
         guard !queryWords.isEmpty, limit > 0 else { return [] }
@@ -143,7 +143,7 @@ public struct FoodSearchIndex: Sendable {
 
     /// USDA writes brand names in capitals ("KELLOGG'S", "CAMPBELL'S"); units like "NLEA" are rare in names.
     /// An ASCII word is read byte by byte (the same answer, without a `Character` per letter).
-    public static func isBrandWord(_ word: Substring) -> Bool {
+    static func isBrandWord(_ word: Substring) -> Bool {
         var upper = 0
         for byte in word.utf8 {
             switch byte {
@@ -157,7 +157,7 @@ public struct FoodSearchIndex: Sendable {
     }
 
     /// `isBrandWord(_:)` of any word: three or more letters, all upper-case.
-    public static func isBrandWordUnicode(_ word: Substring) -> Bool {
+    static func isBrandWordUnicode(_ word: Substring) -> Bool {
         let letters = word.filter(\.isLetter)
         return letters.count >= 3 && letters.allSatisfy(\.isUppercase)
     }

@@ -1,6 +1,6 @@
-import FoodData
 import Testing
 
+@testable import FoodData
 @testable import MealsService
 
 /// The catalog's fast readers of ASCII names (`FoodNameTokenizer.asciiWords`, `FoodSearchIndex.isBrandWord`) give what
