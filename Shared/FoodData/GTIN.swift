@@ -23,12 +23,13 @@ public struct GTIN: Hashable, Sendable, CustomStringConvertible {
         case 12, 13, 14:
             return checked(digits).map { [GTIN(padding: digits)] }
         case 8:
+            let asEAN8 = checked(digits)
             var readings: [GTIN] = []
-            if case .success = checked(digits) { readings.append(GTIN(padding: digits)) }
+            if case .success = asEAN8 { readings.append(GTIN(padding: digits)) }
             if let upcA = expandUPCE(digits), case .success = checked(upcA) { readings.append(GTIN(padding: upcA)) }
-            guard readings.isEmpty else { return .success(readings) }
-            // Named by the EAN-8 reading: the 8-digit form that is not limited to number systems 0 and 1.
-            return checked(digits).map { _ in [] }
+            // With no reading, the problem is the EAN-8 reading's: the 8-digit form not limited to number systems 0 and 1.
+            if readings.isEmpty, case .failure(let problem) = asEAN8 { return .failure(problem) }
+            return .success(readings)
         default:
             return .failure(.unsupportedLength(digits.count))
         }

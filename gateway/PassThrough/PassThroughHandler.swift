@@ -353,7 +353,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         if event is ChannelShouldQuiesceEvent, exchange != nil || admitting {
             closeAfterExchange = true
             quiescing = true
-            if let exchange, exchange.isStream, exchange.answerStatus != nil { endStream(exchange, context: context) }
+            if let exchange, exchange.isStream { endStream(exchange, context: context) }
             return
         }
         context.fireUserInboundEventTriggered(event)
