@@ -36,6 +36,7 @@ let package = Package(
         .executable(name: "MetricsService", targets: ["MetricsService"]),
         .executable(name: "TrendsService", targets: ["TrendsService"]),
         .executable(name: "SharingService", targets: ["SharingService"]),
+        .executable(name: "FoodsService", targets: ["FoodsService"]),
         .executable(name: "Gateway", targets: ["Gateway"]),
         .executable(name: "LoadGenerator", targets: ["LoadGenerator"]),
         .library(name: "NutritionAIClient", targets: ["NutritionAIClient"]),
@@ -98,8 +99,8 @@ let package = Package(
         // body that cannot be decoded says, list cursors, calendar days, base64url.
         .target(name: "APIContracts", dependencies: ["WireJSON", httpTypes], path: "Shared/APIContracts"),
         // The food catalog, with no server or database in it: the USDA foods in memory and their typo-tolerant search
-        // (`FoodCatalog`), nutrient profiles and food traits, barcodes (GTIN). Meals grounds analyses on it; the foods
-        // service (issue 35) is to share it instead of a second copy of the index code.
+        // (`FoodCatalog`), nutrient profiles and food traits, allergens, barcodes (GTIN), the energy check. Meals grounds
+        // analyses on it; the foods service serves it with packaged products.
         .target(name: "FoodData", path: "Shared/FoodData"),
         .target(
             name: "ServiceDefaults",
@@ -192,6 +193,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             resources: ["Templates"]),
+        service(
+            "FoodsService", path: "Services/Foods",
+            extra: [
+                "FoodData", postgres,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]),
         .executableTarget(
             name: "Gateway",
             dependencies: [
@@ -283,7 +291,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "BackendKit", "PostgresSupport", "Messaging", "SyncContracts", "Kafka", "CRdKafka", "EventContracts", "ServiceDefaults",
-                "AccessTokens", "AuthService", "MealsService", "FoodData", "MetricsService", "TrendsService", "SharingService", "Gateway",
+                "AccessTokens", "AuthService", "MealsService", "FoodsService", "FoodData", "MetricsService", "TrendsService", "SharingService", "Gateway",
                 "ContractTesting", "TestSupport", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -339,6 +347,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/SharingTests"
+        ),
+        .testTarget(
+            name: "FoodsTests",
+            dependencies: [
+                "FoodsService", "FoodData", "ServiceDefaults", "EventContracts", "TestSupport", "ContractTesting", hummingbird, httpTypes,
+                configuration, logging, metrics, metricsTestKit,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/FoodsTests"
         ),
         .testTarget(
             name: "BackendKitTests",

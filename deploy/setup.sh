@@ -186,7 +186,7 @@ step_food_data() {
   count=$(python3 "$REPO_ROOT/deploy/lib/usda_sr24_to_jsonl.py" "$work/pkg/usr/share/cronometer/usda_sr24.jar" "$out") \
     || fail "could not convert the USDA table"
   rm -rf "$work"
-  ok "$count foods written to $out (the meals service imports them at start)"
+  ok "$count foods written to $out (the meals and foods services read them at start)"
 }
 
 step_card_renderer() {

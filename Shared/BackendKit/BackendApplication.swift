@@ -11,15 +11,18 @@ public struct BackendApplication: Sendable {
     public let application: Application<RouterResponder<AppRequestContext>>
     public let http: HTTPServerSettings
     public let services: [any Service]
+    /// Operator routes on the admin port beside `/metrics`.
+    public let adminRoutes: AdminRoutes
     /// The HTTP server's client connections, closed when its drain is over (`DrainingServer`).
     public let connections: OpenConnections
 
     public init(
         infrastructure: ServiceInfrastructure, services: [any Service] = [], router: Router<AppRequestContext>, http: HTTPServerSettings,
-        logger: Logger
+        adminRoutes: AdminRoutes = .none, logger: Logger
     ) {
         self.infrastructure = infrastructure
         self.services = services
+        self.adminRoutes = adminRoutes
         self.http = http
         let connections = OpenConnections()
         self.connections = connections
@@ -37,6 +40,6 @@ public struct BackendApplication: Sendable {
         let server = DrainingServer(application, connections: connections, closeAfter: http.connectionDrain, logger: application.logger)
         return RunnableService(
             services: infrastructure.services + services + [server, infrastructure.shutdownGrace], drainTimeout: http.drainTimeout,
-            admin: http.admin, logger: application.logger)
+            admin: http.admin, adminRoutes: adminRoutes, logger: application.logger)
     }
 }

@@ -38,6 +38,10 @@ public enum MetricHelp {
         "vision_request_duration_seconds": "Calls to the vision provider, in seconds, by outcome and whose key (server or user).",
         "vision_breaker_state": "The server vision provider's circuit breaker: 0 closed, 1 half-open, 2 open.",
         "meals_photo_thumbnails_total": "Photo thumbnails attempted, by outcome (made, timed_out, failed, bad_output, busy, missing).",
+        // Foods.
+        "openfoodfacts_requests_total":
+            "Barcode look-ups at Open Food Facts, by outcome (found, not_found, failed, budget_spent, breaker_open).",
+        "openfoodfacts_breaker_state": "The Open Food Facts circuit breaker: 0 closed, 1 half-open, 2 open.",
         // Sharing.
         "sharing_card_renders_total": "Share cards rendered to PNG, by outcome.",
         "sharing_card_cache_hits_total": "Share card PNGs answered from the cache without rendering.",

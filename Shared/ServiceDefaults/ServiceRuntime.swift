@@ -53,7 +53,7 @@ extension ServiceRuntime {
             // First in the group, so it stops last and exports the spans of everyone else's shutdown.
             let tracing = try TracingBootstrap.bootstrap(service: service, logger: logger)
             let runnable = try await build(config, logger)
-            let admin = AdminServer.makeService(settings: runnable.admin, service: service, logger: logger)
+            let admin = AdminServer.makeService(settings: runnable.admin, service: service, routes: runnable.adminRoutes, logger: logger)
             try await run((tracing.map { [$0] } ?? []) + [admin] + runnable.services, drainTimeout: runnable.drainTimeout, logger: logger)
         } catch {
             logger.critical("\(service) stopped: \(error)")

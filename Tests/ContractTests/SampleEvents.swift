@@ -20,6 +20,7 @@ enum SampleEvents {
         case .mealAnalyzed, .mealConsumed, .mealDeleted: "meals"
         case .weightLogged, .waterLogged: "metrics"
         case .userProfileUpdated, .userDeleted: "auth"
+        case .foodProductChanged: "foods"
         }
     }
     static let time = Date(timeIntervalSince1970: 1_795_000_000.123)
@@ -67,7 +68,21 @@ enum SampleEvents {
         sample("user.profile_updated with goals and body data", fullProfile()),
         sample("user.profile_updated without goals", UserProfileUpdated(userId: userId, displayName: "Ana", dietPreference: "balanced", version: 1)),
         sample("user.deleted", UserDeleted(userId: userId, deletedAt: time)),
+        sample("food.product_changed from a user, every field", product(community: true)),
+        sample("food.product_changed from Open Food Facts, nutrients missing", product(community: false)),
     ]
+
+    static func product(community: Bool) -> FoodProductChanged {
+        FoodProductChanged(
+            productId: UUID(), version: community ? 2 : 1, barcode: "00036000291452", name: "Greek yoghurt", brand: community ? "Dairy Hill" : nil,
+            source: community ? "community" : "openfoodfacts", basis: "100g",
+            per100: FoodProductChanged.Nutrients(
+                calories: 60, protein: 10, carbs: community ? 3.6 : nil, fat: 0.4, fiber: community ? 0 : nil, sugars: community ? 3.6 : nil,
+                saturatedFat: community ? 0.1 : nil, sodium: community ? 40 : nil),
+            servingSize: community ? FoodProductChanged.ServingSize(amount: 150, unit: "g") : nil, allergens: community ? ["milk"] : [],
+            vegan: community ? false : nil, vegetarian: community ? true : nil, novaGroup: community ? 1 : nil,
+            nutriScore: community ? "a" : nil, offered: community, authorId: community ? userId : nil, changedAt: time)
+    }
 
     static func fullProfile() -> UserProfileUpdated {
         var profile = UserProfileUpdated(

@@ -90,7 +90,7 @@ struct EventEnvelopeTests {
     func everyTopicHasAPayload() {
         let payloads: [any EventPayload.Type] = [
             MealAnalyzed.self, MealConsumed.self, MealDeleted.self, WeightLogged.self, WaterLogged.self, UserProfileUpdated.self,
-            UserDeleted.self,
+            UserDeleted.self, FoodProductChanged.self,
         ]
         #expect(Set(payloads.map { $0.topic }) == Set(Topic.allCases))
     }

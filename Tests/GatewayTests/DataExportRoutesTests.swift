@@ -14,15 +14,15 @@ import Testing
 struct DataExportRoutesTests {
     let tokens = TokenFactory()
 
-    /// A gateway whose five part upstreams are `parts`, on a clock stopped at `exportedAt` (after the tokens were made,
+    /// A gateway whose six part upstreams are `parts`, on a clock stopped at `exportedAt` (after the tokens were made,
     /// so they are valid).
     func withGateway(
         _ parts: FakeExportParts, exportedAt: Date = Date(), _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         try await parts.application().test(.live) { upstream in
             let base = URL(string: "http://127.0.0.1:\(upstream.port!)")!
-            let names = ["auth", "meals", "metrics", "trends", "sharing"]
-            let sections = ["account", "meals", "metrics", "trends", "sharing"]
+            let names = ["auth", "meals", "foods", "metrics", "trends", "sharing"]
+            let sections = ["account", "meals", "foods", "metrics", "trends", "sharing"]
             let routes = RouteTable(
                 upstreams: Dictionary(uniqueKeysWithValues: names.map { ($0, [base]) }),
                 routes: [.init(prefix: "/api/export", upstream: RouteTable.gatewayUpstream, isPublic: false, rateLimit: "export")]
@@ -54,11 +54,11 @@ struct DataExportRoutesTests {
                 let text = String(buffer: response.body)
                 #expect(
                     text == #"{"exportedAt":"\#(time)","format":1,"account":{"accountRows":[{"n":1},{"n":2}]},"#
-                        + #""meals":{"mealsRows":[{"n":1},{"n":2}]},"metrics":{"metricsRows":[{"n":1},{"n":2}]},"#
+                        + #""meals":{"mealsRows":[{"n":1},{"n":2}]},"foods":{"foodsRows":[{"n":1},{"n":2}]},"metrics":{"metricsRows":[{"n":1},{"n":2}]},"#
                         + #""trends":{"trendsRows":[{"n":1},{"n":2}]},"sharing":{"sharingRows":[{"n":1},{"n":2}]}}"#)
             }
         }
-        #expect(Set(parts.requests.map(\.path)) == Set(["account", "meals", "metrics", "trends", "sharing"].map { "/api/export/\($0)?format=json" }))
+        #expect(Set(parts.requests.map(\.path)) == Set(["account", "meals", "foods", "metrics", "trends", "sharing"].map { "/api/export/\($0)?format=json" }))
         #expect(parts.requests.allSatisfy { $0.userId == userId })
     }
 
@@ -71,7 +71,7 @@ struct DataExportRoutesTests {
                 #expect(response.headers[.contentType] == "application/zip")
                 let reading = try ZipWriterTests.readWithPython(Array(response.body.readableBytesView))
                 #expect(reading.bad == nil)
-                #expect(reading.members.map(\.name) == ["account", "meals", "metrics", "trends", "sharing"].map { "\($0)_rows.csv" })
+                #expect(reading.members.map(\.name) == ["account", "meals", "foods", "metrics", "trends", "sharing"].map { "\($0)_rows.csv" })
                 #expect(reading.members.first?.sha256 == (try ZipWriterTests.sha256Hex(Array("name\r\naccount_rows 1\r\n".utf8))))
             }
         }

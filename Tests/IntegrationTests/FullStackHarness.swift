@@ -14,6 +14,7 @@ import TestSupport
 import Testing
 
 @testable import AuthService
+@testable import FoodsService
 @testable import MealsService
 @testable import MetricsService
 @testable import SharingService
@@ -53,7 +54,7 @@ struct FullStack: Sendable {
         let mailDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
         let auth = try await TestServices.auth(clock: clock, mailDirectory: mailDirectory)
         var emptied: [String: [String: String]] = [:]
-        for name in ["metrics", "trends", "sharing"] { emptied[name] = try await TestServices.config(service: name) }
+        for name in ["foods", "metrics", "trends", "sharing"] { emptied[name] = try await TestServices.config(service: name) }
         let configs = emptied
         let routes = try routesJSON(limits: rateLimits)
         try await ScriptedVisionProvider.runIfNeeded(true) { vision in
@@ -63,7 +64,14 @@ struct FullStack: Sendable {
                 config: ConfigReaderFactory.make(configs["metrics"]!), logger: TestEnvironment.logger, now: now)
             let trends = try TrendsService.buildApplication(
                 config: ConfigReaderFactory.make(configs["trends"]!), logger: TestEnvironment.logger, now: now)
-            let first: [(String, BackendApplication)] = [("auth", auth), ("meals", meals), ("metrics", metrics), ("trends", trends)]
+            // The journeys scan no barcode we lack: Open Food Facts is not asked (FoodsJourneyTests use its stand-in).
+            var foodsValues = configs["foods"]!
+            foodsValues["foods.food.data.file"] = TestEnvironment.foodDataFile.path
+            foodsValues["foods.off.enabled"] = "false"
+            let foods = try await FoodsService.buildApplication(config: ConfigReaderFactory.make(foodsValues), logger: TestEnvironment.logger, now: now)
+            let first: [(String, BackendApplication)] = [
+                ("auth", auth), ("meals", meals), ("foods", foods), ("metrics", metrics), ("trends", trends),
+            ]
             try await withRunning(first.flatMap { $0.1.infrastructure.services + $0.1.services }) {
                 try await TestServices.live(first) { clients in
                     // Sharing copies photos from meals, whose address is known only once it listens.

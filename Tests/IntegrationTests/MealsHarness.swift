@@ -40,7 +40,6 @@ struct MealsStack: Sendable {
             { "prefix": "/api/analyze", "upstream": "meals", "public": false, "maxBodyBytes": 14745600 },
             { "prefix": "/api/meals", "upstream": "meals", "public": false, "maxBodyBytes": 14745600 },
             { "prefix": "/media/photos", "upstream": "meals", "public": true },
-            { "prefix": "/api/foods", "upstream": "meals", "public": false },
             { "prefix": "/api/custom-meals", "upstream": "meals", "public": false },
             { "prefix": "/api/sync/meals", "upstream": "meals", "public": false }
           ]

@@ -96,19 +96,4 @@ struct CustomMealRoutesTests {
             #expect(try await client.call(.delete, "/api/custom-meals/\(UUID())").status == .notFound)
         }
     }
-
-    @Test("food search ranks table foods despite a typo and bounds its answers; a food answers its nutrients; refusals 422 and 404")
-    func foods() async throws {
-        try await harness.withRoutes { client in
-            let search = try await client.call(.get, "/api/foods/search?q=banan&limit=5")
-            let results = search.list("results")
-            #expect(search.status == .ok && !results.isEmpty && results.count <= 5)
-            #expect((results.first?["name"] as? String)?.lowercased().contains("banana") == true, "\(search.text)")
-            let food = try await client.call(.get, "/api/foods/09040")
-            #expect(food.status == .ok && food.json["id"] as? String == "09040" && food.json["nutrients"] as? [String: Any] != nil)
-            #expect(try await client.call(.get, "/api/foods/99999").status == .notFound)
-            let empty = try await client.call(.get, "/api/foods/search?q=%20&limit=0")
-            #expect(empty.status == .unprocessableContent && empty.details["q"] != nil && empty.details["limit"] != nil)
-        }
-    }
 }

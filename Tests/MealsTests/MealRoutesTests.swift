@@ -188,7 +188,7 @@ struct MealRoutesTests {
         try await harness.withRoutes { client in
             for (method, uri) in [
                 (HTTPRequest.Method.get, "/api/meals"), (.post, "/api/meals"), (.get, "/api/meals/\(UUID())"), (.get, "/api/custom-meals"),
-                (.get, "/api/foods/search?q=apple"), (.get, "/api/sync/meals/changes"), (.post, "/api/sync/meals/import"),
+                (.get, "/api/sync/meals/changes"), (.post, "/api/sync/meals/import"),
             ] {
                 let answer = try await client.client.execute(uri: uri, method: method, headers: [:], body: nil)
                 #expect(answer.status == .unauthorized, "\(method) \(uri) answered \(answer.status)")

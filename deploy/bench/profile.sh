@@ -4,7 +4,7 @@
 # prints the `top` symbols by the samples in the symbol itself (perf report --no-children), Swift names demangled
 # by the toolchain's swift-demangle. Asserts nothing; it starts no load of its own.
 #   deploy/bench/profile.sh NAME|PID [seconds=20] [top=25]
-# NAME is a part of the stack (gateway, auth, meals, metrics, trends, sharing, broker: the pid file of the stack this
+# NAME is a part of the stack (gateway, auth, meals, metrics, trends, sharing, foods, broker: the pid file of the stack this
 # checkout runs, as deploy/stack and deploy/load start it; postgres: its postmaster and every backend running when
 # the recording starts, which are the services' pooled connections) or else an executable's name (Gateway, MealsService, ...) that exactly one running process has. With
 # benchmarks of several people on one machine, pass the PID the benchmark printed.

@@ -267,7 +267,7 @@ def login(email, password):
 # log, and, when deploy/fuzz started the stack (FUZZ_RESTART_CRASHED=1), started again with `deploy/stack start`.
 
 PARTS = {name: int(os.environ.get(f"NUTRITION_{name.upper()}_PORT", port))
-         for name, port in (("auth", 8081), ("meals", 8082), ("metrics", 8083), ("trends", 8084), ("sharing", 8085))}
+         for name, port in (("auth", 8081), ("meals", 8082), ("metrics", 8083), ("trends", 8084), ("sharing", 8085), ("foods", 8086))}
 
 
 def _live(port, path="/health/live"):

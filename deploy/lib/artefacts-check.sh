@@ -49,7 +49,7 @@ systemd_check() {
   local dir="$REPO_ROOT/deploy/systemd" instance findings=""
   step "checking the systemd unit template (deploy/systemd) with systemd-analyze verify"
   command -v systemd-analyze >/dev/null || fail "systemd-analyze is missing; it ships with Debian's systemd package"
-  for instance in auth meals metrics trends sharing gateway; do
+  for instance in auth meals metrics trends sharing foods gateway; do
     # The unit path is the folder itself, so the template and its instances' drop-ins are read from the tree.
     findings+=$(SYSTEMD_UNIT_PATH="$dir:" systemd-analyze verify "nutritionai@$instance.service" 2>&1) \
       || findings+=$'\n'"nutritionai@$instance.service: systemd-analyze verify failed"
@@ -58,7 +58,7 @@ systemd_check() {
     printf '%s\n' "$findings" | sort -u | sed 's/^/    /'
     fail "the systemd unit has findings (above)"
   fi
-  ok "nutritionai@.service verifies for all six instances, drop-ins included"
+  ok "nutritionai@.service verifies for all seven instances, drop-ins included"
 }
 
 artefacts_check() {

@@ -39,12 +39,13 @@ bench_binaries() { # bench_binaries PRODUCT...: sets BIN_DIR to BENCH_BIN_DIR or
 }
 
 bench_start_service() { # bench_start_service NAME PORT [KEY=VALUE...]: a backend service (auth, meals, metrics, trends,
-  # sharing) as its own role on its schema, on PORT, with the extra environment given; its log is appended to
+  # sharing, foods) as its own role on its schema, on PORT, with the extra environment given; its log is appended to
   # $WORK/NAME.log. Sets SERVICE_PID (the service itself, not a wrapper).
   local name=$1 port=$2 executable; shift 2
   case "$name" in
     auth) executable=AuthService ;; meals) executable=MealsService ;; metrics) executable=MetricsService ;;
-    trends) executable=TrendsService ;; sharing) executable=SharingService ;; *) fail "no backend service called $name" ;;
+    trends) executable=TrendsService ;; sharing) executable=SharingService ;; foods) executable=FoodsService ;;
+    *) fail "no backend service called $name" ;;
   esac
   # shellcheck disable=SC2046  # pg_env_for prints KEY=VALUE words
   (cd "$REPO_ROOT" && exec env $(pg_env_for "$name") KAFKA_BROKERS="127.0.0.1:$BROKER_PORT" HTTP_PORT="$port" \

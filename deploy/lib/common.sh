@@ -30,14 +30,14 @@ PG_SOCKET_DIR="${NUTRITION_PG_SOCKET_DIR:-$LOCAL_DIR/postgres/run}"
 PG_DATABASE="${NUTRITION_PG_DATABASE:-nutritionai}"
 BROKER_PORT="${NUTRITION_BROKER_PORT:-19092}"
 SECRETS_DIR="$LOCAL_DIR/secrets"
-# The USDA food table as JSON lines, made by the setup step and imported by the meals service.
+# The USDA food table as JSON lines, made by the setup step and imported by the meals and foods services.
 FOOD_DATA_FILE="${NUTRITION_FOOD_DATA_FILE:-$LOCAL_DIR/foods/usda_sr24.jsonl}"
 LOG_DIR="$LOCAL_DIR/logs"
 RUN_DIR="$LOCAL_DIR/run"
 
 # The executables the stack runs. Builds of the stack name them, so they do not compile what the stack does not
 # run (the typed client and nutri, the load generator).
-STACK_PRODUCTS="AuthService MealsService MetricsService TrendsService SharingService Gateway"
+STACK_PRODUCTS="AuthService MealsService MetricsService TrendsService SharingService FoodsService Gateway"
 build_stack_products() { # build_stack_products CONFIG: builds every stack executable; its output on stdout
   local product
   for product in $STACK_PRODUCTS; do
@@ -45,7 +45,7 @@ build_stack_products() { # build_stack_products CONFIG: builds every stack execu
   done
 }
 # service name | schema | port
-SERVICES="auth:auth:${NUTRITION_AUTH_PORT:-8081} meals:meals:${NUTRITION_MEALS_PORT:-8082} metrics:metrics:${NUTRITION_METRICS_PORT:-8083} trends:trends:${NUTRITION_TRENDS_PORT:-8084} sharing:sharing:${NUTRITION_SHARING_PORT:-8085}"
+SERVICES="auth:auth:${NUTRITION_AUTH_PORT:-8081} meals:meals:${NUTRITION_MEALS_PORT:-8082} metrics:metrics:${NUTRITION_METRICS_PORT:-8083} trends:trends:${NUTRITION_TRENDS_PORT:-8084} sharing:sharing:${NUTRITION_SHARING_PORT:-8085} foods:foods:${NUTRITION_FOODS_PORT:-8086}"
 GATEWAY_PORT="${NUTRITION_GATEWAY_PORT:-8080}"
 # The gateway's own schema (rate-limit windows shared by every gateway), created with the services' but kept out of
 # SERVICES, which the scripts iterate as services.

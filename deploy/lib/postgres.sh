@@ -97,6 +97,11 @@ pg_bootstrap() {
   psql_admin -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$PG_DATABASE'" | grep -q 1 \
     || psql_admin -d postgres -c "CREATE DATABASE $PG_DATABASE"
   psql_admin -d "$PG_DATABASE" -c "REVOKE ALL ON DATABASE $PG_DATABASE FROM PUBLIC; REVOKE ALL ON SCHEMA public FROM PUBLIC;"
+  # Extensions the services use, created as superuser in a schema of their own that every role may use (its functions
+  # only): pg_trgm, the foods service's typo-tolerant search of product names. An extension exists once per database,
+  # so a service running in another schema (the tests' itest_foods) finds it there too, as `extensions.`.
+  psql_admin -d "$PG_DATABASE" -c "CREATE SCHEMA IF NOT EXISTS extensions; GRANT USAGE ON SCHEMA extensions TO PUBLIC;" \
+    -c "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA extensions"
   local entry name schema role password
   for entry in $SERVICES "gateway:$GATEWAY_SCHEMA" $EXTRA_SCHEMAS; do
     IFS=: read -r name schema _ <<<"$entry"

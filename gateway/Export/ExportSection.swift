@@ -3,6 +3,7 @@
 enum ExportSection: String, CaseIterable, Sendable {
     case account
     case meals
+    case foods
     case metrics
     case trends
     case sharing

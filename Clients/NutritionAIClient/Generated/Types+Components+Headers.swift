@@ -58,6 +58,14 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/MealLocation`.
         public typealias MealLocation = Swift.String
+        /// The product's version, quoted (`"3"`); send it back in `If-Match`.
+        ///
+        /// - Remark: Generated from `#/components/headers/ProductETag`.
+        public typealias ProductETag = Swift.String
+        /// `/api/foods/{id}` (lower-case id), where the product is read.
+        ///
+        /// - Remark: Generated from `#/components/headers/ProductLocation`.
+        public typealias ProductLocation = Swift.String
         /// `/api/share/{token}`.
         ///
         /// - Remark: Generated from `#/components/headers/ShareLocation`.

@@ -34,6 +34,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/CustomMealId`.
         public typealias CustomMealId = Swift.String
+        /// The product's id (any case); anything else is 404 `not_found`.
+        ///
+        /// - Remark: Generated from `#/components/parameters/ProductId`.
+        public typealias ProductId = Swift.String
         /// The link's token; anything not shaped like one is 404 `share_not_found`.
         ///
         /// - Remark: Generated from `#/components/parameters/ShareToken`.

@@ -24,7 +24,7 @@ extension Components {
         public struct ErrorBody: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ErrorBody/error`.
             public struct errorPayload: Codable, Hashable, Sendable {
-                /// Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password; 404: not_found, share_not_found, photo_not_shared; 409: version_conflict, meal_not_ready; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable; 504: upstream_timeout.
+                /// Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 409: version_conflict, meal_not_ready, duplicate_barcode; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable, product_lookup_unavailable; 504: upstream_timeout.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/code`.
                 public var code: Swift.String
@@ -32,7 +32,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/message`.
                 public var message: Swift.String
-                /// Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion. Empty object when there is nothing to add.
+                /// Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it). Empty object when there is nothing to add.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/details`.
                 public struct detailsPayload: Codable, Hashable, Sendable {
@@ -52,7 +52,7 @@ extension Components {
                         try encoder.encodeAdditionalProperties(additionalProperties)
                     }
                 }
-                /// Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion. Empty object when there is nothing to add.
+                /// Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it). Empty object when there is nothing to add.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/details`.
                 public var details: Components.Schemas.ErrorBody.errorPayload.detailsPayload
@@ -63,9 +63,9 @@ extension Components {
                 /// Creates a new `errorPayload`.
                 ///
                 /// - Parameters:
-                ///   - code: Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password; 404: not_found, share_not_found, photo_not_shared; 409: version_conflict, meal_not_ready; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable; 504: upstream_timeout.
+                ///   - code: Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 409: version_conflict, meal_not_ready, duplicate_barcode; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable, product_lookup_unavailable; 504: upstream_timeout.
                 ///   - message: A sentence for people; never internals.
-                ///   - details: Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion. Empty object when there is nothing to add.
+                ///   - details: Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it). Empty object when there is nothing to add.
                 ///   - requestId: The request's `X-Request-Id`, also on the response header.
                 public init(
                     code: Swift.String,
@@ -2425,12 +2425,40 @@ extension Components {
                 ])
             }
         }
+        /// A USDA food in search results (`kind: generic`).
+        ///
         /// - Remark: Generated from `#/components/schemas/FoodSummary`.
         public struct FoodSummary: Codable, Hashable, Sendable {
             /// USDA SR24 NDB number.
             ///
             /// - Remark: Generated from `#/components/schemas/FoodSummary/id`.
             public var id: Swift.String
+            /// A USDA food (products are `product`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/FoodSummary/kind`.
+            @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case generic = "generic"
+            }
+            /// A USDA food (products are `product`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/FoodSummary/kind`.
+            public var kind: Components.Schemas.FoodSummary.kindPayload
+            /// - Remark: Generated from `#/components/schemas/FoodSummary/source`.
+            @frozen public enum sourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case usda = "usda"
+            }
+            /// - Remark: Generated from `#/components/schemas/FoodSummary/source`.
+            public var source: Components.Schemas.FoodSummary.sourcePayload
+            /// USDA foods are per 100 g.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FoodSummary/basis`.
+            @frozen public enum basisPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _100g = "100g"
+            }
+            /// USDA foods are per 100 g.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FoodSummary/basis`.
+            public var basis: Components.Schemas.FoodSummary.basisPayload
             /// - Remark: Generated from `#/components/schemas/FoodSummary/name`.
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/FoodSummary/group`.
@@ -2476,6 +2504,9 @@ extension Components {
             ///
             /// - Parameters:
             ///   - id: USDA SR24 NDB number.
+            ///   - kind: A USDA food (products are `product`).
+            ///   - source:
+            ///   - basis: USDA foods are per 100 g.
             ///   - name:
             ///   - group:
             ///   - relevance: Ranking score, rounded to 0.01.
@@ -2483,6 +2514,9 @@ extension Components {
             ///   - measures:
             public init(
                 id: Swift.String,
+                kind: Components.Schemas.FoodSummary.kindPayload,
+                source: Components.Schemas.FoodSummary.sourcePayload,
+                basis: Components.Schemas.FoodSummary.basisPayload,
                 name: Swift.String,
                 group: Components.Schemas.FoodSummary.groupPayload,
                 relevance: Swift.Double,
@@ -2490,6 +2524,9 @@ extension Components {
                 measures: [Components.Schemas.HouseholdMeasure]
             ) {
                 self.id = id
+                self.kind = kind
+                self.source = source
+                self.basis = basis
                 self.name = name
                 self.group = group
                 self.relevance = relevance
@@ -2498,6 +2535,9 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case id
+                case kind
+                case source
+                case basis
                 case name
                 case group
                 case relevance
@@ -2509,6 +2549,18 @@ extension Components {
                 self.id = try container.decode(
                     Swift.String.self,
                     forKey: .id
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.FoodSummary.kindPayload.self,
+                    forKey: .kind
+                )
+                self.source = try container.decode(
+                    Components.Schemas.FoodSummary.sourcePayload.self,
+                    forKey: .source
+                )
+                self.basis = try container.decode(
+                    Components.Schemas.FoodSummary.basisPayload.self,
+                    forKey: .basis
                 )
                 self.name = try container.decode(
                     Swift.String.self,
@@ -2532,6 +2584,9 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
+                    "kind",
+                    "source",
+                    "basis",
                     "name",
                     "group",
                     "relevance",
@@ -2546,18 +2601,18 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/FoodSearch/query`.
             public var query: Swift.String
-            /// Best first.
+            /// Best first: USDA foods and packaged products together.
             ///
             /// - Remark: Generated from `#/components/schemas/FoodSearch/results`.
-            public var results: [Components.Schemas.FoodSummary]
+            public var results: [Components.Schemas.FoodSearchResult]
             /// Creates a new `FoodSearch`.
             ///
             /// - Parameters:
             ///   - query: The query as used (trimmed).
-            ///   - results: Best first.
+            ///   - results: Best first: USDA foods and packaged products together.
             public init(
                 query: Swift.String,
-                results: [Components.Schemas.FoodSummary]
+                results: [Components.Schemas.FoodSearchResult]
             ) {
                 self.query = query
                 self.results = results
@@ -2573,7 +2628,7 @@ extension Components {
                     forKey: .query
                 )
                 self.results = try container.decode(
-                    [Components.Schemas.FoodSummary].self,
+                    [Components.Schemas.FoodSearchResult].self,
                     forKey: .results
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -2721,10 +2776,28 @@ extension Components {
                 ])
             }
         }
+        /// A USDA food with every nutrient the table has (`kind: generic`).
+        ///
         /// - Remark: Generated from `#/components/schemas/Food`.
         public struct Food: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Food/id`.
             public var id: Swift.String
+            /// A USDA food (products are `product`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Food/kind`.
+            @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case generic = "generic"
+            }
+            /// A USDA food (products are `product`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Food/kind`.
+            public var kind: Components.Schemas.Food.kindPayload
+            /// - Remark: Generated from `#/components/schemas/Food/source`.
+            @frozen public enum sourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case usda = "usda"
+            }
+            /// - Remark: Generated from `#/components/schemas/Food/source`.
+            public var source: Components.Schemas.Food.sourcePayload
             /// - Remark: Generated from `#/components/schemas/Food/name`.
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Food/group`.
@@ -2792,6 +2865,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - id:
+            ///   - kind: A USDA food (products are `product`).
+            ///   - source:
             ///   - name:
             ///   - group:
             ///   - traits:
@@ -2800,6 +2875,8 @@ extension Components {
             ///   - measures:
             public init(
                 id: Swift.String,
+                kind: Components.Schemas.Food.kindPayload,
+                source: Components.Schemas.Food.sourcePayload,
                 name: Swift.String,
                 group: Components.Schemas.Food.groupPayload,
                 traits: Components.Schemas.FoodTraits,
@@ -2808,6 +2885,8 @@ extension Components {
                 measures: [Components.Schemas.HouseholdMeasure]
             ) {
                 self.id = id
+                self.kind = kind
+                self.source = source
                 self.name = name
                 self.group = group
                 self.traits = traits
@@ -2817,6 +2896,8 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case id
+                case kind
+                case source
                 case name
                 case group
                 case traits
@@ -2829,6 +2910,14 @@ extension Components {
                 self.id = try container.decode(
                     Swift.String.self,
                     forKey: .id
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.Food.kindPayload.self,
+                    forKey: .kind
+                )
+                self.source = try container.decode(
+                    Components.Schemas.Food.sourcePayload.self,
+                    forKey: .source
                 )
                 self.name = try container.decode(
                     Swift.String.self,
@@ -2856,12 +2945,1256 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "id",
+                    "kind",
+                    "source",
                     "name",
                     "group",
                     "traits",
                     "per100g",
                     "nutrients",
                     "measures"
+                ])
+            }
+        }
+        /// Energy and nutrients of a packaged product, per 100 g, per 100 ml or per serving: every key is always present, `null` when the label or the source does not give it (never guessed). `null` as a whole only where a field says so (`perServing` without a serving size).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Nutrients`.
+        public struct Nutrients: Codable, Hashable, Sendable {
+            /// kcal
+            ///
+            /// - Remark: Generated from `#/components/schemas/Nutrients/calories`.
+            public var calories: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/Nutrients/protein`.
+            public var protein: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/Nutrients/carbs`.
+            public var carbs: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/Nutrients/fat`.
+            public var fat: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/Nutrients/fiber`.
+            public var fiber: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/Nutrients/sugars`.
+            public var sugars: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/Nutrients/saturatedFat`.
+            public var saturatedFat: Swift.Double?
+            /// milligrams (a label's salt × 400)
+            ///
+            /// - Remark: Generated from `#/components/schemas/Nutrients/sodium`.
+            public var sodium: Swift.Double?
+            /// Creates a new `Nutrients`.
+            ///
+            /// - Parameters:
+            ///   - calories: kcal
+            ///   - protein: grams
+            ///   - carbs: grams
+            ///   - fat: grams
+            ///   - fiber: grams
+            ///   - sugars: grams
+            ///   - saturatedFat: grams
+            ///   - sodium: milligrams (a label's salt × 400)
+            public init(
+                calories: Swift.Double? = nil,
+                protein: Swift.Double? = nil,
+                carbs: Swift.Double? = nil,
+                fat: Swift.Double? = nil,
+                fiber: Swift.Double? = nil,
+                sugars: Swift.Double? = nil,
+                saturatedFat: Swift.Double? = nil,
+                sodium: Swift.Double? = nil
+            ) {
+                self.calories = calories
+                self.protein = protein
+                self.carbs = carbs
+                self.fat = fat
+                self.fiber = fiber
+                self.sugars = sugars
+                self.saturatedFat = saturatedFat
+                self.sodium = sodium
+            }
+            public enum CodingKeys: String, CodingKey {
+                case calories
+                case protein
+                case carbs
+                case fat
+                case fiber
+                case sugars
+                case saturatedFat
+                case sodium
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.calories = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .calories
+                )
+                self.protein = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .protein
+                )
+                self.carbs = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .carbs
+                )
+                self.fat = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .fat
+                )
+                self.fiber = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .fiber
+                )
+                self.sugars = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sugars
+                )
+                self.saturatedFat = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .saturatedFat
+                )
+                self.sodium = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sodium
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "calories",
+                    "protein",
+                    "carbs",
+                    "fat",
+                    "fiber",
+                    "sugars",
+                    "saturatedFat",
+                    "sodium"
+                ])
+            }
+        }
+        /// The nutrition label of 100 g or 100 ml as the user types it. Calories, protein, carbs and fat are required; the others may be left out (or `null`). Rules, each a 422 naming the field (`per100g.sugars`): sugars at most carbs, saturated fat at most fat, and calories within 20 % (or 15 kcal) of 4 × protein + 4 × carbs + 9 × fat (fibre may add 2 kcal per gram). Protein, carbs and fat together weigh at most 100 g. Give sodium in mg or salt in g (sodium = salt × 400), or both when they agree; answers carry sodium.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NutrientsDraft`.
+        public struct NutrientsDraft: Codable, Hashable, Sendable {
+            /// kcal
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/calories`.
+            public var calories: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/protein`.
+            public var protein: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/carbs`.
+            public var carbs: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/fat`.
+            public var fat: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/fiber`.
+            public var fiber: Swift.Double?
+            /// grams; at most `carbs`
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/sugars`.
+            public var sugars: Swift.Double?
+            /// grams; at most `fat`
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/saturatedFat`.
+            public var saturatedFat: Swift.Double?
+            /// milligrams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/sodium`.
+            public var sodium: Swift.Double?
+            /// grams, instead of `sodium`
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/salt`.
+            public var salt: Swift.Double?
+            /// Creates a new `NutrientsDraft`.
+            ///
+            /// - Parameters:
+            ///   - calories: kcal
+            ///   - protein: grams
+            ///   - carbs: grams
+            ///   - fat: grams
+            ///   - fiber: grams
+            ///   - sugars: grams; at most `carbs`
+            ///   - saturatedFat: grams; at most `fat`
+            ///   - sodium: milligrams
+            ///   - salt: grams, instead of `sodium`
+            public init(
+                calories: Swift.Double,
+                protein: Swift.Double,
+                carbs: Swift.Double,
+                fat: Swift.Double,
+                fiber: Swift.Double? = nil,
+                sugars: Swift.Double? = nil,
+                saturatedFat: Swift.Double? = nil,
+                sodium: Swift.Double? = nil,
+                salt: Swift.Double? = nil
+            ) {
+                self.calories = calories
+                self.protein = protein
+                self.carbs = carbs
+                self.fat = fat
+                self.fiber = fiber
+                self.sugars = sugars
+                self.saturatedFat = saturatedFat
+                self.sodium = sodium
+                self.salt = salt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case calories
+                case protein
+                case carbs
+                case fat
+                case fiber
+                case sugars
+                case saturatedFat
+                case sodium
+                case salt
+            }
+        }
+        /// One serving as the label states it. `null` where a field says so (a product without a serving size).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ServingSize`.
+        public struct ServingSize: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ServingSize/amount`.
+            public var amount: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/ServingSize/unit`.
+            @frozen public enum unitPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case g = "g"
+                case ml = "ml"
+            }
+            /// - Remark: Generated from `#/components/schemas/ServingSize/unit`.
+            public var unit: Components.Schemas.ServingSize.unitPayload
+            /// Creates a new `ServingSize`.
+            ///
+            /// - Parameters:
+            ///   - amount:
+            ///   - unit:
+            public init(
+                amount: Swift.Double,
+                unit: Components.Schemas.ServingSize.unitPayload
+            ) {
+                self.amount = amount
+                self.unit = unit
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case unit
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.amount = try container.decode(
+                    Swift.Double.self,
+                    forKey: .amount
+                )
+                self.unit = try container.decode(
+                    Components.Schemas.ServingSize.unitPayload.self,
+                    forKey: .unit
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "amount",
+                    "unit"
+                ])
+            }
+        }
+        /// What an app must show with data from Open Food Facts (ODbL 1.0: attribution, with a link to the source). `null` on products that are not from Open Food Facts.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Attribution`.
+        public struct Attribution: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Attribution/text`.
+            public var text: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Attribution/license`.
+            @frozen public enum licensePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case ODbL_hyphen_1_period_0 = "ODbL-1.0"
+            }
+            /// - Remark: Generated from `#/components/schemas/Attribution/license`.
+            public var license: Components.Schemas.Attribution.licensePayload
+            /// - Remark: Generated from `#/components/schemas/Attribution/licenseUrl`.
+            public var licenseUrl: Swift.String
+            /// The product's page on Open Food Facts.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Attribution/sourceUrl`.
+            public var sourceUrl: Swift.String
+            /// Creates a new `Attribution`.
+            ///
+            /// - Parameters:
+            ///   - text:
+            ///   - license:
+            ///   - licenseUrl:
+            ///   - sourceUrl: The product's page on Open Food Facts.
+            public init(
+                text: Swift.String,
+                license: Components.Schemas.Attribution.licensePayload,
+                licenseUrl: Swift.String,
+                sourceUrl: Swift.String
+            ) {
+                self.text = text
+                self.license = license
+                self.licenseUrl = licenseUrl
+                self.sourceUrl = sourceUrl
+            }
+            public enum CodingKeys: String, CodingKey {
+                case text
+                case license
+                case licenseUrl
+                case sourceUrl
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.text = try container.decode(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                self.license = try container.decode(
+                    Components.Schemas.Attribution.licensePayload.self,
+                    forKey: .license
+                )
+                self.licenseUrl = try container.decode(
+                    Swift.String.self,
+                    forKey: .licenseUrl
+                )
+                self.sourceUrl = try container.decode(
+                    Swift.String.self,
+                    forKey: .sourceUrl
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "text",
+                    "license",
+                    "licenseUrl",
+                    "sourceUrl"
+                ])
+            }
+        }
+        /// An allergen id: the EU's 14 (which include the US's 9); `nuts` are tree nuts, `soybeans` soy, `sulphites` sulphur dioxide and sulphites.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Allergen`.
+        @frozen public enum Allergen: String, Codable, Hashable, Sendable, CaseIterable {
+            case gluten = "gluten"
+            case crustaceans = "crustaceans"
+            case eggs = "eggs"
+            case fish = "fish"
+            case peanuts = "peanuts"
+            case soybeans = "soybeans"
+            case milk = "milk"
+            case nuts = "nuts"
+            case celery = "celery"
+            case mustard = "mustard"
+            case sesame = "sesame"
+            case sulphites = "sulphites"
+            case lupin = "lupin"
+            case molluscs = "molluscs"
+        }
+        /// A packaged product in search results (`kind: product`). Fields without a value are left out. Its nutrients are per 100 g or per 100 ml (`basis`), with `null` for the ones not known.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProductSummary`.
+        public struct ProductSummary: Codable, Hashable, Sendable {
+            /// `GET /api/foods/{id}` answers the whole product.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/kind`.
+            @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case product = "product"
+            }
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/kind`.
+            public var kind: Components.Schemas.ProductSummary.kindPayload
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/brand`.
+            public var brand: Swift.String?
+            /// `community`: added by a user; `openfoodfacts`: fetched from Open Food Facts (show `attribution`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/source`.
+            @frozen public enum sourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case community = "community"
+                case openfoodfacts = "openfoodfacts"
+            }
+            /// `community`: added by a user; `openfoodfacts`: fetched from Open Food Facts (show `attribution`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/source`.
+            public var source: Components.Schemas.ProductSummary.sourcePayload
+            /// Ranking score, rounded to 0.01.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/relevance`.
+            public var relevance: Swift.Double
+            /// Whether `per100g` or `per100ml` is given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/basis`.
+            @frozen public enum basisPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _100g = "100g"
+                case _100ml = "100ml"
+            }
+            /// Whether `per100g` or `per100ml` is given.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/basis`.
+            public var basis: Components.Schemas.ProductSummary.basisPayload
+            /// With `basis: 100g`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/per100g`.
+            public var per100g: Components.Schemas.Nutrients?
+            /// With `basis: 100ml`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/per100ml`.
+            public var per100ml: Components.Schemas.Nutrients?
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/servingSize`.
+            public var servingSize: Components.Schemas.ServingSize?
+            /// GTIN-14: the barcode as stored, 14 digits (UPC-A, EAN-8 and EAN-13 padded with leading zeros, UPC-E expanded first).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/barcode`.
+            public var barcode: Swift.String
+            /// Only with `source: openfoodfacts`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/attribution`.
+            public var attribution: Components.Schemas.Attribution?
+            /// Creates a new `ProductSummary`.
+            ///
+            /// - Parameters:
+            ///   - id: `GET /api/foods/{id}` answers the whole product.
+            ///   - kind:
+            ///   - name:
+            ///   - brand:
+            ///   - source: `community`: added by a user; `openfoodfacts`: fetched from Open Food Facts (show `attribution`).
+            ///   - relevance: Ranking score, rounded to 0.01.
+            ///   - basis: Whether `per100g` or `per100ml` is given.
+            ///   - per100g: With `basis: 100g`.
+            ///   - per100ml: With `basis: 100ml`.
+            ///   - servingSize:
+            ///   - barcode: GTIN-14: the barcode as stored, 14 digits (UPC-A, EAN-8 and EAN-13 padded with leading zeros, UPC-E expanded first).
+            ///   - attribution: Only with `source: openfoodfacts`.
+            public init(
+                id: Swift.String,
+                kind: Components.Schemas.ProductSummary.kindPayload,
+                name: Swift.String,
+                brand: Swift.String? = nil,
+                source: Components.Schemas.ProductSummary.sourcePayload,
+                relevance: Swift.Double,
+                basis: Components.Schemas.ProductSummary.basisPayload,
+                per100g: Components.Schemas.Nutrients? = nil,
+                per100ml: Components.Schemas.Nutrients? = nil,
+                servingSize: Components.Schemas.ServingSize? = nil,
+                barcode: Swift.String,
+                attribution: Components.Schemas.Attribution? = nil
+            ) {
+                self.id = id
+                self.kind = kind
+                self.name = name
+                self.brand = brand
+                self.source = source
+                self.relevance = relevance
+                self.basis = basis
+                self.per100g = per100g
+                self.per100ml = per100ml
+                self.servingSize = servingSize
+                self.barcode = barcode
+                self.attribution = attribution
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case kind
+                case name
+                case brand
+                case source
+                case relevance
+                case basis
+                case per100g
+                case per100ml
+                case servingSize
+                case barcode
+                case attribution
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.ProductSummary.kindPayload.self,
+                    forKey: .kind
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.brand = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .brand
+                )
+                self.source = try container.decode(
+                    Components.Schemas.ProductSummary.sourcePayload.self,
+                    forKey: .source
+                )
+                self.relevance = try container.decode(
+                    Swift.Double.self,
+                    forKey: .relevance
+                )
+                self.basis = try container.decode(
+                    Components.Schemas.ProductSummary.basisPayload.self,
+                    forKey: .basis
+                )
+                self.per100g = try container.decodeIfPresent(
+                    Components.Schemas.Nutrients.self,
+                    forKey: .per100g
+                )
+                self.per100ml = try container.decodeIfPresent(
+                    Components.Schemas.Nutrients.self,
+                    forKey: .per100ml
+                )
+                self.servingSize = try container.decodeIfPresent(
+                    Components.Schemas.ServingSize.self,
+                    forKey: .servingSize
+                )
+                self.barcode = try container.decode(
+                    Swift.String.self,
+                    forKey: .barcode
+                )
+                self.attribution = try container.decodeIfPresent(
+                    Components.Schemas.Attribution.self,
+                    forKey: .attribution
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "kind",
+                    "name",
+                    "brand",
+                    "source",
+                    "relevance",
+                    "basis",
+                    "per100g",
+                    "per100ml",
+                    "servingSize",
+                    "barcode",
+                    "attribution"
+                ])
+            }
+        }
+        /// One search result: a USDA food (`kind: generic`, `FoodSummary`) or a packaged product (`kind: product`, `ProductSummary`). Branch on `kind`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FoodSearchResult`.
+        @frozen public enum FoodSearchResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/FoodSearchResult/case1`.
+            case FoodSummary(Components.Schemas.FoodSummary)
+            /// - Remark: Generated from `#/components/schemas/FoodSearchResult/case2`.
+            case ProductSummary(Components.Schemas.ProductSummary)
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self = .FoodSummary(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .ProductSummary(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .FoodSummary(value):
+                    try value.encode(to: encoder)
+                case let .ProductSummary(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// A packaged product (`kind: product`), added by a user (`source: community`) or fetched from Open Food Facts (`source: openfoodfacts`). Unlike the rest of the API, every key is present, `null` where the value is unknown; exactly one of `per100g` and `per100ml` is present, as `basis` says.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Product`.
+        public struct Product: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Product/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Product/kind`.
+            @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case product = "product"
+            }
+            /// - Remark: Generated from `#/components/schemas/Product/kind`.
+            public var kind: Components.Schemas.Product.kindPayload
+            /// GTIN-14: the barcode as stored, 14 digits (UPC-A, EAN-8 and EAN-13 padded with leading zeros, UPC-E expanded first).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/barcode`.
+            public var barcode: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Product/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Product/brand`.
+            public var brand: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Product/source`.
+            @frozen public enum sourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case community = "community"
+                case openfoodfacts = "openfoodfacts"
+            }
+            /// - Remark: Generated from `#/components/schemas/Product/source`.
+            public var source: Components.Schemas.Product.sourcePayload
+            /// - Remark: Generated from `#/components/schemas/Product/basis`.
+            @frozen public enum basisPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case _100g = "100g"
+                case _100ml = "100ml"
+            }
+            /// - Remark: Generated from `#/components/schemas/Product/basis`.
+            public var basis: Components.Schemas.Product.basisPayload
+            /// With `basis: 100g`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/per100g`.
+            public var per100g: Components.Schemas.Nutrients?
+            /// With `basis: 100ml`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/per100ml`.
+            public var per100ml: Components.Schemas.Nutrients?
+            /// - Remark: Generated from `#/components/schemas/Product/missingNutrientsPayload`.
+            @frozen public enum missingNutrientsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case calories = "calories"
+                case protein = "protein"
+                case carbs = "carbs"
+                case fat = "fat"
+                case fiber = "fiber"
+                case sugars = "sugars"
+                case saturatedFat = "saturatedFat"
+                case sodium = "sodium"
+            }
+            /// The nutrients that are `null` per 100 g or 100 ml, in the order of `Nutrients`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/missingNutrients`.
+            public typealias missingNutrientsPayload = [Components.Schemas.Product.missingNutrientsPayloadPayload]
+            /// The nutrients that are `null` per 100 g or 100 ml, in the order of `Nutrients`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/missingNutrients`.
+            public var missingNutrients: Components.Schemas.Product.missingNutrientsPayload
+            /// True when calories, protein, carbs and fat are all known, so the product can be logged with its macros; a user's product always is.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/complete`.
+            public var complete: Swift.Bool
+            /// `null` when the label gives none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/servingSize`.
+            public var servingSize: Components.Schemas.ServingSize?
+            /// The nutrients of one serving; `null` without `servingSize`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/perServing`.
+            public var perServing: Components.Schemas.Nutrients?
+            /// Allergens the product contains; empty when none are known.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/allergens`.
+            public var allergens: [Components.Schemas.Allergen]
+            /// `null` when unknown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/vegan`.
+            public var vegan: Swift.Bool?
+            /// `null` when unknown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/vegetarian`.
+            public var vegetarian: Swift.Bool?
+            /// NOVA group: 1 unprocessed, 2 culinary ingredient, 3 processed, 4 ultra-processed; `null` when unknown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/novaGroup`.
+            public var novaGroup: Swift.Int?
+            /// Nutri-Score grade; `null` when unknown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/nutriScore`.
+            @frozen public enum nutriScorePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case a = "a"
+                case b = "b"
+                case c = "c"
+                case d = "d"
+                case e = "e"
+                case _empty = ""
+            }
+            /// Nutri-Score grade; `null` when unknown.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/nutriScore`.
+            public var nutriScore: Components.Schemas.Product.nutriScorePayload?
+            /// Increases with every change; send it back in `If-Match` on `PUT /api/foods/products/{id}`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/version`.
+            public var version: Swift.Int
+            /// Whether the caller added it (only they may edit it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/mine`.
+            public var mine: Swift.Bool
+            /// `offered` to everyone; `held` after reports of `FOODS_REPORTS_TO_HOLD` distinct users (3) until reviewed, shown only to its author; `removed` after review.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/status`.
+            @frozen public enum statusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case offered = "offered"
+                case held = "held"
+                case removed = "removed"
+            }
+            /// `offered` to everyone; `held` after reports of `FOODS_REPORTS_TO_HOLD` distinct users (3) until reviewed, shown only to its author; `removed` after review.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/status`.
+            public var status: Components.Schemas.Product.statusPayload
+            /// - Remark: Generated from `#/components/schemas/Product/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Product/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// When it was last fetched from Open Food Facts; `null` for a user's product.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/fetchedAt`.
+            public var fetchedAt: Foundation.Date?
+            /// Show it wherever the product's data is shown (`source: openfoodfacts`); `null` otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/attribution`.
+            public var attribution: Components.Schemas.Attribution?
+            /// Creates a new `Product`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - kind:
+            ///   - barcode: GTIN-14: the barcode as stored, 14 digits (UPC-A, EAN-8 and EAN-13 padded with leading zeros, UPC-E expanded first).
+            ///   - name:
+            ///   - brand:
+            ///   - source:
+            ///   - basis:
+            ///   - per100g: With `basis: 100g`.
+            ///   - per100ml: With `basis: 100ml`.
+            ///   - missingNutrients: The nutrients that are `null` per 100 g or 100 ml, in the order of `Nutrients`.
+            ///   - complete: True when calories, protein, carbs and fat are all known, so the product can be logged with its macros; a user's product always is.
+            ///   - servingSize: `null` when the label gives none.
+            ///   - perServing: The nutrients of one serving; `null` without `servingSize`.
+            ///   - allergens: Allergens the product contains; empty when none are known.
+            ///   - vegan: `null` when unknown.
+            ///   - vegetarian: `null` when unknown.
+            ///   - novaGroup: NOVA group: 1 unprocessed, 2 culinary ingredient, 3 processed, 4 ultra-processed; `null` when unknown.
+            ///   - nutriScore: Nutri-Score grade; `null` when unknown.
+            ///   - version: Increases with every change; send it back in `If-Match` on `PUT /api/foods/products/{id}`.
+            ///   - mine: Whether the caller added it (only they may edit it).
+            ///   - status: `offered` to everyone; `held` after reports of `FOODS_REPORTS_TO_HOLD` distinct users (3) until reviewed, shown only to its author; `removed` after review.
+            ///   - createdAt:
+            ///   - updatedAt:
+            ///   - fetchedAt: When it was last fetched from Open Food Facts; `null` for a user's product.
+            ///   - attribution: Show it wherever the product's data is shown (`source: openfoodfacts`); `null` otherwise.
+            public init(
+                id: Swift.String,
+                kind: Components.Schemas.Product.kindPayload,
+                barcode: Swift.String,
+                name: Swift.String,
+                brand: Swift.String? = nil,
+                source: Components.Schemas.Product.sourcePayload,
+                basis: Components.Schemas.Product.basisPayload,
+                per100g: Components.Schemas.Nutrients? = nil,
+                per100ml: Components.Schemas.Nutrients? = nil,
+                missingNutrients: Components.Schemas.Product.missingNutrientsPayload,
+                complete: Swift.Bool,
+                servingSize: Components.Schemas.ServingSize? = nil,
+                perServing: Components.Schemas.Nutrients? = nil,
+                allergens: [Components.Schemas.Allergen],
+                vegan: Swift.Bool? = nil,
+                vegetarian: Swift.Bool? = nil,
+                novaGroup: Swift.Int? = nil,
+                nutriScore: Components.Schemas.Product.nutriScorePayload? = nil,
+                version: Swift.Int,
+                mine: Swift.Bool,
+                status: Components.Schemas.Product.statusPayload,
+                createdAt: Foundation.Date,
+                updatedAt: Foundation.Date,
+                fetchedAt: Foundation.Date? = nil,
+                attribution: Components.Schemas.Attribution? = nil
+            ) {
+                self.id = id
+                self.kind = kind
+                self.barcode = barcode
+                self.name = name
+                self.brand = brand
+                self.source = source
+                self.basis = basis
+                self.per100g = per100g
+                self.per100ml = per100ml
+                self.missingNutrients = missingNutrients
+                self.complete = complete
+                self.servingSize = servingSize
+                self.perServing = perServing
+                self.allergens = allergens
+                self.vegan = vegan
+                self.vegetarian = vegetarian
+                self.novaGroup = novaGroup
+                self.nutriScore = nutriScore
+                self.version = version
+                self.mine = mine
+                self.status = status
+                self.createdAt = createdAt
+                self.updatedAt = updatedAt
+                self.fetchedAt = fetchedAt
+                self.attribution = attribution
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case kind
+                case barcode
+                case name
+                case brand
+                case source
+                case basis
+                case per100g
+                case per100ml
+                case missingNutrients
+                case complete
+                case servingSize
+                case perServing
+                case allergens
+                case vegan
+                case vegetarian
+                case novaGroup
+                case nutriScore
+                case version
+                case mine
+                case status
+                case createdAt
+                case updatedAt
+                case fetchedAt
+                case attribution
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.kind = try container.decode(
+                    Components.Schemas.Product.kindPayload.self,
+                    forKey: .kind
+                )
+                self.barcode = try container.decode(
+                    Swift.String.self,
+                    forKey: .barcode
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.brand = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .brand
+                )
+                self.source = try container.decode(
+                    Components.Schemas.Product.sourcePayload.self,
+                    forKey: .source
+                )
+                self.basis = try container.decode(
+                    Components.Schemas.Product.basisPayload.self,
+                    forKey: .basis
+                )
+                self.per100g = try container.decodeIfPresent(
+                    Components.Schemas.Nutrients.self,
+                    forKey: .per100g
+                )
+                self.per100ml = try container.decodeIfPresent(
+                    Components.Schemas.Nutrients.self,
+                    forKey: .per100ml
+                )
+                self.missingNutrients = try container.decode(
+                    Components.Schemas.Product.missingNutrientsPayload.self,
+                    forKey: .missingNutrients
+                )
+                self.complete = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .complete
+                )
+                self.servingSize = try container.decodeIfPresent(
+                    Components.Schemas.ServingSize.self,
+                    forKey: .servingSize
+                )
+                self.perServing = try container.decodeIfPresent(
+                    Components.Schemas.Nutrients.self,
+                    forKey: .perServing
+                )
+                self.allergens = try container.decode(
+                    [Components.Schemas.Allergen].self,
+                    forKey: .allergens
+                )
+                self.vegan = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .vegan
+                )
+                self.vegetarian = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .vegetarian
+                )
+                self.novaGroup = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .novaGroup
+                )
+                self.nutriScore = try container.decodeIfPresent(
+                    Components.Schemas.Product.nutriScorePayload.self,
+                    forKey: .nutriScore
+                )
+                self.version = try container.decode(
+                    Swift.Int.self,
+                    forKey: .version
+                )
+                self.mine = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .mine
+                )
+                self.status = try container.decode(
+                    Components.Schemas.Product.statusPayload.self,
+                    forKey: .status
+                )
+                self.createdAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .createdAt
+                )
+                self.updatedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .updatedAt
+                )
+                self.fetchedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .fetchedAt
+                )
+                self.attribution = try container.decodeIfPresent(
+                    Components.Schemas.Attribution.self,
+                    forKey: .attribution
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "kind",
+                    "barcode",
+                    "name",
+                    "brand",
+                    "source",
+                    "basis",
+                    "per100g",
+                    "per100ml",
+                    "missingNutrients",
+                    "complete",
+                    "servingSize",
+                    "perServing",
+                    "allergens",
+                    "vegan",
+                    "vegetarian",
+                    "novaGroup",
+                    "nutriScore",
+                    "version",
+                    "mine",
+                    "status",
+                    "createdAt",
+                    "updatedAt",
+                    "fetchedAt",
+                    "attribution"
+                ])
+            }
+        }
+        /// A product as a user types it from the pack: `POST /api/foods/products` adds it, `PUT /api/foods/products/{id}` replaces it (the barcode cannot change). Give exactly one of `per100g` and `per100ml` (422 naming it otherwise), and a serving in the same unit (`g` with `per100g`, `ml` with `per100ml`). A vegan product is vegetarian too. Optional fields may be left out or `null`. Every problem is a 422 `validation_failed` naming the field (`barcode`, `name`, `servingSize.amount`, `per100g.calories`, `allergens[2]`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProductDraft`.
+        public struct ProductDraft: Codable, Hashable, Sendable {
+            /// As printed or scanned: UPC-A (12 digits), UPC-E or EAN-8 (8), EAN-13 (13) or GTIN-14 (14), with its check digit; spaces and hyphens between digits are ignored. Stored and answered as GTIN-14.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/barcode`.
+            public var barcode: Swift.String
+            /// 1 to 200 characters after trimming.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/brand`.
+            public var brand: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/servingSize`.
+            public var servingSize: Components.Schemas.ServingSize?
+            /// For solids: the label's values per 100 g.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/per100g`.
+            public var per100g: Components.Schemas.NutrientsDraft?
+            /// For drinks and other liquids: the label's values per 100 ml.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/per100ml`.
+            public var per100ml: Components.Schemas.NutrientsDraft?
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/allergens`.
+            public var allergens: [Components.Schemas.Allergen]?
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/vegan`.
+            public var vegan: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/vegetarian`.
+            public var vegetarian: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/novaGroup`.
+            public var novaGroup: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/nutriScore`.
+            @frozen public enum nutriScorePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case a = "a"
+                case b = "b"
+                case c = "c"
+                case d = "d"
+                case e = "e"
+                case _empty = ""
+            }
+            /// - Remark: Generated from `#/components/schemas/ProductDraft/nutriScore`.
+            public var nutriScore: Components.Schemas.ProductDraft.nutriScorePayload?
+            /// Creates a new `ProductDraft`.
+            ///
+            /// - Parameters:
+            ///   - barcode: As printed or scanned: UPC-A (12 digits), UPC-E or EAN-8 (8), EAN-13 (13) or GTIN-14 (14), with its check digit; spaces and hyphens between digits are ignored. Stored and answered as GTIN-14.
+            ///   - name: 1 to 200 characters after trimming.
+            ///   - brand:
+            ///   - servingSize:
+            ///   - per100g: For solids: the label's values per 100 g.
+            ///   - per100ml: For drinks and other liquids: the label's values per 100 ml.
+            ///   - allergens:
+            ///   - vegan:
+            ///   - vegetarian:
+            ///   - novaGroup:
+            ///   - nutriScore:
+            public init(
+                barcode: Swift.String,
+                name: Swift.String,
+                brand: Swift.String? = nil,
+                servingSize: Components.Schemas.ServingSize? = nil,
+                per100g: Components.Schemas.NutrientsDraft? = nil,
+                per100ml: Components.Schemas.NutrientsDraft? = nil,
+                allergens: [Components.Schemas.Allergen]? = nil,
+                vegan: Swift.Bool? = nil,
+                vegetarian: Swift.Bool? = nil,
+                novaGroup: Swift.Int? = nil,
+                nutriScore: Components.Schemas.ProductDraft.nutriScorePayload? = nil
+            ) {
+                self.barcode = barcode
+                self.name = name
+                self.brand = brand
+                self.servingSize = servingSize
+                self.per100g = per100g
+                self.per100ml = per100ml
+                self.allergens = allergens
+                self.vegan = vegan
+                self.vegetarian = vegetarian
+                self.novaGroup = novaGroup
+                self.nutriScore = nutriScore
+            }
+            public enum CodingKeys: String, CodingKey {
+                case barcode
+                case name
+                case brand
+                case servingSize
+                case per100g
+                case per100ml
+                case allergens
+                case vegan
+                case vegetarian
+                case novaGroup
+                case nutriScore
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProductList`.
+        public struct ProductList: Codable, Hashable, Sendable {
+            /// Newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductList/products`.
+            public var products: [Components.Schemas.Product]
+            /// Creates a new `ProductList`.
+            ///
+            /// - Parameters:
+            ///   - products: Newest first.
+            public init(products: [Components.Schemas.Product]) {
+                self.products = products
+            }
+            public enum CodingKeys: String, CodingKey {
+                case products
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.products = try container.decode(
+                    [Components.Schemas.Product].self,
+                    forKey: .products
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "products"
+                ])
+            }
+        }
+        /// One version of a product as it was written.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProductVersion`.
+        public struct ProductVersion: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProductVersion/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ProductVersion/editedAt`.
+            public var editedAt: Foundation.Date
+            /// The product's fields at that version in the draft's shape, every key present (`null` where unset), the barcode as GTIN-14 and sodium instead of salt.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductVersion/product`.
+            public var product: Components.Schemas.ProductDraft
+            /// Creates a new `ProductVersion`.
+            ///
+            /// - Parameters:
+            ///   - version:
+            ///   - editedAt:
+            ///   - product: The product's fields at that version in the draft's shape, every key present (`null` where unset), the barcode as GTIN-14 and sodium instead of salt.
+            public init(
+                version: Swift.Int,
+                editedAt: Foundation.Date,
+                product: Components.Schemas.ProductDraft
+            ) {
+                self.version = version
+                self.editedAt = editedAt
+                self.product = product
+            }
+            public enum CodingKeys: String, CodingKey {
+                case version
+                case editedAt
+                case product
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.version = try container.decode(
+                    Swift.Int.self,
+                    forKey: .version
+                )
+                self.editedAt = try container.decode(
+                    Foundation.Date.self,
+                    forKey: .editedAt
+                )
+                self.product = try container.decode(
+                    Components.Schemas.ProductDraft.self,
+                    forKey: .product
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "version",
+                    "editedAt",
+                    "product"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProductVersionList`.
+        public struct ProductVersionList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProductVersionList/productId`.
+            public var productId: Swift.String
+            /// Every version, newest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductVersionList/versions`.
+            public var versions: [Components.Schemas.ProductVersion]
+            /// Creates a new `ProductVersionList`.
+            ///
+            /// - Parameters:
+            ///   - productId:
+            ///   - versions: Every version, newest first.
+            public init(
+                productId: Swift.String,
+                versions: [Components.Schemas.ProductVersion]
+            ) {
+                self.productId = productId
+                self.versions = versions
+            }
+            public enum CodingKeys: String, CodingKey {
+                case productId
+                case versions
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.productId = try container.decode(
+                    Swift.String.self,
+                    forKey: .productId
+                )
+                self.versions = try container.decode(
+                    [Components.Schemas.ProductVersion].self,
+                    forKey: .versions
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "productId",
+                    "versions"
+                ])
+            }
+        }
+        /// Why a product is wrong. One report per user and product: reporting again changes nothing.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProductReport`.
+        public struct ProductReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProductReport/reason`.
+            @frozen public enum reasonPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case wrong_nutrition = "wrong_nutrition"
+                case wrong_barcode = "wrong_barcode"
+                case duplicate = "duplicate"
+                case not_food = "not_food"
+                case offensive = "offensive"
+                case other = "other"
+            }
+            /// - Remark: Generated from `#/components/schemas/ProductReport/reason`.
+            public var reason: Components.Schemas.ProductReport.reasonPayload
+            /// At most 500 characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductReport/note`.
+            public var note: Swift.String?
+            /// Creates a new `ProductReport`.
+            ///
+            /// - Parameters:
+            ///   - reason:
+            ///   - note: At most 500 characters.
+            public init(
+                reason: Components.Schemas.ProductReport.reasonPayload,
+                note: Swift.String? = nil
+            ) {
+                self.reason = reason
+                self.note = note
+            }
+            public enum CodingKeys: String, CodingKey {
+                case reason
+                case note
+            }
+        }
+        /// The product's reports after this one.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProductReportResult`.
+        public struct ProductReportResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProductReportResult/productId`.
+            public var productId: Swift.String
+            /// Distinct users who reported it (the caller included).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductReportResult/reports`.
+            public var reports: Swift.Int
+            /// Whether it is now held back from everyone but its author until reviewed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductReportResult/held`.
+            public var held: Swift.Bool
+            /// Creates a new `ProductReportResult`.
+            ///
+            /// - Parameters:
+            ///   - productId:
+            ///   - reports: Distinct users who reported it (the caller included).
+            ///   - held: Whether it is now held back from everyone but its author until reviewed.
+            public init(
+                productId: Swift.String,
+                reports: Swift.Int,
+                held: Swift.Bool
+            ) {
+                self.productId = productId
+                self.reports = reports
+                self.held = held
+            }
+            public enum CodingKeys: String, CodingKey {
+                case productId
+                case reports
+                case held
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.productId = try container.decode(
+                    Swift.String.self,
+                    forKey: .productId
+                )
+                self.reports = try container.decode(
+                    Swift.Int.self,
+                    forKey: .reports
+                )
+                self.held = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .held
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "productId",
+                    "reports",
+                    "held"
                 ])
             }
         }
@@ -11502,6 +12835,190 @@ extension Components {
                 case shareLinks
             }
         }
+        /// A product the user added, as it is now (`products`: the stored columns).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportProduct`.
+        public struct ExportProduct: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/id`.
+            public var id: Swift.String
+            /// GTIN-14.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/barcode`.
+            public var barcode: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/brand`.
+            public var brand: Swift.String?
+            /// The product's details as stored: name, brand, basis, nutrients per 100 g or 100 ml, serving size, allergens, vegan, vegetarian, NOVA group and Nutri-Score.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/details`.
+            public var details: OpenAPIRuntime.OpenAPIObjectContainer
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/version`.
+            public var version: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/status`.
+            @frozen public enum statusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case offered = "offered"
+                case held = "held"
+                case removed = "removed"
+            }
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/status`.
+            public var status: Components.Schemas.ExportProduct.statusPayload
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/createdAt`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/ExportProduct/updatedAt`.
+            public var updatedAt: Foundation.Date
+            /// Creates a new `ExportProduct`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - barcode: GTIN-14.
+            ///   - name:
+            ///   - brand:
+            ///   - details: The product's details as stored: name, brand, basis, nutrients per 100 g or 100 ml, serving size, allergens, vegan, vegetarian, NOVA group and Nutri-Score.
+            ///   - version:
+            ///   - status:
+            ///   - createdAt:
+            ///   - updatedAt:
+            public init(
+                id: Swift.String,
+                barcode: Swift.String,
+                name: Swift.String,
+                brand: Swift.String? = nil,
+                details: OpenAPIRuntime.OpenAPIObjectContainer,
+                version: Swift.Int,
+                status: Components.Schemas.ExportProduct.statusPayload,
+                createdAt: Foundation.Date,
+                updatedAt: Foundation.Date
+            ) {
+                self.id = id
+                self.barcode = barcode
+                self.name = name
+                self.brand = brand
+                self.details = details
+                self.version = version
+                self.status = status
+                self.createdAt = createdAt
+                self.updatedAt = updatedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case barcode
+                case name
+                case brand
+                case details
+                case version
+                case status
+                case createdAt
+                case updatedAt
+            }
+        }
+        /// A version of a product the user wrote (adding or editing it).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportProductVersion`.
+        public struct ExportProductVersion: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportProductVersion/productId`.
+            public var productId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProductVersion/version`.
+            public var version: Swift.Int
+            /// The details that version recorded (as in `ExportProduct`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ExportProductVersion/details`.
+            public var details: OpenAPIRuntime.OpenAPIObjectContainer
+            /// - Remark: Generated from `#/components/schemas/ExportProductVersion/editedAt`.
+            public var editedAt: Foundation.Date
+            /// Creates a new `ExportProductVersion`.
+            ///
+            /// - Parameters:
+            ///   - productId:
+            ///   - version:
+            ///   - details: The details that version recorded (as in `ExportProduct`).
+            ///   - editedAt:
+            public init(
+                productId: Swift.String,
+                version: Swift.Int,
+                details: OpenAPIRuntime.OpenAPIObjectContainer,
+                editedAt: Foundation.Date
+            ) {
+                self.productId = productId
+                self.version = version
+                self.details = details
+                self.editedAt = editedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case productId
+                case version
+                case details
+                case editedAt
+            }
+        }
+        /// A report the user filed against a product.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportProductReport`.
+        public struct ExportProductReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportProductReport/productId`.
+            public var productId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProductReport/reason`.
+            public var reason: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ExportProductReport/note`.
+            public var note: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ExportProductReport/reportedAt`.
+            public var reportedAt: Foundation.Date
+            /// Creates a new `ExportProductReport`.
+            ///
+            /// - Parameters:
+            ///   - productId:
+            ///   - reason:
+            ///   - note:
+            ///   - reportedAt:
+            public init(
+                productId: Swift.String,
+                reason: Swift.String,
+                note: Swift.String? = nil,
+                reportedAt: Foundation.Date
+            ) {
+                self.productId = productId
+                self.reason = reason
+                self.note = note
+                self.reportedAt = reportedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case productId
+                case reason
+                case note
+                case reportedAt
+            }
+        }
+        /// Foods' part: the products the user added, every version of a product they wrote, and the reports they filed. Products fetched from Open Food Facts belong to no one and are not in it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExportFoodsPart`.
+        public struct ExportFoodsPart: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExportFoodsPart/products`.
+            public var products: [Components.Schemas.ExportProduct]
+            /// - Remark: Generated from `#/components/schemas/ExportFoodsPart/productVersions`.
+            public var productVersions: [Components.Schemas.ExportProductVersion]
+            /// - Remark: Generated from `#/components/schemas/ExportFoodsPart/productReports`.
+            public var productReports: [Components.Schemas.ExportProductReport]
+            /// Creates a new `ExportFoodsPart`.
+            ///
+            /// - Parameters:
+            ///   - products:
+            ///   - productVersions:
+            ///   - productReports:
+            public init(
+                products: [Components.Schemas.ExportProduct],
+                productVersions: [Components.Schemas.ExportProductVersion],
+                productReports: [Components.Schemas.ExportProductReport]
+            ) {
+                self.products = products
+                self.productVersions = productVersions
+                self.productReports = productReports
+            }
+            public enum CodingKeys: String, CodingKey {
+                case products
+                case productVersions
+                case productReports
+            }
+        }
         /// A part's CSV files (`format=csv` without `table`), in zip order.
         ///
         /// - Remark: Generated from `#/components/schemas/ExportTableList`.
@@ -11549,6 +13066,8 @@ extension Components {
             public var trends: Components.Schemas.ExportTrendsPart
             /// - Remark: Generated from `#/components/schemas/DataExport/sharing`.
             public var sharing: Components.Schemas.ExportSharingPart
+            /// - Remark: Generated from `#/components/schemas/DataExport/foods`.
+            public var foods: Components.Schemas.ExportFoodsPart
             /// Creates a new `DataExport`.
             ///
             /// - Parameters:
@@ -11559,6 +13078,7 @@ extension Components {
             ///   - metrics:
             ///   - trends:
             ///   - sharing:
+            ///   - foods:
             public init(
                 exportedAt: Foundation.Date,
                 format: Components.Schemas.DataExport.formatPayload,
@@ -11566,7 +13086,8 @@ extension Components {
                 meals: Components.Schemas.ExportMealsPart,
                 metrics: Components.Schemas.ExportMetricsPart,
                 trends: Components.Schemas.ExportTrendsPart,
-                sharing: Components.Schemas.ExportSharingPart
+                sharing: Components.Schemas.ExportSharingPart,
+                foods: Components.Schemas.ExportFoodsPart
             ) {
                 self.exportedAt = exportedAt
                 self.format = format
@@ -11575,6 +13096,7 @@ extension Components {
                 self.metrics = metrics
                 self.trends = trends
                 self.sharing = sharing
+                self.foods = foods
             }
             public enum CodingKeys: String, CodingKey {
                 case exportedAt
@@ -11584,6 +13106,7 @@ extension Components {
                 case metrics
                 case trends
                 case sharing
+                case foods
             }
         }
         /// - Remark: Generated from `#/components/schemas/WaterRequest`.

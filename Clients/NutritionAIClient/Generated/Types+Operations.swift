@@ -11094,9 +11094,9 @@ public enum Operations {
             }
         }
     }
-    /// Search the food table
+    /// Search foods and packaged products
     ///
-    /// Ranked, tolerant of plurals, prefixes and typos; not paged.
+    /// USDA foods and packaged products together, ranked, tolerant of plurals, prefixes and typos; not paged. Each result says its `kind`: `generic` (a USDA food, per 100 g, with its household `measures`) or `product` (a product added by a user or fetched from Open Food Facts, per 100 g or 100 ml as `basis` says, with its `barcode`; `attribution` for Open Food Facts data, to be shown with it). Products held after reports are found only by their author. Open Food Facts is not searched: a product it has is found once someone scanned it (`GET /api/foods/barcode/{code}`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -11358,7 +11358,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service_unavailable`: the food table is still loading (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
+            /// `service_unavailable`: the foods service is still reading the USDA table (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
             ///
             /// - Remark: Generated from `#/paths//api/foods/search/get(searchFoods)/responses/503`.
             ///
@@ -11435,7 +11435,9 @@ public enum Operations {
             }
         }
     }
-    /// One food with every nutrient
+    /// One USDA food or packaged product
+    ///
+    /// A USDA id (digits, such as `01123`) answers the USDA food with every nutrient (`kind: generic`); a UUID answers the product (`kind: product`). Branch on `kind`.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -11446,14 +11448,14 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/foods/{id}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// The food's USDA id.
+                /// A USDA id (digits) or a product's UUID (any case).
                 ///
                 /// - Remark: Generated from `#/paths/api/foods/{id}/GET/path/id`.
                 public var id: Swift.String
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - id: The food's USDA id.
+                ///   - id: A USDA id (digits) or a product's UUID (any case).
                 public init(id: Swift.String) {
                     self.id = id
                 }
@@ -11520,13 +11522,48 @@ public enum Operations {
                 public var headers: Operations.getFood.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/api/foods/{id}/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/foods/{id}/GET/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/foods/{id}/GET/responses/200/content/json/case1`.
+                        case Food(Components.Schemas.Food)
+                        /// - Remark: Generated from `#/paths/api/foods/{id}/GET/responses/200/content/json/case2`.
+                        case Product(Components.Schemas.Product)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .Food(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .Product(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .Food(value):
+                                try value.encode(to: encoder)
+                            case let .Product(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/api/foods/{id}/GET/responses/200/content/application\/json`.
-                    case json(Components.Schemas.Food)
+                    case json(Operations.getFood.Output.Ok.Body.jsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    public var json: Components.Schemas.Food {
+                    public var json: Operations.getFood.Output.Ok.Body.jsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -11550,7 +11587,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The food.
+            /// The food or the product.
             ///
             /// - Remark: Generated from `#/paths//api/foods/{id}/get(getFood)/responses/200`.
             ///
@@ -11596,7 +11633,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `not_found`: no such food.
+            /// `not_found`: no USDA food or product with this id, or a product held after reports (for everyone but its author) or removed.
             ///
             /// - Remark: Generated from `#/paths//api/foods/{id}/get(getFood)/responses/404`.
             ///
@@ -11688,7 +11725,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `service_unavailable`: the food table is still loading (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
+            /// `service_unavailable`: the foods service is still reading the USDA table (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
             ///
             /// - Remark: Generated from `#/paths//api/foods/{id}/get(getFood)/responses/503`.
             ///
@@ -11714,6 +11751,2453 @@ public enum Operations {
             /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
             ///
             /// - Remark: Generated from `#/paths//api/foods/{id}/get(getFood)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The packaged product with a barcode
+    ///
+    /// Reads the code as UPC-A, UPC-E, EAN-8, EAN-13 or GTIN-14 (spaces and hyphens ignored; an 8-digit code may be an EAN-8 or a UPC-E, each reading whose check digit holds is tried). A product stored (added by a user, or fetched from Open Food Facts less than `FOODS_OFF_REFRESH_AFTER_HOURS` ago, 168) is answered at once; otherwise Open Food Facts is asked (within `FOODS_OFF_TIMEOUT_SECONDS`, 1.8 s), and a product it has is stored and answered with `source: openfoodfacts` and `attribution`, which the app must show. When Open Food Facts cannot answer, a stored older copy is answered; only with none is it 503. A code Open Food Facts does not know is remembered for `FOODS_OFF_MISS_TTL_HOURS` (24) and answered 404 meanwhile: the app offers to add the product (`POST /api/foods/products`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/foods/barcode/{code}`.
+    /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)`.
+    public enum getProductByBarcode {
+        public static let id: Swift.String = "getProductByBarcode"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/foods/barcode/{code}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The barcode as scanned or typed; anything that is not one is 422 `invalid_barcode`.
+                ///
+                /// - Remark: Generated from `#/paths/api/foods/barcode/{code}/GET/path/code`.
+                public var code: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - code: The barcode as scanned or typed; anything that is not one is 422 `invalid_barcode`.
+                public init(code: Swift.String) {
+                    self.code = code
+                }
+            }
+            public var path: Operations.getProductByBarcode.Input.Path
+            /// - Remark: Generated from `#/paths/api/foods/barcode/{code}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getProductByBarcode.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getProductByBarcode.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.getProductByBarcode.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.getProductByBarcode.Input.Path,
+                headers: Operations.getProductByBarcode.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/foods/barcode/{code}/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/barcode/{code}/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/barcode/{code}/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/barcode/{code}/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.getProductByBarcode.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/foods/barcode/{code}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/foods/barcode/{code}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Product)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Product {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.getProductByBarcode.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.getProductByBarcode.Output.Ok.Headers = .init(),
+                    body: Operations.getProductByBarcode.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The product.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.getProductByBarcode.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.getProductByBarcode.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `product_not_found`: no product has this barcode, here or at Open Food Facts, or it was removed (the message suggests `POST /api/foods/products`); `product_under_review`: it is held after reports (its author still gets it).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_barcode`: `details.barcode` says what is wrong: empty, not digits, an unsupported length (8, 12, 13 or 14 digits), or a wrong check digit.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `product_lookup_unavailable` with `Retry-After`: Open Food Facts could not answer (down, too slow, rate limited or an unreadable answer) and no copy is stored; or the gateway's `upstream_unavailable` / `service_unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The products the caller added
+    ///
+    /// Newest first, at most 200; held ones included (`status: held`), removed ones not.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/foods/products`.
+    /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)`.
+    public enum listProducts {
+        public static let id: Swift.String = "listProducts"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/foods/products/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// `true`: the caller's own products (listing everyone's is not offered).
+                ///
+                /// - Remark: Generated from `#/paths/api/foods/products/GET/query/mine`.
+                public var mine: Swift.Bool
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - mine: `true`: the caller's own products (listing everyone's is not offered).
+                public init(mine: Swift.Bool) {
+                    self.mine = mine
+                }
+            }
+            public var query: Operations.listProducts.Input.Query
+            /// - Remark: Generated from `#/paths/api/foods/products/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listProducts.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listProducts.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.listProducts.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.listProducts.Input.Query,
+                headers: Operations.listProducts.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/foods/products/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.listProducts.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/foods/products/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/foods/products/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ProductList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ProductList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.listProducts.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.listProducts.Output.Ok.Headers = .init(),
+                    body: Operations.listProducts.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The caller's products.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.listProducts.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.listProducts.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `mine`: only `mine=true` is served.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `service_unavailable`: the foods service is still reading the USDA table (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Add a packaged product
+    ///
+    /// For a barcode nobody has added yet (`GET /api/foods/barcode/{code}` answered 404). The caller becomes its author, the only one who may edit it; everyone can find it by barcode and in search.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `POST /api/foods/products`.
+    /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)`.
+    public enum createProduct {
+        public static let id: Swift.String = "createProduct"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/foods/products/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/foods/products/POST/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.createProduct.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.createProduct.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.createProduct.Input.Headers
+            /// - Remark: Generated from `#/paths/api/foods/products/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/foods/products/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ProductDraft)
+            }
+            public var body: Operations.createProduct.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.createProduct.Input.Headers = .init(),
+                body: Operations.createProduct.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/foods/products/POST/responses/201/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/POST/responses/201/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/POST/responses/201/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/POST/responses/201/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// The product's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/POST/responses/201/headers/ETag`.
+                    public var ETag: Components.Headers.ProductETag?
+                    /// `/api/foods/{id}` (lower-case id), where the product is read.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/POST/responses/201/headers/Location`.
+                    public var Location: Components.Headers.ProductLocation?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The product's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///   - Location: `/api/foods/{id}` (lower-case id), where the product is read.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Components.Headers.ProductETag? = nil,
+                        Location: Components.Headers.ProductLocation? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Location = Location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.createProduct.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/api/foods/products/POST/responses/201/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/foods/products/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Product)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Product {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.createProduct.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.createProduct.Output.Created.Headers = .init(),
+                    body: Operations.createProduct.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The new product (`version` 1).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.createProduct.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            public var created: Operations.createProduct.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `malformed_body`: not JSON, or a field of the wrong type (`details` names it).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `duplicate_barcode`: a product with this barcode exists; `details.existingProductId` names it and `details.barcode` gives its GTIN-14. Read it (`GET /api/foods/{id}`) instead, and report it if it is wrong.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the gateway's limit (`HTTP_MAX_BODY_BYTES`, 1 MiB by default; the route's `maxBodyBytes` where set).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not `application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming every invalid field (`name`, `per100g.calories`, `servingSize.unit`, ...; see `ProductDraft`); `invalid_barcode` (`details.barcode`) when the barcode is the only problem.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `service_unavailable`: the foods service is still reading the USDA table (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Replace a product the caller added
+    ///
+    /// Only its author may; the barcode cannot change. The new fields replace all the old ones (a field left out is cleared) and `version` grows by one; earlier versions stay readable (`GET /api/foods/products/{id}/versions`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/foods/products/{id}`.
+    /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)`.
+    public enum updateProduct {
+        public static let id: Swift.String = "updateProduct"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// The product's id (any case); anything else is 404 `not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/path/id`.
+                public var id: Components.Parameters.ProductId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The product's id (any case); anything else is 404 `not_found`.
+                public init(id: Components.Parameters.ProductId) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.updateProduct.Input.Path
+            /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The product's `version` as read, quoted (`"3"`; `W/"3"` and `3` are read too). Another version than the current one is 409 `version_conflict`, an unreadable value 400 `invalid_if_match`. Without it the edit replaces whatever is current.
+                ///
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/header/If-Match`.
+                public var If_hyphen_Match: Swift.String?
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.updateProduct.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - If_hyphen_Match: The product's `version` as read, quoted (`"3"`; `W/"3"` and `3` are read too). Another version than the current one is 409 `version_conflict`, an unreadable value 400 `invalid_if_match`. Without it the edit replaces whatever is current.
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    If_hyphen_Match: Swift.String? = nil,
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.updateProduct.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.If_hyphen_Match = If_hyphen_Match
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.updateProduct.Input.Headers
+            /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.ProductDraft)
+            }
+            public var body: Operations.updateProduct.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.updateProduct.Input.Path,
+                headers: Operations.updateProduct.Input.Headers = .init(),
+                body: Operations.updateProduct.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// The product's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/responses/200/headers/ETag`.
+                    public var ETag: Components.Headers.ProductETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The product's version, quoted (`"3"`); send it back in `If-Match`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Components.Headers.ProductETag? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                        self.ETag = ETag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.updateProduct.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Product)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Product {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.updateProduct.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.updateProduct.Output.Ok.Headers = .init(),
+                    body: Operations.updateProduct.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The product after the change.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.updateProduct.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.updateProduct.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `invalid_if_match`; `malformed_body`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_author`: only the user who added the product may edit it (products from Open Food Facts have no author); `csrf_rejected` on a cookie session without the CSRF token.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`: no such product, or one removed (or held, for everyone but its author).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `version_conflict`: the product changed since the `If-Match` version (details.currentVersion).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the gateway's limit (`HTTP_MAX_BODY_BYTES`, 1 MiB by default; the route's `maxBodyBytes` where set).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not `application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming every invalid field, and `barcode` when it is not the product's; `invalid_barcode` (`details.barcode`) when an unreadable barcode is the only problem.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `service_unavailable`: the foods service is still reading the USDA table (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Every version of a product
+    ///
+    /// What each edit wrote, newest first, for anyone who may read the product.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/foods/products/{id}/versions`.
+    /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)`.
+    public enum listProductVersions {
+        public static let id: Swift.String = "listProductVersions"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/foods/products/{id}/versions/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The product's id (any case); anything else is 404 `not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/versions/GET/path/id`.
+                public var id: Components.Parameters.ProductId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The product's id (any case); anything else is 404 `not_found`.
+                public init(id: Components.Parameters.ProductId) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.listProductVersions.Input.Path
+            /// - Remark: Generated from `#/paths/api/foods/products/{id}/versions/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listProductVersions.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listProductVersions.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.listProductVersions.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.listProductVersions.Input.Path,
+                headers: Operations.listProductVersions.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/versions/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/versions/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/versions/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/versions/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.listProductVersions.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/versions/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/versions/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ProductVersionList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ProductVersionList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.listProductVersions.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.listProductVersions.Output.Ok.Headers = .init(),
+                    body: Operations.listProductVersions.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The versions.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.listProductVersions.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.listProductVersions.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`: no such product, or one removed (or held, for everyone but its author).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `service_unavailable`: the foods service is still reading the USDA table (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Report a wrong or abusive product
+    ///
+    /// Once `FOODS_REPORTS_TO_HOLD` distinct users (3) reported a product, it is held: no longer offered to anyone but its author (by barcode, id or search) until an operator reinstates or removes it. The same user reporting again changes nothing and is answered the same.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `POST /api/foods/products/{id}/reports`.
+    /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)`.
+    public enum reportProduct {
+        public static let id: Swift.String = "reportProduct"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The product's id (any case); anything else is 404 `not_found`.
+                ///
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/path/id`.
+                public var id: Components.Parameters.ProductId
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The product's id (any case); anything else is 404 `not_found`.
+                public init(id: Components.Parameters.ProductId) {
+                    self.id = id
+                }
+            }
+            public var path: Operations.reportProduct.Input.Path
+            /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/header/X-CSRF-Token`.
+                public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.reportProduct.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - accept:
+                public init(
+                    X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.reportProduct.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.reportProduct.Input.Headers
+            /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ProductReport)
+            }
+            public var body: Operations.reportProduct.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.reportProduct.Input.Path,
+                headers: Operations.reportProduct.Input.Headers = .init(),
+                body: Operations.reportProduct.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Accepted: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/responses/202/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/responses/202/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/responses/202/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/responses/202/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.reportProduct.Output.Accepted.Headers
+                /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/responses/202/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/foods/products/{id}/reports/POST/responses/202/content/application\/json`.
+                    case json(Components.Schemas.ProductReportResult)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ProductReportResult {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.reportProduct.Output.Accepted.Body
+                /// Creates a new `Accepted`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.reportProduct.Output.Accepted.Headers = .init(),
+                    body: Operations.reportProduct.Output.Accepted.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Recorded (or already recorded).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/202`.
+            ///
+            /// HTTP response code: `202 accepted`.
+            case accepted(Operations.reportProduct.Output.Accepted)
+            /// The associated value of the enum case if `self` is `.accepted`.
+            ///
+            /// - Throws: An error if `self` is not `.accepted`.
+            /// - SeeAlso: `.accepted`.
+            public var accepted: Operations.reportProduct.Output.Accepted {
+                get throws {
+                    switch self {
+                    case let .accepted(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "accepted",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `malformed_body`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.CSRFRejected)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses.CSRFRejected {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `not_found`: no such product, or one removed (or held, for everyone but its author).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `payload_too_large`: the body exceeds the gateway's limit (`HTTP_MAX_BODY_BYTES`, 1 MiB by default; the route's `maxBodyBytes` where set).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            public var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not `application/json`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            public var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `reason` or `note`; `own_product`: the caller added the product (edit it instead).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `service_unavailable`: the foods service is still reading the USDA table (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/504`.
             ///
             /// HTTP response code: `504 gatewayTimeout`.
             case gatewayTimeout(Components.Responses.GatewayTimeout)
@@ -31628,7 +34112,7 @@ public enum Operations {
     }
     /// Every record of the caller, as one download
     ///
-    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, vision usage and budget, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `vision_usage.csv`, `vision_budget.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
+    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, vision usage and budget, body metrics, share links, the packaged products the user added (with the versions they wrote and the reports they filed) and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `vision_usage.csv`, `vision_budget.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`, `products.csv`, `product_versions.csv`, `product_reports.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
     ///
     /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
     ///
@@ -33998,6 +36482,417 @@ public enum Operations {
             /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
             ///
             /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)/responses/504`.
+            ///
+            /// HTTP response code: `504 gatewayTimeout`.
+            case gatewayTimeout(Components.Responses.GatewayTimeout)
+            /// The associated value of the enum case if `self` is `.gatewayTimeout`.
+            ///
+            /// - Throws: An error if `self` is not `.gatewayTimeout`.
+            /// - SeeAlso: `.gatewayTimeout`.
+            public var gatewayTimeout: Components.Responses.GatewayTimeout {
+                get throws {
+                    switch self {
+                    case let .gatewayTimeout(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case csv
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "text/csv":
+                    self = .csv
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .csv:
+                    return "text/csv"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json,
+                    .csv
+                ]
+            }
+        }
+    }
+    /// The caller's export part from the foods service
+    ///
+    /// Foods' part: the products the caller added (as they are now), every version of a product they wrote and the reports they filed; products fetched from Open Food Facts belong to no one and are left out. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: products, product_versions, product_reports); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/foods`.
+    /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)`.
+    public enum exportFoodsPart {
+        public static let id: Swift.String = "exportFoodsPart"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/export/foods/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/foods/GET/query/format`.
+                @frozen public enum formatPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case json = "json"
+                    case csv = "csv"
+                }
+                /// `json` (the default) or `csv`; 422 otherwise.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/foods/GET/query/format`.
+                public var format: Operations.exportFoodsPart.Input.Query.formatPayload?
+                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///
+                /// - Remark: Generated from `#/paths/api/export/foods/GET/query/table`.
+                public var table: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - format: `json` (the default) or `csv`; 422 otherwise.
+                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                public init(
+                    format: Operations.exportFoodsPart.Input.Query.formatPayload? = nil,
+                    table: Swift.String? = nil
+                ) {
+                    self.format = format
+                    self.table = table
+                }
+            }
+            public var query: Operations.exportFoodsPart.Input.Query
+            /// - Remark: Generated from `#/paths/api/export/foods/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportFoodsPart.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.exportFoodsPart.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.exportFoodsPart.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.exportFoodsPart.Input.Query = .init(),
+                headers: Operations.exportFoodsPart.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.exportFoodsPart.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/content/json`.
+                    @frozen public enum jsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/content/json/case1`.
+                        case ExportFoodsPart(Components.Schemas.ExportFoodsPart)
+                        /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/content/json/case2`.
+                        case ExportTableList(Components.Schemas.ExportTableList)
+                        public init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .ExportFoodsPart(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .ExportTableList(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        public func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .ExportFoodsPart(value):
+                                try value.encode(to: encoder)
+                            case let .ExportTableList(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/content/application\/json`.
+                    case json(Operations.exportFoodsPart.Output.Ok.Body.jsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Operations.exportFoodsPart.Output.Ok.Body.jsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "application/json",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/api/export/foods/GET/responses/200/content/text\/csv`.
+                    case csv(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.csv`.
+                    ///
+                    /// - Throws: An error if `self` is not `.csv`.
+                    /// - SeeAlso: `.csv`.
+                    public var csv: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .csv(body):
+                                return body
+                            default:
+                                try throwUnexpectedResponseBody(
+                                    expectedContent: "text/csv",
+                                    body: self
+                                )
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.exportFoodsPart.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.exportFoodsPart.Output.Ok.Headers = .init(),
+                    body: Operations.exportFoodsPart.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The part's JSON document, its list of CSV files, or one CSV file (`header=present`).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.exportFoodsPart.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.exportFoodsPart.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No usable access token. From the gateway: `unauthenticated` (no Authorization header), `invalid_token` (malformed, bad signature, wrong alg/iss/aud, unknown kid, over 4 KB, not yet valid), `token_expired` (refresh it); these carry `WWW-Authenticate`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation_failed` naming `format` or `table`.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `internal_error`: an unexpected failure (such as the database being down); the body says nothing of its cause.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            public var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `bad_gateway`: the upstream service failed to answer properly.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)/responses/502`.
+            ///
+            /// HTTP response code: `502 badGateway`.
+            case badGateway(Components.Responses.BadGateway)
+            /// The associated value of the enum case if `self` is `.badGateway`.
+            ///
+            /// - Throws: An error if `self` is not `.badGateway`.
+            /// - SeeAlso: `.badGateway`.
+            public var badGateway: Components.Responses.BadGateway {
+                get throws {
+                    switch self {
+                    case let .badGateway(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badGateway",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The service or its database is down.
+            ///
+            /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.ServiceUnavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            public var serviceUnavailable: Components.Responses.ServiceUnavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `upstream_timeout`: the service did not answer within the gateway's timeout (30 s).
+            ///
+            /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)/responses/504`.
             ///
             /// HTTP response code: `504 gatewayTimeout`.
             case gatewayTimeout(Components.Responses.GatewayTimeout)

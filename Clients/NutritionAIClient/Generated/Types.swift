@@ -237,22 +237,78 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/meals/{id}/photo`.
     /// - Remark: Generated from `#/paths//api/meals/{id}/photo/delete(deleteMealPhoto)`.
     func deleteMealPhoto(_ input: Operations.deleteMealPhoto.Input) async throws -> Operations.deleteMealPhoto.Output
-    /// Search the food table
+    /// Search foods and packaged products
     ///
-    /// Ranked, tolerant of plurals, prefixes and typos; not paged.
+    /// USDA foods and packaged products together, ranked, tolerant of plurals, prefixes and typos; not paged. Each result says its `kind`: `generic` (a USDA food, per 100 g, with its household `measures`) or `product` (a product added by a user or fetched from Open Food Facts, per 100 g or 100 ml as `basis` says, with its `barcode`; `attribution` for Open Food Facts data, to be shown with it). Products held after reports are found only by their author. Open Food Facts is not searched: a product it has is found once someone scanned it (`GET /api/foods/barcode/{code}`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
     /// - Remark: HTTP `GET /api/foods/search`.
     /// - Remark: Generated from `#/paths//api/foods/search/get(searchFoods)`.
     func searchFoods(_ input: Operations.searchFoods.Input) async throws -> Operations.searchFoods.Output
-    /// One food with every nutrient
+    /// One USDA food or packaged product
+    ///
+    /// A USDA id (digits, such as `01123`) answers the USDA food with every nutrient (`kind: generic`); a UUID answers the product (`kind: product`). Branch on `kind`.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
     /// - Remark: HTTP `GET /api/foods/{id}`.
     /// - Remark: Generated from `#/paths//api/foods/{id}/get(getFood)`.
     func getFood(_ input: Operations.getFood.Input) async throws -> Operations.getFood.Output
+    /// The packaged product with a barcode
+    ///
+    /// Reads the code as UPC-A, UPC-E, EAN-8, EAN-13 or GTIN-14 (spaces and hyphens ignored; an 8-digit code may be an EAN-8 or a UPC-E, each reading whose check digit holds is tried). A product stored (added by a user, or fetched from Open Food Facts less than `FOODS_OFF_REFRESH_AFTER_HOURS` ago, 168) is answered at once; otherwise Open Food Facts is asked (within `FOODS_OFF_TIMEOUT_SECONDS`, 1.8 s), and a product it has is stored and answered with `source: openfoodfacts` and `attribution`, which the app must show. When Open Food Facts cannot answer, a stored older copy is answered; only with none is it 503. A code Open Food Facts does not know is remembered for `FOODS_OFF_MISS_TTL_HOURS` (24) and answered 404 meanwhile: the app offers to add the product (`POST /api/foods/products`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/foods/barcode/{code}`.
+    /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)`.
+    func getProductByBarcode(_ input: Operations.getProductByBarcode.Input) async throws -> Operations.getProductByBarcode.Output
+    /// The products the caller added
+    ///
+    /// Newest first, at most 200; held ones included (`status: held`), removed ones not.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/foods/products`.
+    /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)`.
+    func listProducts(_ input: Operations.listProducts.Input) async throws -> Operations.listProducts.Output
+    /// Add a packaged product
+    ///
+    /// For a barcode nobody has added yet (`GET /api/foods/barcode/{code}` answered 404). The caller becomes its author, the only one who may edit it; everyone can find it by barcode and in search.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `POST /api/foods/products`.
+    /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)`.
+    func createProduct(_ input: Operations.createProduct.Input) async throws -> Operations.createProduct.Output
+    /// Replace a product the caller added
+    ///
+    /// Only its author may; the barcode cannot change. The new fields replace all the old ones (a field left out is cleared) and `version` grows by one; earlier versions stay readable (`GET /api/foods/products/{id}/versions`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/foods/products/{id}`.
+    /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)`.
+    func updateProduct(_ input: Operations.updateProduct.Input) async throws -> Operations.updateProduct.Output
+    /// Every version of a product
+    ///
+    /// What each edit wrote, newest first, for anyone who may read the product.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/foods/products/{id}/versions`.
+    /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)`.
+    func listProductVersions(_ input: Operations.listProductVersions.Input) async throws -> Operations.listProductVersions.Output
+    /// Report a wrong or abusive product
+    ///
+    /// Once `FOODS_REPORTS_TO_HOLD` distinct users (3) reported a product, it is held: no longer offered to anyone but its author (by barcode, id or search) until an operator reinstates or removes it. The same user reporting again changes nothing and is answered the same.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `POST /api/foods/products/{id}/reports`.
+    /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)`.
+    func reportProduct(_ input: Operations.reportProduct.Input) async throws -> Operations.reportProduct.Output
     /// List the caller's custom meals
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
@@ -685,7 +741,7 @@ public protocol APIProtocol: Sendable {
     func deleteVisionBudget(_ input: Operations.deleteVisionBudget.Input) async throws -> Operations.deleteVisionBudget.Output
     /// Every record of the caller, as one download
     ///
-    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, vision usage and budget, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `vision_usage.csv`, `vision_budget.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
+    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, vision usage and budget, body metrics, share links, the packaged products the user added (with the versions they wrote and the reports they filed) and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `vision_usage.csv`, `vision_budget.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`, `products.csv`, `product_versions.csv`, `product_reports.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
     ///
     /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
     ///
@@ -737,6 +793,15 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/export/sharing`.
     /// - Remark: Generated from `#/paths//api/export/sharing/get(exportSharingPart)`.
     func exportSharingPart(_ input: Operations.exportSharingPart.Input) async throws -> Operations.exportSharingPart.Output
+    /// The caller's export part from the foods service
+    ///
+    /// Foods' part: the products the caller added (as they are now), every version of a product they wrote and the reports they filed; products fetched from Open Food Facts belong to no one and are left out. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: products, product_versions, product_reports); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/foods`.
+    /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)`.
+    func exportFoodsPart(_ input: Operations.exportFoodsPart.Input) async throws -> Operations.exportFoodsPart.Output
     /// Water of the last days
     ///
     /// Each day of the last `days` (default 7, today included, in the user's zone) that has water: its total and its entries as they were logged, oldest first.
@@ -1174,9 +1239,9 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Search the food table
+    /// Search foods and packaged products
     ///
-    /// Ranked, tolerant of plurals, prefixes and typos; not paged.
+    /// USDA foods and packaged products together, ranked, tolerant of plurals, prefixes and typos; not paged. Each result says its `kind`: `generic` (a USDA food, per 100 g, with its household `measures`) or `product` (a product added by a user or fetched from Open Food Facts, per 100 g or 100 ml as `basis` says, with its `barcode`; `attribution` for Open Food Facts data, to be shown with it). Products held after reports are found only by their author. Open Food Facts is not searched: a product it has is found once someone scanned it (`GET /api/foods/barcode/{code}`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -1191,7 +1256,9 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// One food with every nutrient
+    /// One USDA food or packaged product
+    ///
+    /// A USDA id (digits, such as `01123`) answers the USDA food with every nutrient (`kind: generic`); a UUID answers the product (`kind: product`). Branch on `kind`.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -1204,6 +1271,112 @@ extension APIProtocol {
         try await getFood(Operations.getFood.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// The packaged product with a barcode
+    ///
+    /// Reads the code as UPC-A, UPC-E, EAN-8, EAN-13 or GTIN-14 (spaces and hyphens ignored; an 8-digit code may be an EAN-8 or a UPC-E, each reading whose check digit holds is tried). A product stored (added by a user, or fetched from Open Food Facts less than `FOODS_OFF_REFRESH_AFTER_HOURS` ago, 168) is answered at once; otherwise Open Food Facts is asked (within `FOODS_OFF_TIMEOUT_SECONDS`, 1.8 s), and a product it has is stored and answered with `source: openfoodfacts` and `attribution`, which the app must show. When Open Food Facts cannot answer, a stored older copy is answered; only with none is it 503. A code Open Food Facts does not know is remembered for `FOODS_OFF_MISS_TTL_HOURS` (24) and answered 404 meanwhile: the app offers to add the product (`POST /api/foods/products`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/foods/barcode/{code}`.
+    /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)`.
+    public func getProductByBarcode(
+        path: Operations.getProductByBarcode.Input.Path,
+        headers: Operations.getProductByBarcode.Input.Headers = .init()
+    ) async throws -> Operations.getProductByBarcode.Output {
+        try await getProductByBarcode(Operations.getProductByBarcode.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The products the caller added
+    ///
+    /// Newest first, at most 200; held ones included (`status: held`), removed ones not.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/foods/products`.
+    /// - Remark: Generated from `#/paths//api/foods/products/get(listProducts)`.
+    public func listProducts(
+        query: Operations.listProducts.Input.Query,
+        headers: Operations.listProducts.Input.Headers = .init()
+    ) async throws -> Operations.listProducts.Output {
+        try await listProducts(Operations.listProducts.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Add a packaged product
+    ///
+    /// For a barcode nobody has added yet (`GET /api/foods/barcode/{code}` answered 404). The caller becomes its author, the only one who may edit it; everyone can find it by barcode and in search.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `POST /api/foods/products`.
+    /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)`.
+    public func createProduct(
+        headers: Operations.createProduct.Input.Headers = .init(),
+        body: Operations.createProduct.Input.Body
+    ) async throws -> Operations.createProduct.Output {
+        try await createProduct(Operations.createProduct.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Replace a product the caller added
+    ///
+    /// Only its author may; the barcode cannot change. The new fields replace all the old ones (a field left out is cleared) and `version` grows by one; earlier versions stay readable (`GET /api/foods/products/{id}/versions`).
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `PUT /api/foods/products/{id}`.
+    /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)`.
+    public func updateProduct(
+        path: Operations.updateProduct.Input.Path,
+        headers: Operations.updateProduct.Input.Headers = .init(),
+        body: Operations.updateProduct.Input.Body
+    ) async throws -> Operations.updateProduct.Output {
+        try await updateProduct(Operations.updateProduct.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Every version of a product
+    ///
+    /// What each edit wrote, newest first, for anyone who may read the product.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `GET /api/foods/products/{id}/versions`.
+    /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)`.
+    public func listProductVersions(
+        path: Operations.listProductVersions.Input.Path,
+        headers: Operations.listProductVersions.Input.Headers = .init()
+    ) async throws -> Operations.listProductVersions.Output {
+        try await listProductVersions(Operations.listProductVersions.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Report a wrong or abusive product
+    ///
+    /// Once `FOODS_REPORTS_TO_HOLD` distinct users (3) reported a product, it is held: no longer offered to anyone but its author (by barcode, id or search) until an operator reinstates or removes it. The same user reporting again changes nothing and is answered the same.
+    ///
+    /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
+    ///
+    /// - Remark: HTTP `POST /api/foods/products/{id}/reports`.
+    /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)`.
+    public func reportProduct(
+        path: Operations.reportProduct.Input.Path,
+        headers: Operations.reportProduct.Input.Headers = .init(),
+        body: Operations.reportProduct.Input.Body
+    ) async throws -> Operations.reportProduct.Output {
+        try await reportProduct(Operations.reportProduct.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// List the caller's custom meals
@@ -2008,7 +2181,7 @@ extension APIProtocol {
     }
     /// Every record of the caller, as one download
     ///
-    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, vision usage and budget, body metrics, share links and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `vision_usage.csv`, `vision_budget.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
+    /// The account and profile (no password hash, no tokens), sessions as metadata, the goal history, meals with their items, custom meals, vision usage and budget, body metrics, share links, the packaged products the user added (with the versions they wrote and the reports they filed) and every sync conflict, composed by the gateway from each service's part (`/api/export/{part}`) and streamed as it is read, never held whole. `format=json` (default) is one document; `format=csv` is a zip of one CSV file per table (`account.csv`, `profile.csv`, `sessions.csv`, `profile_sync_conflicts.csv`, `meals.csv`, `meal_items.csv`, `custom_meals.csv`, `meal_sync_conflicts.csv`, `vision_usage.csv`, `vision_budget.csv`, `body_metrics.csv`, `body_metrics_sync_conflicts.csv`, `goal_history.csv`, `share_links.csv`, `products.csv`, `product_versions.csv`, `product_reports.csv`), stored entries with data descriptors. CSV is RFC 4180 with a header row, CRLF line ends, UTF-8, an empty field for no value, JSON text for nested values, and a leading `'` on user text starting with `=`, `+`, `-`, `@`, tab or carriage return (so spreadsheets do not run it as a formula). Every part is reached before the first byte (a part that is down is 503); a part failing later cuts the download off (the connection closes before the end: the JSON is incomplete, the zip has no central directory), so an incomplete download never looks complete.
     ///
     /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
     ///
@@ -2104,6 +2277,23 @@ extension APIProtocol {
         headers: Operations.exportSharingPart.Input.Headers = .init()
     ) async throws -> Operations.exportSharingPart.Output {
         try await exportSharingPart(Operations.exportSharingPart.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The caller's export part from the foods service
+    ///
+    /// Foods' part: the products the caller added (as they are now), every version of a product they wrote and the reports they filed; products fetched from Open Food Facts belong to no one and are left out. Read in one snapshot and streamed. `format=json` is the part's document; `format=csv&table=` one table's CSV file (tables: products, product_versions, product_reports); `format=csv` without `table` lists the files. `GET /api/export` composes every part.
+    ///
+    /// Rate limit: `export (10 per 3600 s per user, shared by the composed export and every part)`.
+    ///
+    /// - Remark: HTTP `GET /api/export/foods`.
+    /// - Remark: Generated from `#/paths//api/export/foods/get(exportFoodsPart)`.
+    public func exportFoodsPart(
+        query: Operations.exportFoodsPart.Input.Query = .init(),
+        headers: Operations.exportFoodsPart.Input.Headers = .init()
+    ) async throws -> Operations.exportFoodsPart.Output {
+        try await exportFoodsPart(Operations.exportFoodsPart.Input(
             query: query,
             headers: headers
         ))

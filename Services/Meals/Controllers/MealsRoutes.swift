@@ -28,7 +28,6 @@ struct MealsRoutes {
 
     func addRoutes(to router: Router<AppRequestContext>) {
         let maker = ManualMealMaker(foods: foods, now: now)
-        FoodController(foods: foods).addRoutes(to: router)
         MealController(store: meals, profiles: profiles, foods: foods, maker: maker, photos: photos, now: now).addRoutes(to: router)
         MealPhotoController(store: meals, reader: photoReader, photos: photos, now: now).addRoutes(to: router)
         CustomMealController(

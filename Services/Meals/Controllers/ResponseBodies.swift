@@ -85,34 +85,6 @@ struct MealPageBody: ResponseCodable {
     var nextCursor: String?
 }
 
-/// A food of the table in search results.
-struct FoodSummaryBody: ResponseCodable {
-    var id: String
-    var name: String
-    var group: String
-    var relevance: Double
-    var per100g: NutrientProfile
-    var measures: [HouseholdMeasure]
-}
-
-/// Search results, best first.
-struct FoodSearchBody: ResponseCodable {
-    var query: String
-    var results: [FoodSummaryBody]
-}
-
-/// One food with every nutrient of the table.
-struct FoodBody: ResponseCodable {
-    var id: String
-    var name: String
-    var group: String
-    var traits: FoodTraits
-    var per100g: NutrientProfile
-    /// Every nutrient the table has for this food, per 100 g, by its USDA name (units as in SR24: g, mg, µg, IU).
-    var nutrients: [String: Double]
-    var measures: [HouseholdMeasure]
-}
-
 /// What may be shown of a user's own vision key: whether one is set, where and with which model it is used, and when
 /// it was set. Never the key.
 struct VisionKeyStatusBody: ResponseCodable, Equatable {

@@ -36,11 +36,6 @@ struct MealItemsAnswer: Decodable, Sendable {
     static let maxGrams = 3000.0
     /// No single portion holds more than 4000 kcal.
     static let maxCalories = 4000.0
-    /// Stated calories and the energy of the macros (4 kcal/g protein and carbs, 9 fat, 7 alcohol) may differ by
-    /// this factor plus `energySlack` either way: rounding and fibre (counted at 4 kcal/g) stay inside it,
-    /// per-100 g numbers mixed with per-portion ones do not.
-    static let energyRatio = 1.5
-    static let energySlack = 50.0
     /// Protein, carbs, fat and alcohol together may not weigh more than the portion plus 10% and 2 g.
     static let massTolerance = 1.1
     static let massSlack = 2.0
@@ -76,8 +71,9 @@ struct MealItemsAnswer: Decodable, Sendable {
         guard item.grams > 0, item.grams <= maxGrams else { throw problem("\(item.grams) g is not a portion (0 to \(Int(maxGrams)) g)") }
         guard item.confidence <= 1 else { throw problem("confidence \(item.confidence) is outside 0...1") }
         guard item.calories <= maxCalories else { throw problem("\(item.calories) kcal is more than \(Int(maxCalories)) kcal") }
-        let macroEnergy = item.protein * 4 + item.carbs * 4 + item.fat * 9 + item.alcohol * 7
-        guard macroEnergy <= item.calories * energyRatio + energySlack, item.calories <= macroEnergy * energyRatio + energySlack else {
+        // Stated energy and the macros' (FoodData's `EnergyCheck`, which users' product labels pass too).
+        guard EnergyCheck.agrees(calories: item.calories, protein: item.protein, carbs: item.carbs, fat: item.fat, alcohol: item.alcohol) else {
+            let macroEnergy = EnergyCheck.macroEnergy(protein: item.protein, carbs: item.carbs, fat: item.fat, alcohol: item.alcohol)
             throw problem("\(Int(item.calories)) kcal does not match the \(Int(macroEnergy)) kcal of its macros")
         }
         let macroMass = item.protein + item.carbs + item.fat + item.alcohol

@@ -84,33 +84,15 @@ struct VisionSettings: Sendable {
         }
         return VisionSettings(
             baseURL: url, apiKey: apiKey?.isEmpty == false ? apiKey : nil, model: model,
-            requestTimeout: .seconds(try integer(config, "meals.vision.timeout.seconds", default: 20, in: 1...300)),
-            totalTimeout: .seconds(try integer(config, "meals.vision.total.timeout.seconds", default: 28, in: 1...600)),
-            maxAttempts: try integer(config, "meals.vision.max.attempts", default: 3, in: 1...10),
-            initialBackoff: .milliseconds(try integer(config, "meals.vision.backoff.milliseconds", default: 500, in: 0...60_000)),
-            failureThreshold: try integer(config, "meals.vision.breaker.failures", default: 5, in: 1...1000),
-            breakerUsers: try integer(config, "meals.vision.breaker.users", default: 3, in: 1...100),
-            breakerWindow: .seconds(try integer(config, "meals.vision.breaker.window.seconds", default: 60, in: 1...3600)),
-            userFailureThreshold: try integer(config, "meals.vision.breaker.user.failures", default: 5, in: 1...1000),
-            openDuration: .seconds(try integer(config, "meals.vision.breaker.open.seconds", default: 30, in: 1...3600)),
-            maxItems: try integer(config, "meals.vision.max.items", default: 20, in: 1...100))
-    }
-
-    /// An integer setting; a value that is not a number or outside `range` stops the start instead of becoming the default.
-    private static func integer(_ config: ConfigReader, _ key: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
-        let variable = key.uppercased().replacingOccurrences(of: ".", with: "_")
-        let reason = "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
-        // Environment values arrive as strings; typed providers (JSON, in-memory) may hold real integers.
-        if let text = config.string(forKey: ConfigKey(key)) {
-            guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
-                throw ConfigurationError.invalid(variable, reason: "\(reason), not \"\(text)\"")
-            }
-            return value
-        }
-        if let value = config.int(forKey: ConfigKey(key)) {
-            guard range.contains(value) else { throw ConfigurationError.invalid(variable, reason: "\(reason), not \(value)") }
-            return value
-        }
-        return defaultValue
+            requestTimeout: .seconds(try config.integer("meals.vision.timeout.seconds", default: 20, in: 1...300)),
+            totalTimeout: .seconds(try config.integer("meals.vision.total.timeout.seconds", default: 28, in: 1...600)),
+            maxAttempts: try config.integer("meals.vision.max.attempts", default: 3, in: 1...10),
+            initialBackoff: .milliseconds(try config.integer("meals.vision.backoff.milliseconds", default: 500, in: 0...60_000)),
+            failureThreshold: try config.integer("meals.vision.breaker.failures", default: 5, in: 1...1000),
+            breakerUsers: try config.integer("meals.vision.breaker.users", default: 3, in: 1...100),
+            breakerWindow: .seconds(try config.integer("meals.vision.breaker.window.seconds", default: 60, in: 1...3600)),
+            userFailureThreshold: try config.integer("meals.vision.breaker.user.failures", default: 5, in: 1...1000),
+            openDuration: .seconds(try config.integer("meals.vision.breaker.open.seconds", default: 30, in: 1...3600)),
+            maxItems: try config.integer("meals.vision.max.items", default: 20, in: 1...100))
     }
 }

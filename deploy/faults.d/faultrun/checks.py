@@ -1,5 +1,6 @@
-"""The end checks: events drained, every acknowledged write present, every effect once in trends and sharing,
-the read models against their sources in the database, and the drains and recoveries."""
+"""The end checks: events drained, every acknowledged write present (products of the foods service included), every
+effect once in trends and sharing, the read models against their sources in the database, and the drains and
+recoveries."""
 import datetime as dt
 import time
 
@@ -58,6 +59,31 @@ def wait_for_events(run, user_ids, limit):
     return last
 
 
+def wait_for_product_events(product_ids, limit):
+    """Waits until the foods outbox has sent a food.product_changed (keyed by the product id) of every product the run
+    created. Returns the ids still unsent and the error that kept the outbox from being read, if any."""
+    wanted = set(product_ids)
+    if not wanted:
+        return set(), None
+    since = time.time() - now() - 60    # the harness's start, less a minute
+    sql = f"""
+        SELECT DISTINCT lower(message_key) FROM foods.outbox
+        WHERE topic = 'food.product_changed' AND sent_at IS NOT NULL AND created_at >= to_timestamp({since:.3f})"""
+    started = now()
+    missing, error = wanted, None
+    while now() - started < limit:
+        try:
+            missing, error = wanted - {row[0] for row in psql(sql)}, None
+        except RuntimeError as failure:
+            error = str(failure)
+            if "does not exist" in error:
+                break
+        if not missing and error is None:
+            break
+        time.sleep(1)
+    return missing, error
+
+
 def run_checks(run, users, canary):
     everyone = users + [canary.user]
     failures = 0
@@ -77,6 +103,11 @@ def run_checks(run, users, canary):
     check("events", "events in trends inbox", drained["events"], drained["events"] - drained["trends_missing"], drained["trends_missing"])
     check("events", "meal/profile events in sharing inbox", drained["sharing_events"],
           drained["sharing_events"] - drained["sharing_missing"], drained["sharing_missing"])
+    with TRUTH.lock:
+        products = list(TRUTH.products.values())
+    unsent, error = wait_for_product_events([p.id for p in products], run.args.quiet_timeout)
+    check("events", "food.product_changed sent for every acknowledged product (foods outbox)", len(products),
+          len(products) - len(unsent), len(unsent), error[:200] if error else "")
     time.sleep(1)
 
     # 2. Every acknowledged write is there.
@@ -160,6 +191,19 @@ def run_checks(run, users, canary):
     share_writes = sum(1 for w in writes if w["op"] == "share.create")
     check("writes", "share links acknowledged (open, showing the meal as it is now)", share_writes,
           share_writes - len(share_problems), len(share_problems))
+
+    # Each product an acknowledged creation stored, looked up by the barcode it was created with, as its author.
+    product_problems = []
+    for product in products:
+        a = call("GET", f"/api/foods/barcode/{product.barcode}", token=product.user.token(), timeout=10)
+        if a.status != 200 or not isinstance(a.body, dict):
+            product_problems.append({"barcode": product.barcode, "productId": product.id, "answer": a.describe()})
+        elif str(a.body.get("id", "")).lower() != product.id or a.body.get("name") != product.name:
+            product_problems.append({"barcode": product.barcode, "productId": product.id,
+                                     "answer": f"shows {a.body.get('id')} {a.body.get('name')!r}, created as {product.name!r}"})
+    product_writes = sum(1 for w in writes if w["op"] == "product.create")
+    check("writes", "products acknowledged (create), read back by barcode with the same id and name", product_writes,
+          product_writes - len(product_problems), len(product_problems), f"{TRUTH.ambiguous_products} creates unanswered")
 
     # 3. Trends: every meal's effect exactly once, against the meals service's own answers.
     step("comparing trends with the meals service")
@@ -314,5 +358,6 @@ def run_checks(run, users, canary):
     run.details = {"missingMealWrites": missing_meal_writes[:50], "mealProblems": dict(list(meal_problems.items())[:50]),
                    "weightMissing": weight_missing[:50], "shareProblems": share_problems[:50], "lostMeals": lost_meals[:50],
                    "staleMeals": stale_meals[:50], "phantomMeals": phantom_meals[:50], "daysOver": days_over[:50],
-                   "daysUnder": days_under[:50], "statsBad": stats_bad, "events": drained}
+                   "daysUnder": days_under[:50], "statsBad": stats_bad, "events": drained,
+                   "productProblems": product_problems[:50], "productEventsUnsent": sorted(unsent)[:50]}
     return failures

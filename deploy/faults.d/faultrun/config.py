@@ -9,10 +9,13 @@ STACK = os.path.join(REPO, "deploy", "stack")
 LOG_DIR = ENV.get("LOG_DIR", os.path.join(REPO, ".local", "logs"))
 RUN_DIR = ENV.get("RUN_DIR", os.path.join(REPO, ".local", "run"))
 GATEWAY_PORT = int(ENV.get("GATEWAY_PORT", "8080"))
-SERVICES = ["auth", "meals", "metrics", "trends", "sharing"]
+# The services in deploy/lib/common.sh's order (SERVICES, which deploy/faults exports) and their ports.
+SERVICES = []
 PORTS = {"gateway": GATEWAY_PORT}
-for _entry in ENV.get("SERVICES", "auth:auth:8081 meals:meals:8082 metrics:metrics:8083 trends:trends:8084 sharing:sharing:8085").split():
+for _entry in ENV.get("SERVICES", "auth:auth:8081 meals:meals:8082 metrics:metrics:8083 trends:trends:8084 sharing:sharing:8085 "
+                                  "foods:foods:8086").split():
     _name, _schema, _port = _entry.split(":")
+    SERVICES.append(_name)
     PORTS[_name] = int(_port)
 PORTS["postgres"] = int(ENV.get("PG_PORT", "15432"))
 

@@ -1,9 +1,12 @@
 """One fault run's state and the measuring every injection shares: supervision of the parts, the canary that
 proves events flow again, the injection record and the recovery pause."""
 import datetime as dt
+import subprocess
 import time
+import uuid
 
 from .config import APP_PARTS, INFRA_PARTS, PORTS, now
+from .database import psql
 from .http import call, port_open
 from .output import bad, ok, say
 from .stack import log_tail, part_alive, readiness, stack, wait_all_ready
@@ -43,10 +46,11 @@ class Run:
         return len(writes), acked, len(writes) - acked
 
     # The event paths a part is on: a meal reaching trends' history and sharing's copy (a share link can be made),
-    # a weight reaching trends' weight series.
+    # a weight reaching trends' weight series, a product stored by foods (read back by its barcode) with its
+    # food.product_changed sent to the broker.
     FLOWS = {"auth": ["meal>trends"], "meals": ["meal>trends", "meal>sharing"], "metrics": ["weight>trends"],
-             "trends": ["meal>trends", "weight>trends"], "sharing": ["meal>sharing"]}
-    ALL_FLOWS = ["meal>trends", "meal>sharing", "weight>trends"]
+             "trends": ["meal>trends", "weight>trends"], "sharing": ["meal>sharing"], "foods": ["product>foods"]}
+    ALL_FLOWS = ["meal>trends", "meal>sharing", "weight>trends", "product>foods"]
     canary_weight = 0
 
     def canary_latency(self, canary, part, since):
@@ -77,6 +81,16 @@ class Run:
                 time.sleep(0.3)
             else:
                 return None
+        product = None
+        if "product>foods" in flows:
+            before = len(canary.products)
+            while now() < deadline and len(canary.products) == before:
+                canary.create_product()
+                if len(canary.products) == before:
+                    time.sleep(0.3)
+            if len(canary.products) == before:
+                return None
+            product = canary.products[-1]
         pending = set(flows)
         while pending and now() < deadline:
             if "meal>trends" in pending:
@@ -92,6 +106,11 @@ class Run:
                 if a.status == 200 and any(e.get("date") == day and abs(float(e.get("weight", 0)) - kg) < 0.011
                                            for e in a.body.get("weight", {}).get("entries", [])):
                     pending.discard("weight>trends")
+            if "product>foods" in pending:
+                a = call("GET", f"/api/foods/barcode/{product.barcode}", token=canary.user.token(), timeout=5)
+                if a.status == 200 and isinstance(a.body, dict) and str(a.body.get("id", "")).lower() == product.id \
+                        and product_published(product.id):
+                    pending.discard("product>foods")
             if pending:
                 time.sleep(0.1)
         return None if pending else now() - since
@@ -123,3 +142,13 @@ class Run:
         time.sleep(self.args.recovery_seconds)
         self.supervise(f"after {entry['part']} {entry['signal']}")
 
+
+def product_published(product_id):
+    """Whether the foods service's outbox has sent a food.product_changed of the product (keyed by its id); an error of
+    the query (PostgreSQL restarting) counts as not yet."""
+    try:
+        rows = psql(f"""SELECT count(*) FROM foods.outbox WHERE lower(message_key) = '{uuid.UUID(product_id)}'
+                        AND topic = 'food.product_changed' AND sent_at IS NOT NULL""")
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired):
+        return False
+    return int(rows[0][0]) > 0

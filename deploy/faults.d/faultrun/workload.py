@@ -1,5 +1,5 @@
 """The write load and what it establishes: the ledger of every write, the users, the ground truth of what the
-acknowledged writes say, and the writer threads."""
+acknowledged writes say (meals, weights, share links, the foods service's products), and the writer threads."""
 import datetime as dt
 import random
 import threading
@@ -120,10 +120,25 @@ class Truth:
         self.weights = {}           # (user index, date) -> {"acked": kg or None, "maybe": set(kg), "writes": n}
         self.shares = []            # {"user", "token", "mealId"}
         self.ambiguous_creates = {}  # user index -> count
+        self.products = {}          # barcode -> ProductState
+        self.ambiguous_products = 0  # product creations without a clear answer
 
     def add_meal(self, meal):
         with self.lock:
             self.meals[meal.id] = meal
+
+    def add_product(self, product):
+        with self.lock:
+            self.products[product.barcode] = product
+
+    def ambiguous_product(self):
+        with self.lock:
+            self.ambiguous_products += 1
+
+    def stored_barcode(self, rng):
+        """The barcode of a product some acknowledged creation stored, or None before the first."""
+        with self.lock:
+            return rng.choice(list(self.products)) if self.products else None
 
     def weight(self, user, date, kg, outcome):
         with self.lock:
@@ -165,11 +180,66 @@ def iso(t):
     return t.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+# ----------------------------------------------------------------------------------------------- products
+
+class ProductState:
+    """What an acknowledged creation says a product of the foods service is."""
+
+    def __init__(self, user, barcode, body):
+        self.user = user
+        self.barcode = barcode      # as sent (EAN-13); the service answers it as GTIN-14
+        self.id = body["id"].lower()
+        self.name = body["name"]
+        self.created = now()
+
+
+def check_digit(digits):
+    """The GS1 check digit of a code's other digits (weights 3 and 1 from the right)."""
+    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(digits)))
+    return str((10 - total % 10) % 10)
+
+
+class Barcodes:
+    """Fresh EAN-13 codes for the products a run creates: 2 (GS1's in-store range, so never a real product that Open
+    Food Facts would know), five digits drawn for the run, a six-digit counter, the check digit. A code an earlier run
+    drew too is refused (409 duplicate_barcode), which the run counts as not done."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.prefix = f"2{random.SystemRandom().randrange(10 ** 5):05d}"
+        self.count = 0
+
+    def next(self):
+        with self.lock:
+            self.count += 1
+            digits = f"{self.prefix}{self.count:06d}"
+        return digits + check_digit(digits)
+
+
+BARCODES = Barcodes()
+
+# Packaged products per 100 g: name, brand, protein, carbs, fat (calories follow from them).
+PRODUCTS = [
+    ("Oat biscuits", "Fault Bakery", 7, 64, 18), ("Greek yogurt", "Fault Dairy", 9, 4, 10),
+    ("Peanut butter", "Fault Mills", 25, 16, 50), ("Granola", "Fault Mills", 10, 60, 15),
+    ("Tomato soup", "Fault Kitchen", 1, 8, 2), ("Protein bar", "Fault Sports", 30, 40, 12),
+    ("Rye crackers", "Fault Bakery", 10, 66, 3), ("Hummus", "Fault Kitchen", 8, 14, 20),
+]
+
+
+def product_draft(rng, barcode):
+    """A ProductDraft the foods service accepts: per 100 g, calories exactly 4 protein + 4 carbs + 9 fat."""
+    name, brand, p, c, f = rng.choice(PRODUCTS)
+    return {"barcode": barcode, "name": f"{name} {barcode[-6:]}", "brand": brand,
+            "servingSize": {"amount": rng.choice([25, 30, 40, 50]), "unit": "g"},
+            "per100g": {"calories": 4 * p + 4 * c + 9 * f, "protein": p, "carbs": c, "fat": f}}
+
+
 # ----------------------------------------------------------------------------------------------- writers
 
 class Writer(threading.Thread):
-    """One writer: its own meals (only this thread touches them, so acknowledged states are in order) and its own
-    weight dates, at one write every `interval` seconds."""
+    """One writer: its own meals (only this thread touches them, so acknowledged states are in order), its own
+    weight dates and the products it creates, at one write every `interval` seconds."""
 
     def __init__(self, name, user, slot, slots, interval, stop, seed):
         super().__init__(name=name, daemon=True)
@@ -180,6 +250,7 @@ class Writer(threading.Thread):
         self.stop_event = stop
         self.rng = random.Random(seed)
         self.meals = []
+        self.products = []
         self.counts = {}
         self.last_share = None
 
@@ -205,12 +276,14 @@ class Writer(threading.Thread):
         r = self.rng.random()
         if len(self.meals) < 3 or r < 0.30:
             self.create(consumed=self.rng.random() < 0.85)
-        elif r < 0.48:
+        elif r < 0.46:
             self.log_weight()
-        elif r < 0.64:
+        elif r < 0.60:
             self.edit(self.rng.choice(self.meals))
-        elif r < 0.84:
+        elif r < 0.78:
             self.toggle(self.rng.choice(self.meals))
+        elif r < 0.88:
+            self.create_product()
         else:
             ready = [m for m in self.meals if now() - m.created > 5]
             if ready:
@@ -286,3 +359,18 @@ class Writer(threading.Thread):
             self.counts["share.ok"] = self.counts.get("share.ok", 0) + 1
             self.last_share = meal.id
         self.record("share.create", a, meal.id, {"token": a.body["token"]} if a.ok else None)
+
+    def create_product(self):
+        """A new product in the foods service, under a barcode no one used."""
+        barcode = BARCODES.next()
+        body = product_draft(self.rng, barcode)
+        a = call("POST", "/api/foods/products", body, self.user.token())
+        if a.ok:
+            product = ProductState(self.user, barcode, a.body)
+            self.products.append(product)
+            TRUTH.add_product(product)
+            self.record("product.create", a, product.id, {"barcode": barcode, "name": product.name})
+        else:
+            if a.outcome == "ambiguous":
+                TRUTH.ambiguous_product()
+            self.record("product.create", a, None, {"barcode": barcode, "name": body["name"]})

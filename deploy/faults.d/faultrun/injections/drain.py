@@ -15,7 +15,7 @@ from ..config import DRAIN_TIMEOUT, GATEWAY_PORT, PORTS, SERVICES, now
 from ..http import Answer, exchange, prepare
 from ..output import bad, ok, say, step
 from ..stack import log_size, log_tail, part_exit_status, part_pid, pid_alive, stack, wait_all_ready, wait_port
-from ..workload import LEDGER, TRUTH, MealState
+from ..workload import BARCODES, LEDGER, TRUTH, MealState, ProductState, product_draft
 from .kind import FaultKind
 
 
@@ -48,15 +48,16 @@ class SigtermDrain(FaultKind):
         return self.drain_day
 
     def drain_specs(self, run, part, users, direct):
-        """(label, method, path, body, user, on_ack) for the batch; slow requests first."""
+        """(label, method, path, body, user, on_ack) for the batch; slow requests first. A body given as a function is
+        made anew for each request (a product needs a barcode no one used)."""
         rng = random.Random(f"{part}-{direct}")
         specs = []
         text = ("two eggs, 2 slices of toast with butter, a cup of orange juice, 150 g greek yogurt with honey, "
                 "a banana, 1 cup of cooked oatmeal, 30 g almonds, a cup of milk, 100 g blueberries, 2 tbsp peanut butter")
         for i in range(run.args.drain_requests):
             user = users[i % len(users)]
-            kind = part if part != "gateway" else ["auth", "meals", "metrics", "trends", "sharing"][i % 5]
-            j = i // (5 if part == "gateway" else 1)
+            kind = part if part != "gateway" else SERVICES[i % len(SERVICES)]
+            j = i // (len(SERVICES) if part == "gateway" else 1)
             if kind == "auth":
                 spec = [("login", "POST", "/api/auth/login", {"email": user.email, "password": user.password}, user, None),
                         ("me", "GET", "/api/auth/me", None, user, None),
@@ -74,6 +75,17 @@ class SigtermDrain(FaultKind):
                         ("stats", "GET", "/api/user/stats", None, user, None),
                         ("progress90", "GET", "/api/progress?days=90", None, user, None),
                         ("calendar", "GET", "/api/calendar", None, user, None)][j % 4]
+            elif kind == "foods":
+                # Searches of the USDA foods and the products together, creations, look-ups of stored products (a code
+                # the foods service does not have would ask Open Food Facts, which cannot be reached from here).
+                barcode = TRUTH.stored_barcode(rng)
+                words = rng.choice(["apple", "rice", "oat biscuits", "greek yogurt", "chicken breast", "peanut butter"])
+                choices = [("search50", "GET", f"/api/foods/search?q={words.replace(' ', '+')}&limit=50", None, user, None),
+                           ("product", "POST", "/api/foods/products",
+                            lambda r=random.Random(f"{part}-{direct}-{i}"): product_draft(r, BARCODES.next()), user, "product")]
+                if barcode:
+                    choices.append(("barcode", "GET", f"/api/foods/barcode/{barcode}", None, user, None))
+                spec = choices[j % len(choices)]
             else:
                 with TRUTH.lock:
                     mine = [s for s in TRUTH.shares if s["user"] == user.index]
@@ -100,19 +112,20 @@ class SigtermDrain(FaultKind):
             conns.append(conn)
         barrier = threading.Barrier(len(specs) + 1)
         term_sent = threading.Event()
-        sent = []           # (spec, Answer) of every request sent, in the order they were started
+        sent = []           # (spec with the body sent, Answer) of every request sent, in the order they were started
         sent_lock = threading.Lock()
 
         def worker(i):
-            label, method, path, body, user, _ = specs[i]
+            label, method, path, body, user, kind = specs[i]
             headers = user.identity_headers() if (direct and user) else None
             barrier.wait()
             while not term_sent.is_set():
                 answer = Answer()
                 answer.t0 = now()
+                payload = body() if callable(body) else body
                 with sent_lock:
-                    sent.append((specs[i], answer))
-                exchange(conns[i], prepare(method, path, body, tokens[i], headers, rid=f"faults-drain-{part}-{uuid.uuid4().hex[:12]}"), answer)
+                    sent.append(((label, method, path, payload, user, kind), answer))
+                exchange(conns[i], prepare(method, path, payload, tokens[i], headers, rid=f"faults-drain-{part}-{uuid.uuid4().hex[:12]}"), answer)
 
         threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(len(specs))]
         for t in threads:
@@ -156,6 +169,13 @@ class SigtermDrain(FaultKind):
             elif kind == "weight":
                 TRUTH.weight(user, body["date"], body["weight"], a.outcome)
                 LEDGER.add("weight.log", user, a, f"drain-{part}", body["date"], {"weightKg": body["weight"]})
+            elif kind == "product":
+                if a.ok:
+                    TRUTH.add_product(ProductState(user, body["barcode"], a.body))
+                elif a.outcome == "ambiguous":
+                    TRUTH.ambiguous_product()
+                LEDGER.add("product.create", user, a, f"drain-{part}", a.body["id"].lower() if a.ok else None,
+                           {"barcode": body["barcode"], "name": body["name"]})
 
         # In flight: started before the SIGTERM and not answered before it. A request a worker started in the instant
         # after the SIGTERM is recorded above but is no evidence either way.

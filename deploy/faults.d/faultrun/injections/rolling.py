@@ -19,18 +19,19 @@ from ..config import REPLICAS, SERVICES, instance_port, instances, now
 from ..http import call
 from ..output import bad, ok, say, step
 from ..stack import stack
-from ..workload import LEDGER
+from ..workload import LEDGER, TRUTH
 from .kind import FaultKind
 
 # The services that consume events, each in one consumer group.
-CONSUMERS = ["meals", "metrics", "trends", "sharing"]
+CONSUMERS = ["meals", "metrics", "trends", "sharing", "foods"]
 READ_PATHS = ["/api/meals?limit=20", "/api/history/{today}", "/api/trends?period=7d", "/api/users/profile", "/api/auth/me",
-              "/api/user/stats", "/api/foods/search?q=apple"]
+              "/api/user/stats", "/api/foods/search?q=apple", "/api/foods/barcode/{barcode}"]
 
 
 class Readers:
-    """Reader threads: GETs of the users' meals, history, trends, profile, session, stats and the food search through
-    the balancer, each answer recorded as (start, status or None, path, error code); anything but a 2xx is a failure."""
+    """Reader threads: GETs of the users' meals, history, trends, profile, session, stats, the food search and stored
+    products by barcode through the balancer, each answer recorded as (start, status or None, path, error code);
+    anything but a 2xx is a failure."""
 
     def __init__(self, users, rate):
         self.users = users
@@ -43,6 +44,10 @@ class Readers:
     def loop(self, user, rng):
         while not self.stop_event.wait(self.interval * (0.5 + rng.random())):
             path = rng.choice(READ_PATHS).replace("{today}", time.strftime("%Y-%m-%d", time.gmtime()))
+            if "{barcode}" in path:
+                # Only products the run stored: another code would be asked of Open Food Facts, unreachable here.
+                barcode = TRUTH.stored_barcode(rng)
+                path = path.replace("{barcode}", barcode) if barcode else "/api/foods/search?q=apple"
             a = call("GET", path, token=user.token(), timeout=30)
             with self.lock:
                 self.answers.append((a.t0, a.status, path, a.code or a.error))

@@ -1,0 +1,93 @@
+import FoodData
+import Foundation
+import Hummingbird
+import ServiceDefaults
+
+/// One search result: a USDA food (`kind` `generic`, per 100 g with household measures) or a product (`kind`
+/// `product`, per 100 g or 100 ml, with its brand, barcode and serving, and OFF's attribution when it came from there).
+struct FoodSearchResultBody: Encodable, Sendable {
+    var id: String
+    var kind: String
+    var name: String
+    var brand: String?
+    var group: String?
+    var source: String
+    var relevance: Double
+    var basis: String
+    var per100g: NutrientProfile?
+    var per100ml: ProductNutrients?
+    var per100gOfProduct: ProductNutrients?
+    var measures: [HouseholdMeasure]?
+    var barcode: String?
+    var servingSize: ProductDetails.ServingSize?
+    var attribution: Attribution?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, kind, name, brand, group, source, relevance, basis, per100g, per100ml, measures, barcode, servingSize, attribution
+    }
+
+    init(generic food: FoodRecord, relevance: Double) {
+        id = food.id
+        kind = "generic"
+        name = food.name
+        group = food.group.displayName
+        source = "usda"
+        self.relevance = relevance
+        basis = ProductDetails.Basis.per100g.rawValue
+        per100g = food.per100g
+        measures = food.measures
+    }
+
+    init(product: Product, relevance: Double) {
+        id = product.id.lowercasedString
+        kind = "product"
+        name = product.details.name
+        brand = product.details.brand
+        source = product.source.rawValue
+        self.relevance = relevance
+        basis = product.details.basis.rawValue
+        if product.details.basis == .per100g { per100gOfProduct = product.details.per100 } else { per100ml = product.details.per100 }
+        barcode = product.gtin.digits
+        servingSize = product.details.servingSize
+        attribution = product.source == .openFoodFacts ? Attribution(gtin: product.gtin) : nil
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(brand, forKey: .brand)
+        try container.encodeIfPresent(group, forKey: .group)
+        try container.encode(source, forKey: .source)
+        try container.encode(relevance, forKey: .relevance)
+        try container.encode(basis, forKey: .basis)
+        if let per100g { try container.encode(per100g, forKey: .per100g) }
+        if let per100gOfProduct { try container.encode(per100gOfProduct, forKey: .per100g) }
+        try container.encodeIfPresent(per100ml, forKey: .per100ml)
+        try container.encodeIfPresent(measures, forKey: .measures)
+        try container.encodeIfPresent(barcode, forKey: .barcode)
+        try container.encodeIfPresent(servingSize, forKey: .servingSize)
+        try container.encodeIfPresent(attribution, forKey: .attribution)
+    }
+}
+
+/// Search results, best first.
+struct FoodSearchBody: ResponseEncodable {
+    var query: String
+    var results: [FoodSearchResultBody]
+}
+
+/// One USDA food with every nutrient of the table.
+struct GenericFoodBody: ResponseEncodable {
+    var id: String
+    var kind = "generic"
+    var source = "usda"
+    var name: String
+    var group: String
+    var traits: FoodTraits
+    var per100g: NutrientProfile
+    /// Every nutrient the table has for this food, per 100 g, by its USDA name (units as in SR24: g, mg, µg, IU).
+    var nutrients: [String: Double]
+    var measures: [HouseholdMeasure]
+}

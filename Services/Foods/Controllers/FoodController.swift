@@ -1,0 +1,72 @@
+import FoodData
+import Foundation
+import Hummingbird
+import ServiceDefaults
+
+/// Finding food: `GET /api/foods/search?q=&limit=` over the USDA table and products together (typo-tolerant; ranked,
+/// not paged: `limit` 1-50, default 20), `GET /api/foods/{id}` (a USDA id or a product's UUID) and
+/// `GET /api/foods/barcode/{code}` (`BarcodeLookup`).
+struct FoodController: Sendable {
+    let generic: any GenericFoods
+    let products: any ProductStore
+    let barcodes: BarcodeLookup
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/api/foods/search", use: search)
+        router.get("/api/foods/barcode/:code", use: barcode)
+        router.get("/api/foods/:id", use: show)
+    }
+
+    @Sendable func search(request: Request, context: AppRequestContext) async throws -> FoodSearchBody {
+        let caller = try CallerIdentity(request)
+        let parameters = request.uri.queryParameters
+        var problems: [String: String] = [:]
+        let query = parameters["q"].map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if query.isEmpty || query.count > 100 { problems["q"] = "Give 1 to 100 characters to search for." }
+        let limit = parameters["limit"].map { Int(String($0)) ?? -1 } ?? 20
+        if !(1...50).contains(limit) { problems["limit"] = "Use 1 to 50." }
+        guard problems.isEmpty else { throw APIError.invalid(problems) }
+        let generic = try generic.catalog().search(query, limit: limit).map { match in
+            FoodSearchResultBody(generic: match.food, relevance: match.relevance)
+        }
+        let products = try await products.search(query, caller: caller.userId, limit: limit, logger: context.logger).map { match in
+            FoodSearchResultBody(product: match.product, relevance: match.relevance)
+        }
+        // Best first; on equal relevance products before generic foods (a brand's own entry is the more exact).
+        let merged = (products + generic).enumerated().sorted { lhs, rhs in
+            lhs.element.relevance != rhs.element.relevance ? lhs.element.relevance > rhs.element.relevance : lhs.offset < rhs.offset
+        }
+        let results = merged.prefix(limit).map { entry in
+            var result = entry.element
+            result.relevance = (result.relevance * 100).rounded() / 100
+            return result
+        }
+        return FoodSearchBody(query: query, results: results)
+    }
+
+    @Sendable func show(request: Request, context: AppRequestContext) async throws -> Response {
+        let caller = try CallerIdentity(request)
+        let id = context.parameters.get("id") ?? ""
+        if let productId = UUID(uuidString: id) {
+            guard let product = try await products.product(id: productId, logger: context.logger), product.isVisible(to: caller.userId) else {
+                throw APIError.notFound("No such food.")
+            }
+            return try ProductBody(product, caller: caller.userId).response(from: request, context: context)
+        }
+        guard let food = try generic.catalog().food(id: id), let nutrients = try generic.nutrients(of: id) else {
+            throw APIError.notFound("No such food.")
+        }
+        return try GenericFoodBody(
+            id: food.id, name: food.name, group: food.group.displayName, traits: food.traits, per100g: food.per100g, nutrients: nutrients,
+            measures: food.measures
+        ).response(from: request, context: context)
+    }
+
+    @Sendable func barcode(request: Request, context: AppRequestContext) async throws -> ProductBody {
+        let caller = try CallerIdentity(request)
+        // Printed codes may be spaced ("0 36000 29145 2"): the path segment comes percent-encoded.
+        let code = context.parameters.get("code").map { $0.removingPercentEncoding ?? $0 } ?? ""
+        let product = try await barcodes.product(code: code, caller: caller.userId, logger: context.logger)
+        return ProductBody(product, caller: caller.userId)
+    }
+}

@@ -1,0 +1,115 @@
+import FoodData
+import Foundation
+import Hummingbird
+import ServiceDefaults
+
+/// A product as answered: its details with the nutrients per 100 g (`per100g`) or per 100 ml (`per100ml`), the ones
+/// not known as `null` and listed in `missingNutrients`, one serving's when its size is known, and Open Food Facts'
+/// attribution (ODbL) on every product that came from there.
+struct ProductBody: ResponseEncodable {
+    var product: Product
+    /// Whether the caller added it.
+    var mine: Bool
+
+    init(_ product: Product, caller: UUID) {
+        self.product = product
+        mine = product.authorId == caller
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, kind, barcode, name, brand, source, basis, per100g, per100ml, missingNutrients, complete, servingSize, perServing
+        case allergens, vegan, vegetarian, novaGroup, nutriScore, version, mine, status, createdAt, updatedAt, fetchedAt, attribution
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let details = product.details
+        try container.encode(product.id, forKey: .id)
+        try container.encode("product", forKey: .kind)
+        try container.encode(product.gtin.digits, forKey: .barcode)
+        try container.encode(details.name, forKey: .name)
+        try container.encode(details.brand, forKey: .brand)
+        try container.encode(product.source.rawValue, forKey: .source)
+        try container.encode(details.basis.rawValue, forKey: .basis)
+        try container.encode(details.per100, forKey: details.basis == .per100g ? .per100g : .per100ml)
+        try container.encode(details.per100.missing, forKey: .missingNutrients)
+        try container.encode(details.per100.isComplete, forKey: .complete)
+        try container.encode(details.servingSize, forKey: .servingSize)
+        try container.encode(details.perServing, forKey: .perServing)
+        try container.encode(details.allergens.map(\.rawValue), forKey: .allergens)
+        try container.encode(details.vegan, forKey: .vegan)
+        try container.encode(details.vegetarian, forKey: .vegetarian)
+        try container.encode(details.novaGroup, forKey: .novaGroup)
+        try container.encode(details.nutriScore, forKey: .nutriScore)
+        try container.encode(product.version, forKey: .version)
+        try container.encode(mine, forKey: .mine)
+        try container.encode(product.status.rawValue, forKey: .status)
+        try container.encode(product.createdAt, forKey: .createdAt)
+        try container.encode(product.updatedAt, forKey: .updatedAt)
+        try container.encode(product.fetchedAt, forKey: .fetchedAt)
+        try container.encode(product.source == .openFoodFacts ? Attribution(gtin: product.gtin) : nil, forKey: .attribution)
+    }
+}
+
+/// What an answer carrying Open Food Facts data must say: OFF's data is under the Open Database License, which asks
+/// for attribution wherever it is used.
+struct Attribution: Encodable, Sendable, Equatable {
+    var text = "Data from Open Food Facts (https://world.openfoodfacts.org), under the Open Database License (ODbL) 1.0"
+    var license = "ODbL-1.0"
+    var licenseUrl = "https://opendatacommons.org/licenses/odbl/1-0/"
+    var sourceUrl: String
+
+    init(gtin: GTIN) {
+        sourceUrl = "https://world.openfoodfacts.org/product/\(gtin.openFoodFactsCode)"
+    }
+}
+
+/// `GET /api/foods/products?mine=true`.
+struct ProductListBody: ResponseEncodable {
+    var products: [ProductBody]
+}
+
+/// `GET /api/foods/products/{id}/versions`: every version, newest first, with what it said.
+struct ProductVersionsBody: ResponseEncodable {
+    struct Version: Encodable {
+        var version: Int
+        var editedAt: Date
+        var product: VersionDetails
+    }
+
+    /// One version's details in the request's shape.
+    struct VersionDetails: Encodable {
+        var details: ProductDetails
+        var barcode: String
+
+        private enum CodingKeys: String, CodingKey {
+            case barcode, name, brand, servingSize, per100g, per100ml, allergens, vegan, vegetarian, novaGroup, nutriScore
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(barcode, forKey: .barcode)
+            try container.encode(details.name, forKey: .name)
+            try container.encode(details.brand, forKey: .brand)
+            try container.encode(details.servingSize, forKey: .servingSize)
+            try container.encode(details.per100, forKey: details.basis == .per100g ? .per100g : .per100ml)
+            try container.encode(details.allergens.map(\.rawValue), forKey: .allergens)
+            try container.encode(details.vegan, forKey: .vegan)
+            try container.encode(details.vegetarian, forKey: .vegetarian)
+            try container.encode(details.novaGroup, forKey: .novaGroup)
+            try container.encode(details.nutriScore, forKey: .nutriScore)
+        }
+    }
+
+    var productId: UUID
+    var versions: [Version]
+}
+
+/// `POST /api/foods/products/{id}/reports`.
+struct ReportBody: ResponseEncodable {
+    var productId: UUID
+    /// Users who reported the product (a user's second report is not counted again).
+    var reports: Int
+    /// Whether it is no longer offered to others until an operator looks.
+    var held: Bool
+}

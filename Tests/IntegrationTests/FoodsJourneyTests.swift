@@ -1,0 +1,120 @@
+import ContractTesting
+import EventContracts
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PostgresNIO
+import Testing
+
+/// Packaged foods end to end: through the real gateway to the real foods service on PostgreSQL and the broker, with
+/// Open Food Facts' stand-in answering as OFF does, and misbehaving as OFF can.
+@Suite("Packaged foods through the gateway", .serialized)
+struct FoodsJourneyTests {
+    static let draft = #"""
+        {"barcode":"%@","name":"Skyr natur","brand":"Nordhof","servingSize":{"amount":150,"unit":"g"},
+         "per100g":{"calories":63,"protein":11,"carbs":4,"fat":0.2,"sugars":4,"salt":0.1},"allergens":["milk"]}
+        """#
+
+    static func draft(_ barcode: String) -> String { draft.replacingOccurrences(of: "%@", with: barcode) }
+
+    @Test("a scanned code we lack comes from Open Food Facts, asked once as OFF asks to be, with attribution; every spelling finds it")
+    func scanFromOpenFoodFacts() async throws {
+        try await FoodsStack.run { stack in
+            let user = try await stack.gateway.signUp("scanner")
+            let found = try await stack.gateway.call(.get, "/api/foods/barcode/4260123450014", token: user.token)
+            #expect(found.status == .ok, "\(String(buffer: found.body))")
+            #expect(found.object["source"] as? String == "openfoodfacts" && (found.object["attribution"] as? [String: Any])?["license"] as? String == "ODbL-1.0")
+            let upcA = try await stack.gateway.call(.get, "/api/foods/barcode/850012345008", token: user.token)
+            #expect(upcA.status == .ok && upcA.object["barcode"] as? String == "00850012345008", "\(String(buffer: upcA.body))")
+            for spelling in ["0850012345008", "00850012345008", "4260123450014"] {
+                #expect(try await stack.gateway.call(.get, "/api/foods/barcode/\(spelling)", token: user.token).status == .ok)
+            }
+            let asked = try await stack.off.requests()
+            #expect(asked.map(\.code) == ["4260123450014", "0850012345008"], "each code asked once: \(asked.map(\.path))")
+            #expect(asked.allSatisfy { $0.userAgent == "NutritionAI-Tests/1.0 (tests@nutritionai.example)" && $0.fields?.contains("nutriments") == true })
+            let search = try await stack.gateway.call(.get, "/api/foods/search?q=naturjoghurt&limit=10", token: user.token)
+            let results = (search.object["results"] as? [[String: Any]]) ?? []
+            #expect(results.contains { $0["kind"] as? String == "product" && $0["source"] as? String == "openfoodfacts" }, "\(String(buffer: search.body))")
+        }
+    }
+
+    @Test("a code OFF lacks is 404 and not asked again; OFF slow, down, refusing or answering garbage is 503 within 2 s, and nothing is kept")
+    func openFoodFactsMisbehaving() async throws {
+        try await FoodsStack.run(extra: ["foods.off.breaker.failures": "100"]) { stack in
+            let user = try await stack.gateway.signUp("scanner")
+            let missing = try await stack.gateway.call(.get, "/api/foods/barcode/5000000000005", token: user.token)
+            #expect(missing.status == .notFound && missing.errorCode == "product_not_found")
+            _ = try await stack.gateway.call(.get, "/api/foods/barcode/5000000000005", token: user.token)
+            #expect(try await stack.off.requests().count == 1, "the miss is remembered")
+
+            for mode in ["slow", "down", "status429", "status500", "garbage", "html", "truncated"] {
+                try await stack.off.behave(mode, delaySeconds: 5, codes: ["4260123450021"])
+                let started = ContinuousClock.now
+                let answer = try await stack.gateway.call(.get, "/api/foods/barcode/4260123450021", token: user.token)
+                let took = ContinuousClock.now - started
+                #expect(answer.status == .serviceUnavailable && answer.errorCode == "product_lookup_unavailable", "\(mode): \(answer.status)")
+                #expect(answer.headers[.retryAfter] != nil, "\(mode)")
+                #expect(took < .seconds(2), "\(mode) took \(took)")
+            }
+            let kept = try await stack.foodsDatabase.query(
+                "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM barcode_misses WHERE gtin = '04260123450021')")
+            var count = -1
+            for try await value in kept.decode(Int.self) { count = value }
+            #expect(count == 0, "no product and no miss kept from a failed look-up")
+            try await stack.off.behave("normal")
+            let recovered = try await stack.gateway.call(.get, "/api/foods/barcode/4260123450021", token: user.token)
+            #expect(recovered.status == .ok && recovered.object["complete"] as? Bool == true, "\(String(buffer: recovered.body))")
+        }
+    }
+
+    @Test("two users adding one barcode at once: one product, the other told where it is; its event is published, its author exports it")
+    func racesEventsAndExport() async throws {
+        try await FoodsStack.run { stack in
+            let (ana, ben) = (try await stack.gateway.signUp("ana"), try await stack.gateway.signUp("ben"))
+            for barcode in ["4006381333931", "96385074", "036000291452"] {
+                async let first = stack.gateway.call(.post, "/api/foods/products", json: Self.draft(barcode), token: ana.token)
+                async let second = stack.gateway.call(.post, "/api/foods/products", json: Self.draft(barcode), token: ben.token)
+                let answers = [try await first, try await second]
+                let created = answers.filter { $0.status == .created }
+                let refused = answers.filter { $0.status == .conflict }
+                #expect(created.count == 1 && refused.count == 1, "\(barcode): \(answers.map(\.status))")
+                let id = created.first?.object["id"] as? String
+                #expect(refused.first.map { (($0.object["error"] as? [String: Any])?["details"] as? [String: Any])?["existingProductId"] as? String } == id)
+            }
+            let product = try await stack.gateway.call(.post, "/api/foods/products", json: Self.draft("4260123450076"), token: ana.token)
+            let productId = try #require(product.object["id"] as? String)
+            let events = try await publishedEvents(subject: productId, topic: .foodProductChanged, settle: .milliseconds(200))
+            #expect(events.count == 1)
+            let contract = try AsyncAPIContract.repository()
+            for event in events {
+                #expect(contract.problems(topic: Topic.foodProductChanged.rawValue, event: Data(event)).isEmpty)
+            }
+            let export = try await stack.gateway.call(.get, "/api/export/foods?format=json", token: ana.token)
+            #expect(export.status == .ok && String(buffer: export.body).contains(productId), "\(String(buffer: export.body).prefix(400))")
+        }
+    }
+
+    @Test("a deleted account's products stay for everyone, without their author")
+    func accountDeletion() async throws {
+        try await FoodsStack.run { stack in
+            let author = try await stack.gateway.register(email: "author-\(UUID().uuidString.prefix(6))@example.com")
+            let reader = try await stack.gateway.signUp("reader")
+            let added = try await stack.gateway.call(.post, "/api/foods/products", json: Self.draft("4006381333931"), token: author.accessToken)
+            let id = try #require(added.object["id"] as? String)
+            let deleted = try await stack.gateway.call(
+                .delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: author.accessToken)
+            #expect(deleted.status == .noContent || deleted.status == .accepted || deleted.status == .ok, "\(deleted.status)")
+            let released = try await TestEnvironment.eventually(timeout: .seconds(30)) {
+                var authors: [UUID?] = []
+                for try await value in try await stack.foodsDatabase.query("SELECT author_id FROM products WHERE id = \(UUID(uuidString: id)!)")
+                    .decode(UUID?.self)
+                { authors.append(value) }
+                return authors == [nil]
+            }
+            #expect(released, "the product lost its author")
+            let seen = try await stack.gateway.call(.get, "/api/foods/\(id)", token: reader.token)
+            #expect(seen.status == .ok && seen.object["source"] as? String == "community")
+        }
+    }
+}
