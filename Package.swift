@@ -291,7 +291,8 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "BackendKit", "PostgresSupport", "Messaging", "SyncContracts", "Kafka", "CRdKafka", "EventContracts", "ServiceDefaults",
-                "AccessTokens", "AuthService", "MealsService", "FoodsService", "FoodData", "MetricsService", "TrendsService", "SharingService", "Gateway",
+                "AccessTokens", "AuthService", "MealsService", "FoodsService", "FoodData", "MetricsService", "TrendsService", "SharingService",
+                "Gateway",
                 "ContractTesting", "TestSupport", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

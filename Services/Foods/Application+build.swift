@@ -32,7 +32,8 @@ func buildApplication(
     let httpClient = HTTPClientService(configuration: httpConfiguration)
     let off = settings.openFoodFacts
     if off.enabled {
-        logger.info("Open Food Facts look-ups on", metadata: ["base_url": .string(off.baseURL.absoluteString), "per_minute": "\(off.requestsPerMinute)"])
+        logger.info(
+            "Open Food Facts look-ups on", metadata: ["base_url": .string(off.baseURL.absoluteString), "per_minute": "\(off.requestsPerMinute)"])
     } else {
         logger.info("Open Food Facts look-ups off (FOODS_OFF_ENABLED=false): barcodes we lack are 404")
     }

@@ -14,7 +14,8 @@ struct FoodsSettings: Sendable {
     init(config: ConfigReader) throws {
         foodDataFile = config.string(forKey: "foods.food.data.file").map { URL(fileURLWithPath: $0) }
         if let file = foodDataFile, !FileManager.default.fileExists(atPath: file.path) {
-            throw ConfigurationError.invalid("FOODS_FOOD_DATA_FILE", reason: "no file at \(file.path) (deploy/setup.sh writes .local/foods/usda_sr24.jsonl)")
+            throw ConfigurationError.invalid(
+                "FOODS_FOOD_DATA_FILE", reason: "no file at \(file.path) (deploy/setup.sh writes .local/foods/usda_sr24.jsonl)")
         }
         reportsToHold = try config.integer("foods.reports.to.hold", default: 3, in: 1...1000)
         openFoodFacts = try OpenFoodFactsSettings(config: config)

@@ -1,5 +1,5 @@
-import Foundation
 import Configuration
+import Foundation
 
 extension ConfigReader {
     /// A whole-number setting within `range`, `defaultValue` when unset. A value that is not a number or outside

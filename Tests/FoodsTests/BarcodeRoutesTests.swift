@@ -39,9 +39,11 @@ struct BarcodeRoutesTests {
         }
     }
 
-    @Test("codes that are not barcodes are 422 invalid_barcode naming the problem", arguments: [
-        ("036000291453", "check digit"), ("03600029145", "11"), ("03600029145x", "digits only"), ("123456789012345", "15"),
-    ])
+    @Test(
+        "codes that are not barcodes are 422 invalid_barcode naming the problem",
+        arguments: [
+            ("036000291453", "check digit"), ("03600029145", "11"), ("03600029145x", "digits only"), ("123456789012345", "15"),
+        ])
     func invalid(code: String, named: String) async throws {
         try await harness.withRoutes { client in
             let answer = try await client.call(.get, "/api/foods/barcode/\(code)")

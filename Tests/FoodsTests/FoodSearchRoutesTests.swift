@@ -25,7 +25,10 @@ struct FoodSearchRoutesTests {
             let found = try #require(results.first { $0["id"] as? String == product.id })
             #expect(found["source"] as? String == "community" && found["brand"] as? String == "Dairy Hill" && found["barcode"] != nil)
             let typo = try await client.call(.get, "/api/foods/search?q=banan&limit=5")
-            #expect(typo.list("results").contains { ($0["name"] as? String)?.lowercased().contains("banana") == true && $0["kind"] as? String == "generic" })
+            #expect(
+                typo.list("results").contains {
+                    ($0["name"] as? String)?.lowercased().contains("banana") == true && $0["kind"] as? String == "generic"
+                })
         }
     }
 

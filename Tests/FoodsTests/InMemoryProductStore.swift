@@ -87,7 +87,8 @@ final class InMemoryProductStore: ProductStore {
 
     func products(authoredBy author: UUID, limit: Int, logger: Logger) async throws -> [Product] {
         state.withLock { state in
-            Array(state.products.values.filter { $0.authorId == author && $0.status != .removed }.sorted { $0.createdAt > $1.createdAt }.prefix(limit))
+            Array(
+                state.products.values.filter { $0.authorId == author && $0.status != .removed }.sorted { $0.createdAt > $1.createdAt }.prefix(limit))
         }
     }
 
@@ -155,7 +156,8 @@ final class InMemoryProductStore: ProductStore {
 
     private static func save(_ product: Product, in state: inout State) {
         state.products[product.id] = product
-        state.versions[product.id, default: []].append(ProductVersion(version: product.version, details: product.details, editedAt: product.updatedAt))
+        state.versions[product.id, default: []].append(
+            ProductVersion(version: product.version, details: product.details, editedAt: product.updatedAt))
         state.published.append(product.changedEvent)
     }
 }

@@ -38,16 +38,18 @@ struct ProductRoutesTests {
         }
     }
 
-    @Test("labels that cannot be right are 422 naming each problem", arguments: [
-        (#"{"per100ml":{"calories":1,"protein":0,"carbs":0,"fat":0}}"#, "per100ml"),
-        (#"{"servingSize":{"amount":0}}"#, "servingSize.amount"),
-        (#"{"servingSize":{"amount":100,"unit":"ml"}}"#, "servingSize.unit"),
-        (#"{"allergens":["milk","chocolate"]}"#, "allergens[1]"),
-        (#"{"novaGroup":5}"#, "novaGroup"),
-        (#"{"nutriScore":"f"}"#, "nutriScore"),
-        (#"{"vegan":true,"vegetarian":false}"#, "vegetarian"),
-        (#"{"name":"  "}"#, "name"),
-    ])
+    @Test(
+        "labels that cannot be right are 422 naming each problem",
+        arguments: [
+            (#"{"per100ml":{"calories":1,"protein":0,"carbs":0,"fat":0}}"#, "per100ml"),
+            (#"{"servingSize":{"amount":0}}"#, "servingSize.amount"),
+            (#"{"servingSize":{"amount":100,"unit":"ml"}}"#, "servingSize.unit"),
+            (#"{"allergens":["milk","chocolate"]}"#, "allergens[1]"),
+            (#"{"novaGroup":5}"#, "novaGroup"),
+            (#"{"nutriScore":"f"}"#, "nutriScore"),
+            (#"{"vegan":true,"vegetarian":false}"#, "vegetarian"),
+            (#"{"name":"  "}"#, "name"),
+        ])
     func invalidChanges(changes: String, field: String) async throws {
         try await harness.withRoutes { client in
             let answer = try await client.call(.post, "/api/foods/products", json: FoodsFixtures.draft(barcode: "036000291452", changes: changes))
@@ -87,7 +89,9 @@ struct ProductRoutesTests {
         try await harness.withRoutes { client in
             let answer = try await client.call(
                 .post, "/api/foods/products",
-                json: #"{"barcode":"4260123450076","name":"Lemonade","servingSize":{"amount":330,"unit":"ml"},"per100ml":{"calories":42,"protein":0,"carbs":10.4,"fat":0},"vegan":true}"#)
+                json:
+                    #"{"barcode":"4260123450076","name":"Lemonade","servingSize":{"amount":330,"unit":"ml"},"per100ml":{"calories":42,"protein":0,"carbs":10.4,"fat":0},"vegan":true}"#
+            )
             #expect(answer.status == .created && answer.json["basis"] as? String == "100ml" && answer.json["per100g"] == nil, "\(answer.text)")
             #expect(answer.object("perServing")["calories"] as? Double == 138.6 && answer.json["vegetarian"] as? Bool == true)
         }
@@ -110,7 +114,8 @@ struct ProductRoutesTests {
             let listed = versions.list("versions")
             #expect(listed.map { $0["version"] as? Int } == [2, 1])
             #expect((listed.first?["product"] as? [String: Any])?["name"] as? String == "Greek yoghurt 0 %")
-            #expect(try await client.call(.put, "/api/foods/products/\(UUID())", json: FoodsFixtures.draft(barcode: "036000291452")).status == .notFound)
+            #expect(
+                try await client.call(.put, "/api/foods/products/\(UUID())", json: FoodsFixtures.draft(barcode: "036000291452")).status == .notFound)
         }
     }
 

@@ -58,7 +58,9 @@ struct DataExportRoutesTests {
                         + #""trends":{"trendsRows":[{"n":1},{"n":2}]},"sharing":{"sharingRows":[{"n":1},{"n":2}]}}"#)
             }
         }
-        #expect(Set(parts.requests.map(\.path)) == Set(["account", "meals", "foods", "metrics", "trends", "sharing"].map { "/api/export/\($0)?format=json" }))
+        #expect(
+            Set(parts.requests.map(\.path))
+                == Set(["account", "meals", "foods", "metrics", "trends", "sharing"].map { "/api/export/\($0)?format=json" }))
         #expect(parts.requests.allSatisfy { $0.userId == userId })
     }
 

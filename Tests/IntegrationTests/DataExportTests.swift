@@ -160,8 +160,9 @@ struct DataExportTests {
             #expect(zip.bad == nil)
             let expected = [
                 "account.csv", "profile.csv", "sessions.csv", "profile_sync_conflicts.csv", "meals.csv", "meal_items.csv", "custom_meals.csv",
-                "meal_sync_conflicts.csv", "vision_usage.csv", "vision_budget.csv", "body_metrics.csv", "water_entries.csv",
-                "body_metrics_sync_conflicts.csv", "goal_history.csv", "share_links.csv",
+                "meal_sync_conflicts.csv", "vision_usage.csv", "vision_budget.csv", "products.csv", "product_versions.csv",
+                "product_reports.csv", "body_metrics.csv", "water_entries.csv", "body_metrics_sync_conflicts.csv", "goal_history.csv",
+                "share_links.csv",
             ]
             #expect(Set(zip.files.keys) == Set(expected))
             let rows = zip.files.mapValues { Array($0.dropFirst()) }
@@ -170,6 +171,7 @@ struct DataExportTests {
             #expect(counts["meal_items.csv"] == recorded.itemCount && counts["custom_meals.csv"] == 1 && counts["meal_sync_conflicts.csv"] == 1)
             #expect(counts["body_metrics.csv"] == 2 && counts["share_links.csv"] == 1 && (counts["goal_history.csv"] ?? 0) >= 1)
             #expect(counts["profile_sync_conflicts.csv"] == 0 && counts["body_metrics_sync_conflicts.csv"] == 0 && counts["water_entries.csv"] == 0)
+            #expect(counts["products.csv"] == 0 && counts["product_versions.csv"] == 0, "the journey adds no product")
             let mealHeader = zip.files["meals.csv"]?.first ?? []
             let titleColumn = try #require(mealHeader.firstIndex(of: "title"))
             #expect(rows["meals.csv"]?.contains { $0[titleColumn] == "'=2+3 porridge, \"oats\"" } == true, "the formula is not guarded")

@@ -43,7 +43,8 @@ struct FoodsStack: Sendable {
             values["foods.off.base.url"] = off.baseURL
             values["foods.off.user.agent"] = "NutritionAI-Tests/1.0 (tests@nutritionai.example)"
             values.merge(extra) { _, new in new }
-            let foods = try await FoodsService.buildApplication(config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: { clock.now() })
+            let foods = try await FoodsService.buildApplication(
+                config: ConfigReaderFactory.make(values), logger: TestEnvironment.logger, now: { clock.now() })
             try await withRunning(auth.infrastructure.services + auth.services + foods.infrastructure.services + foods.services) {
                 try await TestServices.live([("auth", auth), ("foods", foods)]) { clients in
                     try await IdentityStack.withGateway(routesJSON: routesJSON, upstreams: clients.mapValues { $0.port! }, clock: clock) { gateway in

@@ -24,7 +24,9 @@ struct FoodsJourneyTests {
             let user = try await stack.gateway.signUp("scanner")
             let found = try await stack.gateway.call(.get, "/api/foods/barcode/4260123450014", token: user.token)
             #expect(found.status == .ok, "\(String(buffer: found.body))")
-            #expect(found.object["source"] as? String == "openfoodfacts" && (found.object["attribution"] as? [String: Any])?["license"] as? String == "ODbL-1.0")
+            #expect(
+                found.object["source"] as? String == "openfoodfacts"
+                    && (found.object["attribution"] as? [String: Any])?["license"] as? String == "ODbL-1.0")
             let upcA = try await stack.gateway.call(.get, "/api/foods/barcode/850012345008", token: user.token)
             #expect(upcA.status == .ok && upcA.object["barcode"] as? String == "00850012345008", "\(String(buffer: upcA.body))")
             for spelling in ["0850012345008", "00850012345008", "4260123450014"] {
@@ -32,10 +34,13 @@ struct FoodsJourneyTests {
             }
             let asked = try await stack.off.requests()
             #expect(asked.map(\.code) == ["4260123450014", "0850012345008"], "each code asked once: \(asked.map(\.path))")
-            #expect(asked.allSatisfy { $0.userAgent == "NutritionAI-Tests/1.0 (tests@nutritionai.example)" && $0.fields?.contains("nutriments") == true })
+            #expect(
+                asked.allSatisfy { $0.userAgent == "NutritionAI-Tests/1.0 (tests@nutritionai.example)" && $0.fields?.contains("nutriments") == true })
             let search = try await stack.gateway.call(.get, "/api/foods/search?q=naturjoghurt&limit=10", token: user.token)
             let results = (search.object["results"] as? [[String: Any]]) ?? []
-            #expect(results.contains { $0["kind"] as? String == "product" && $0["source"] as? String == "openfoodfacts" }, "\(String(buffer: search.body))")
+            #expect(
+                results.contains { $0["kind"] as? String == "product" && $0["source"] as? String == "openfoodfacts" },
+                "\(String(buffer: search.body))")
         }
     }
 
@@ -80,7 +85,9 @@ struct FoodsJourneyTests {
                 let refused = answers.filter { $0.status == .conflict }
                 #expect(created.count == 1 && refused.count == 1, "\(barcode): \(answers.map(\.status))")
                 let id = created.first?.object["id"] as? String
-                #expect(refused.first.map { (($0.object["error"] as? [String: Any])?["details"] as? [String: Any])?["existingProductId"] as? String } == id)
+                #expect(
+                    refused.first.map { (($0.object["error"] as? [String: Any])?["details"] as? [String: Any])?["existingProductId"] as? String }
+                        == id)
             }
             let product = try await stack.gateway.call(.post, "/api/foods/products", json: Self.draft("4260123450076"), token: ana.token)
             let productId = try #require(product.object["id"] as? String)

@@ -68,7 +68,8 @@ struct FullStack: Sendable {
             var foodsValues = configs["foods"]!
             foodsValues["foods.food.data.file"] = TestEnvironment.foodDataFile.path
             foodsValues["foods.off.enabled"] = "false"
-            let foods = try await FoodsService.buildApplication(config: ConfigReaderFactory.make(foodsValues), logger: TestEnvironment.logger, now: now)
+            let foods = try await FoodsService.buildApplication(
+                config: ConfigReaderFactory.make(foodsValues), logger: TestEnvironment.logger, now: now)
             let first: [(String, BackendApplication)] = [
                 ("auth", auth), ("meals", meals), ("foods", foods), ("metrics", metrics), ("trends", trends),
             ]
@@ -259,15 +260,22 @@ extension TestClientProtocol {
 /// auth's `users` by id); the `deleted_users` tombstones and auth's `revocations` are left out, they exist to remember a
 /// deletion (a revocation refuses the deleted user's access tokens at the gateways, and goes when those have expired).
 func rowsAbout(_ userId: UUID, client: PostgresPool) async throws -> [String: Int] {
-    let tables = try await client.query(
+    // A user's own rows (`user_id`) and the links to them in shared rows: the author of a product, the editor of its
+    // versions, the reporter of a report (the foods service keeps those rows and drops the link).
+    let columns = try await client.query(
         """
-        SELECT table_name::text FROM information_schema.columns
-        WHERE table_schema = current_schema() AND column_name = 'user_id' AND table_name NOT IN ('deleted_users', 'revocations')
+        SELECT table_name::text, column_name::text FROM information_schema.columns
+        WHERE table_schema = current_schema() AND column_name IN ('user_id', 'author_id', 'editor_id', 'reporter_id')
+          AND table_name NOT IN ('deleted_users', 'revocations')
         """, logger: TestEnvironment.logger)
-    var names: [String] = []
-    for try await name in tables.decode(String.self) { names.append(name) }
+    var found: [(table: String, column: String)] = []
+    for try await (table, column) in columns.decode((String, String).self) { found.append((table, column)) }
     var counts: [String: Int] = [:]
-    for name in names { counts[name] = try await userRows(in: name, of: userId, client: client) }
+    for (table, column) in found {
+        let rows = try await client.query(
+            "SELECT count(*) FROM \(unescaped: table) WHERE \(unescaped: column) = \(userId)", logger: TestEnvironment.logger)
+        for try await count in rows.decode(Int.self) { counts["\(table).\(column)"] = count }
+    }
     let users = try await client.query(
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'users'",
         logger: TestEnvironment.logger)

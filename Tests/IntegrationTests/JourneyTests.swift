@@ -155,6 +155,12 @@ struct JourneyTests {
                 .created, .post, "/api/custom-meals", json: #"{"name":"Usual breakfast","items":[\#(TrendsPipelineTests.item(calories: 350))]}"#,
                 token: dee.token)
             let link = try await share(meal.id, stack: stack, token: dee.token)
+            // A product each: the deleted user's stays for everyone, without its author.
+            let product = #"{"barcode":"%@","name":"Oat drink","per100ml":{"calories":46,"protein":1,"carbs":6.7,"fat":1.5}}"#
+            let deesProduct = try await stack.expect(
+                .created, .post, "/api/foods/products", json: product.replacingOccurrences(of: "%@", with: "4006381333931"), token: dee.token)
+            try await stack.expect(
+                .created, .post, "/api/foods/products", json: product.replacingOccurrences(of: "%@", with: "96385074"), token: stays.token)
 
             try await stack.expect(.accepted, .post, "/api/auth/password-reset", json: #"{"email":"\#(dee.email)"}"#, token: nil)
             let resetToken = try #require(try await mailedResetToken(in: stack.mailDirectory, for: dee.email))
@@ -182,6 +188,9 @@ struct JourneyTests {
                 let kept = try await rowsAbout(stays.id, client: database).values.reduce(0, +)
                 #expect(kept > 0, "the \(service) schema lost another user's data")
             }
+            let productId = try #require(deesProduct.object["id"] as? String)
+            let kept = try await stack.expect(.ok, .get, "/api/foods/\(productId)", token: stays.token)
+            #expect(kept.object["mine"] as? Bool == false && kept.object["source"] as? String == "community")
             let link404 = try await stack.gateway.call(.get, "/api/share/\(link.token)")
             #expect(link404.status == .notFound || link404.status == .gone, "the deleted user's link answered \(link404.status)")
 

@@ -50,7 +50,8 @@ final class OpenFoodFactsStandIn: Sendable {
         }
         guard let standIn = started else {
             await process.stop()
-            throw ChildProcess.Failure(program: "open_food_facts.py (did not start listening)", status: await process.exitStatus(), output: process.output)
+            throw ChildProcess.Failure(
+                program: "open_food_facts.py (did not start listening)", status: await process.exitStatus(), output: process.output)
         }
         do {
             let result = try await body(standIn)

@@ -112,7 +112,7 @@ struct OpenFoodFactsClient: ProductSource {
                 let body = try await response.body.collect(upTo: Self.maxAnswerBytes)
                 return (response.status.code, response.headers.first(name: "Retry-After"), body)
             }
-        } catch where !Task.isCancelled {
+        } catch  where !Task.isCancelled {
             let timedOut = error is TimeLimitExceeded || (error as? HTTPClientError) == .deadlineExceeded
             throw AttemptFailure(reason: timedOut ? "no answer within \(limit)" : "not reachable (\(error))", retryable: true)
         }

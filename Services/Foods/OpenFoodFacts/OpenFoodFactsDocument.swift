@@ -51,7 +51,9 @@ struct OpenFoodFactsDocument {
         return ProductDetails(
             name: String(name.prefix(200)), brand: brand.flatMap { $0.isEmpty ? nil : String($0.prefix(100)) }, basis: basis,
             per100: per100, servingSize: serving,
-            allergens: Array(Set(strings(product["allergens_tags"]).compactMap(Allergen.init(openFoodFactsTag:)))).sorted { $0.rawValue < $1.rawValue },
+            allergens: Array(Set(strings(product["allergens_tags"]).compactMap(Allergen.init(openFoodFactsTag:)))).sorted {
+                $0.rawValue < $1.rawValue
+            },
             vegan: flag(tags, yes: "en:vegan", no: "en:non-vegan"), vegetarian: flag(tags, yes: "en:vegetarian", no: "en:non-vegetarian"),
             novaGroup: number(product["nova_group"]).flatMap { (1...4).contains($0) && $0.rounded() == $0 ? Int($0) : nil },
             nutriScore: text(product["nutriscore_grade"]).map { $0.lowercased() }.flatMap { ["a", "b", "c", "d", "e"].contains($0) ? $0 : nil })
@@ -103,7 +105,8 @@ struct OpenFoodFactsDocument {
     static func number(_ value: Any?) -> Double? {
         switch value {
         case let number as NSNumber: number.doubleValue.isFinite ? number.doubleValue : nil
-        case let text as String: Double(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")).flatMap { $0.isFinite ? $0 : nil }
+        case let text as String:
+            Double(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")).flatMap { $0.isFinite ? $0 : nil }
         default: nil
         }
     }

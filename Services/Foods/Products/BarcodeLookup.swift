@@ -22,7 +22,9 @@ struct BarcodeLookup: Sendable {
         switch GTIN.readings(of: code) {
         case .success(let found): readings = found
         case .failure(let problem):
-            throw APIError(.unprocessableContent, code: "invalid_barcode", message: "This is not a barcode we can read: \(problem).", details: ["barcode": "\(problem)"])
+            throw APIError(
+                .unprocessableContent, code: "invalid_barcode", message: "This is not a barcode we can read: \(problem).",
+                details: ["barcode": "\(problem)"])
         }
         if let stored = try await store.product(gtins: readings, logger: logger) {
             return try await answer(stored, caller: caller, logger: logger)

@@ -1,0 +1,258 @@
+import FoodData
+import Foundation
+import Logging
+import PostgresNIO
+import WireJSON
+
+/// The SQL of products, their versions and reports, and Open Food Facts' misses. Every method takes the connection
+/// (so several join one transaction, opened by `PostgresProductStore`) and the caller's logger. One barcode is one
+/// row (`UNIQUE (gtin)`). Search is pg_trgm's word similarity over names and brands, from schema `extensions`.
+struct ProductRepository: Sendable {
+    /// The smallest word similarity a search result needs: low enough for a typo or a missing letter in a word of
+    /// six ("yoghurt" for "yogurt"), high enough to leave out names that merely share a syllable.
+    static let minimumSimilarity = 0.4
+
+    private static let columns = "id, gtin, source, author_id, details::text, version, status, created_at, updated_at, fetched_at"
+    private typealias Row = (UUID, String, String, UUID?, String, Int, String, Date, Date, Date?)
+
+    // MARK: Products
+
+    /// The product with `id`; locked for the transaction with `forUpdate`.
+    func product(id: UUID, forUpdate: Bool = false, on connection: PostgresConnection, logger: Logger) async throws -> Product? {
+        let lock = forUpdate ? " FOR UPDATE" : ""
+        return try await products(
+            connection.query("SELECT \(unescaped: Self.columns) FROM products WHERE id = \(id)\(unescaped: lock)", logger: logger)
+        ).first
+    }
+
+    /// The products stored under any of `gtins`.
+    func products(gtins: [GTIN], on connection: PostgresConnection, logger: Logger) async throws -> [Product] {
+        try await products(
+            connection.query("SELECT \(unescaped: Self.columns) FROM products WHERE gtin = ANY(\(gtins.map(\.digits)))", logger: logger))
+    }
+
+    /// Inserts a user's new product unless its barcode is taken; whether it was inserted.
+    func insert(_ product: Product, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let details = product.details
+        return try await !connection.query(
+            """
+            INSERT INTO products (id, gtin, source, author_id, name, brand, details, version, status, created_at, updated_at, fetched_at)
+            VALUES (\(product.id), \(product.gtin.digits), \(product.source.rawValue), \(product.authorId), \(details.name), \(details.brand),
+                    \(try Self.json(details))::jsonb, \(product.version), \(product.status.rawValue), \(product.createdAt), \(product.updatedAt),
+                    \(product.fetchedAt))
+            ON CONFLICT (gtin) DO NOTHING RETURNING id
+            """, logger: logger
+        ).collect().isEmpty
+    }
+
+    /// Stores Open Food Facts' `details` for `gtin`: a new product, or the refresh of one fetched before (its version
+    /// grows only when the details changed). Nil when a user's product holds the barcode.
+    func upsertFetched(_ details: ProductDetails, gtin: GTIN, now: Date, on connection: PostgresConnection, logger: Logger) async throws
+        -> Product?
+    {
+        try await products(
+            connection.query(
+                """
+                INSERT INTO products (id, gtin, source, name, brand, details, version, status, created_at, updated_at, fetched_at)
+                VALUES (\(UUID()), \(gtin.digits), 'openfoodfacts', \(details.name), \(details.brand), \(try Self.json(details))::jsonb, 1,
+                        'offered', \(now), \(now), \(now))
+                ON CONFLICT (gtin) DO UPDATE SET
+                    name = EXCLUDED.name, brand = EXCLUDED.brand, details = EXCLUDED.details, fetched_at = EXCLUDED.fetched_at,
+                    updated_at = EXCLUDED.updated_at,
+                    version = products.version + CASE WHEN products.details = EXCLUDED.details THEN 0 ELSE 1 END
+                WHERE products.source = 'openfoodfacts'
+                RETURNING \(unescaped: Self.columns)
+                """, logger: logger)
+        ).first
+    }
+
+    /// Writes the product's details, version, status and times as they are now.
+    func update(_ product: Product, on connection: PostgresConnection, logger: Logger) async throws {
+        let details = product.details
+        let heldAt = product.status == .held ? product.updatedAt : nil
+        try await connection.query(
+            """
+            UPDATE products SET name = \(details.name), brand = \(details.brand), details = \(try Self.json(details))::jsonb,
+                version = \(product.version), status = \(product.status.rawValue), author_id = \(product.authorId),
+                updated_at = \(product.updatedAt), held_at = CASE WHEN \(heldAt)::timestamptz IS NULL THEN NULL ELSE coalesce(held_at, \(heldAt)) END
+            WHERE id = \(product.id)
+            """, logger: logger)
+    }
+
+    /// The products `author` added (any status but removed), newest first.
+    func products(authoredBy author: UUID, limit: Int, on connection: PostgresConnection, logger: Logger) async throws -> [Product] {
+        try await products(
+            connection.query(
+                """
+                SELECT \(unescaped: Self.columns) FROM products WHERE author_id = \(author) AND status <> 'removed'
+                ORDER BY created_at DESC, id LIMIT \(limit)
+                """, logger: logger))
+    }
+
+    /// The products held after reports, oldest hold first.
+    func held(limit: Int, on connection: PostgresConnection, logger: Logger) async throws -> [Product] {
+        try await products(
+            connection.query(
+                "SELECT \(unescaped: Self.columns) FROM products WHERE status = 'held' ORDER BY held_at, id LIMIT \(limit)", logger: logger))
+    }
+
+    /// Products whose name or brand is like `query`, best first with a relevance 0...1, that `caller` may see
+    /// (offered ones, and their own held ones). Sets pg_trgm's threshold for the transaction it runs in.
+    func search(_ query: String, caller: UUID, limit: Int, on connection: PostgresConnection, logger: Logger) async throws
+        -> [(product: Product, relevance: Double)]
+    {
+        try await connection.query(
+            "SELECT set_config('pg_trgm.word_similarity_threshold', \(String(Self.minimumSimilarity)), true)", logger: logger)
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: Self.columns),
+                   greatest(extensions.word_similarity(\(query), name), 0.9 * extensions.word_similarity(\(query), coalesce(brand, ''))) AS relevance
+            FROM products
+            WHERE (\(query) OPERATOR(extensions.<%) name OR \(query) OPERATOR(extensions.<%) brand)
+              AND (status = 'offered' OR (status = 'held' AND author_id = \(caller)))
+            ORDER BY relevance DESC, name, id
+            LIMIT \(limit)
+            """, logger: logger)
+        var found: [(product: Product, relevance: Double)] = []
+        for try await row in rows {
+            let values = try row.decode((UUID, String, String, UUID?, String, Int, String, Date, Date, Date?, Double).self)
+            let product = try Self.product(from: (values.0, values.1, values.2, values.3, values.4, values.5, values.6, values.7, values.8, values.9))
+            found.append((product, min(1, max(0, values.10))))
+        }
+        return found
+    }
+
+    /// Drops `author` from every product they added, each with its next version at `now`; the products as they are now.
+    func releaseProducts(of author: UUID, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> [Product] {
+        try await products(
+            connection.query(
+                """
+                UPDATE products SET author_id = NULL, version = version + 1, updated_at = \(now) WHERE author_id = \(author)
+                RETURNING \(unescaped: Self.columns)
+                """, logger: logger))
+    }
+
+    // MARK: Versions
+
+    /// Records the product's current version (once).
+    func recordVersion(of product: Product, editor: UUID?, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO product_versions (product_id, version, details, editor_id, edited_at)
+            VALUES (\(product.id), \(product.version), \(try Self.json(product.details))::jsonb, \(editor), \(product.updatedAt))
+            ON CONFLICT (product_id, version) DO NOTHING
+            """, logger: logger)
+    }
+
+    /// Whether the product's `version` is recorded.
+    func hasVersion(_ version: Int, of id: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        try await !connection.query(
+            "SELECT 1 FROM product_versions WHERE product_id = \(id) AND version = \(version)", logger: logger
+        ).collect().isEmpty
+    }
+
+    /// Every version of a product, newest first.
+    func versions(of id: UUID, on connection: PostgresConnection, logger: Logger) async throws -> [ProductVersion] {
+        let rows = try await connection.query(
+            "SELECT version, details::text, edited_at FROM product_versions WHERE product_id = \(id) ORDER BY version DESC", logger: logger)
+        var versions: [ProductVersion] = []
+        for try await (version, details, editedAt) in rows.decode((Int, String, Date).self) {
+            versions.append(ProductVersion(version: version, details: try Self.details(details), editedAt: editedAt))
+        }
+        return versions
+    }
+
+    /// Drops `editor` from every version they made.
+    func forgetEditor(_ editor: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("UPDATE product_versions SET editor_id = NULL WHERE editor_id = \(editor)", logger: logger)
+    }
+
+    // MARK: Reports
+
+    /// Records `reporter`'s report unless they reported the product before; how many reports it has now.
+    func addReport(
+        to productId: UUID, by reporter: UUID, _ report: ProductReport, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Int {
+        try await connection.query(
+            """
+            INSERT INTO product_reports (product_id, reporter_id, reason, note, reported_at)
+            VALUES (\(productId), \(reporter), \(report.reason.rawValue), \(report.note), \(report.reportedAt))
+            ON CONFLICT (product_id, reporter_id) WHERE reporter_id IS NOT NULL DO NOTHING
+            """, logger: logger)
+        var count = 0
+        for try await value in try await connection.query(
+            "SELECT count(*) FROM product_reports WHERE product_id = \(productId)", logger: logger
+        ).decode(Int.self) { count = value }
+        return count
+    }
+
+    /// The reports of a product, oldest first.
+    func reports(of productId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> [ProductReport] {
+        let rows = try await connection.query(
+            "SELECT reason, note, reported_at FROM product_reports WHERE product_id = \(productId) ORDER BY reported_at", logger: logger)
+        var reports: [ProductReport] = []
+        for try await (reason, note, reportedAt) in rows.decode((String, String?, Date).self) {
+            reports.append(ProductReport(reason: ProductReport.Reason(rawValue: reason) ?? .other, note: note, reportedAt: reportedAt))
+        }
+        return reports
+    }
+
+    func deleteReports(of productId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM product_reports WHERE product_id = \(productId)", logger: logger)
+    }
+
+    /// Drops `reporter` from every report they sent (the reports still count).
+    func forgetReporter(_ reporter: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("UPDATE product_reports SET reporter_id = NULL WHERE reporter_id = \(reporter)", logger: logger)
+    }
+
+    // MARK: Open Food Facts' misses
+
+    func recentMiss(of gtin: GTIN, since: Date, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        try await !connection.query(
+            "SELECT 1 FROM barcode_misses WHERE gtin = \(gtin.digits) AND checked_at >= \(since)", logger: logger
+        ).collect().isEmpty
+    }
+
+    func rememberMiss(of gtin: GTIN, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO barcode_misses (gtin, checked_at) VALUES (\(gtin.digits), \(now))
+            ON CONFLICT (gtin) DO UPDATE SET checked_at = EXCLUDED.checked_at
+            """, logger: logger)
+    }
+
+    // MARK: Rows
+
+    private func products(_ rows: PostgresRowSequence) async throws -> [Product] {
+        var products: [Product] = []
+        for try await row in rows.decode(Row.self) { products.append(try Self.product(from: row)) }
+        return products
+    }
+
+    private static func product(from row: Row) throws -> Product {
+        let (id, gtin, source, author, details, version, status, createdAt, updatedAt, fetchedAt) = row
+        guard let barcode = GTIN(gtin), let source = Product.Source(rawValue: source), let status = Product.Status(rawValue: status) else {
+            throw ProductRowUnreadable(id: id)
+        }
+        return Product(
+            id: id, gtin: barcode, source: source, authorId: author, details: try Self.details(details), version: version, status: status,
+            createdAt: createdAt, updatedAt: updatedAt, fetchedAt: fetchedAt)
+    }
+
+    private static func json(_ details: ProductDetails) throws -> String {
+        let encoder = WireJSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(details), as: UTF8.self)
+    }
+
+    private static func details(_ json: String) throws -> ProductDetails {
+        try JSONDecoder().decode(ProductDetails.self, from: Data(json.utf8))
+    }
+}
+
+/// A stored product with a barcode, source or status this version cannot read: never a client's doing.
+struct ProductRowUnreadable: Error, CustomStringConvertible {
+    var id: UUID
+    var description: String { "product \(id.lowercasedString) has a stored value this version cannot read" }
+}
