@@ -36,13 +36,17 @@ public struct MealSnapshotItem: Codable, Sendable, Equatable {
     public var healthScore: Int
     /// nutritious, good, fair or limited.
     public var healthRating: String
-    /// database (matched to the USDA table), estimate (the vision model's own numbers) or manual (typed by the user).
+    /// database (matched to the USDA table), estimate (the vision model's own numbers), manual (typed by the user) or
+    /// product (a packaged product's label).
     public var source: String
+    /// The packaged product (`food.product_changed`) the numbers come from, for `source` product.
+    public var productId: UUID?
 
     public init(
         name: String, amount: Double, unit: String, grams: Double, nutrients: NutrientTotals, healthScore: Int,
-        healthRating: String, source: String
+        healthRating: String, source: String, productId: UUID? = nil
     ) {
+        self.productId = productId
         self.name = name
         self.amount = amount
         self.unit = unit

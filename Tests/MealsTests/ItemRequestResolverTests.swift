@@ -1,3 +1,5 @@
+import FoodData
+import Foundation
 import ServiceDefaults
 import Testing
 
@@ -5,8 +7,10 @@ import Testing
 
 @Suite("Validating client-written meal items")
 struct ItemRequestResolverTests {
+    let caller = UUID()
+
     private func resolve(_ requests: [ItemRequest]) throws -> [MealItemDraft] {
-        try ItemRequestResolver.resolve(requests, catalog: FoodTable.catalog)
+        try ItemRequestResolver.resolve(requests, foods: ItemFoods(catalog: FoodTable.catalog, products: TestProducts.all), caller: caller)
     }
 
     /// The 422 the requests are refused with; fails the test when they are accepted or refused otherwise.
@@ -151,5 +155,58 @@ struct ItemRequestResolverTests {
         #expect(drafts.last?.flags == [])
         let composed = MealComposer.compose(drafts, profile: .standard)
         #expect(composed.items.first?.flags == ["calories_inconsistent_with_macros"])
+    }
+
+    @Test("a product by grams or servings takes its label's values; one serving when neither is given")
+    func productPortions() throws {
+        let drafts = try resolve([
+            ItemRequest(productId: TestProducts.yoghurtId, grams: 200), ItemRequest(productId: TestProducts.yoghurtId, servings: 2),
+            ItemRequest(productId: TestProducts.yoghurtId), ItemRequest(productId: TestProducts.drinkId, name: "Can of lemonade"),
+        ])
+        #expect(drafts.map(\.grams) == [200, 300, 150, 330])
+        #expect(drafts.map(\.unit) == ["g", "serving", "serving", "serving"] && drafts[3].name == "Can of lemonade")
+        #expect(drafts[0].nutrients.calories == 120 && drafts[1].nutrients.protein == 30 && drafts.allSatisfy { $0.source == .product })
+        let composed = MealComposer.compose(drafts, profile: .standard)
+        #expect(composed.items.allSatisfy { $0.productId != nil && $0.foodId == nil })
+        #expect(composed.items.first?.productId == TestProducts.yoghurtId)
+    }
+
+    @Test("a product's label decides its traits: NOVA, allergens, vegan and vegetarian flags; Nutri-Score joins the processing points")
+    func productTraits() throws {
+        let yoghurt = TestProducts.yoghurt.traits
+        #expect(yoghurt.isDairy && yoghurt.isAnimal && !yoghurt.isMeat && yoghurt.processing == .unprocessed)
+        let spread = TestProducts.incomplete.traits
+        #expect(!spread.isAnimal && spread.processing == .ultraProcessed)
+        let item = ScorableItem(name: "Lemonade", grams: 330, nutrients: .zero, traits: TestProducts.drink.traits, nutriScore: "e")
+        #expect(item.processingPoints == (ProcessingLevel.ultraProcessed.healthPoints + 10 + 1) / 2)
+        #expect(ScorableItem(name: "x", grams: 1, nutrients: .zero, traits: yoghurt).processingPoints == ProcessingLevel.unprocessed.healthPoints)
+    }
+
+    @Test("a product without energy or a macro on its label counts them as 0 and is flagged; without a serving size it needs grams")
+    func incompleteProduct() throws {
+        let drafts = try resolve([ItemRequest(productId: TestProducts.incompleteId, grams: 30)])
+        #expect(drafts.first?.nutrients.calories == 186 && drafts.first?.nutrients.protein == 0)
+        #expect(drafts.first?.flags == ["nutrients_incomplete"])
+        let noServing = try refusal([ItemRequest(productId: TestProducts.incompleteId, servings: 1)])
+        #expect(noServing.details["items[0].grams"] != nil)
+    }
+
+    @Test("product items are refused when unknown, held for others, mixed with values or a foodId, or given grams and servings")
+    func productRefusals() throws {
+        let unknown = try refusal([ItemRequest(productId: UUID(), grams: 10)])
+        #expect(unknown.details["items[0].productId"] != nil)
+        let held = try refusal([ItemRequest(productId: TestProducts.heldId, servings: 1)])
+        #expect(held.details["items[0].productId"] != nil, "held back after reports, and the caller is not its author")
+        let authorsOwn = try ItemRequestResolver.resolve(
+            [ItemRequest(productId: TestProducts.heldId, servings: 1)],
+            foods: ItemFoods(catalog: FoodTable.catalog, products: TestProducts.all), caller: TestProducts.author)
+        #expect(authorsOwn.first?.grams == 40)
+        let mixed = try refusal([
+            ItemRequest(productId: TestProducts.yoghurtId, grams: 10, calories: 5), ItemRequest(foodId: "09040", productId: TestProducts.yoghurtId),
+            ItemRequest(productId: TestProducts.yoghurtId, servings: 1, grams: 100), ItemRequest(productId: TestProducts.yoghurtId, servings: 0),
+            ItemRequest(foodId: "09040", servings: 1),
+        ])
+        #expect(mixed.details["items[0].calories"] != nil && mixed.details["items[1].foodId"] != nil)
+        #expect(mixed.details["items[2].servings"] != nil && mixed.details["items[3].servings"] != nil && mixed.details["items[4].servings"] != nil)
     }
 }

@@ -147,6 +147,10 @@ struct TableFoods: FoodCatalogSource {
             ["Energy": food.per100g.calories, "Protein": food.per100g.protein, "Total lipid (fat)": food.per100g.fat]
         }
     }
+
+    func products(_ ids: Set<UUID>, logger: Logger) async throws -> [UUID: PackagedProduct] {
+        TestProducts.all.filter { ids.contains($0.key) }
+    }
 }
 
 /// Profiles the test sets per user; the UTC standard for everyone else.

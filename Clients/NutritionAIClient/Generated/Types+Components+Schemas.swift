@@ -1701,6 +1701,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/MealItem/foodName`.
             public var foodName: Swift.String?
+            /// The packaged product the numbers come from (`source` `product`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealItem/productId`.
+            public var productId: Swift.String?
             /// - Remark: Generated from `#/components/schemas/MealItem/calories`.
             public var calories: Swift.Double
             /// - Remark: Generated from `#/components/schemas/MealItem/protein`.
@@ -1721,15 +1725,16 @@ extension Components {
             public var sodium: Swift.Double
             /// - Remark: Generated from `#/components/schemas/MealItem/confidence`.
             public var confidence: Swift.Double
-            /// database: the USDA table; estimate: the vision model's numbers; manual: typed by the user.
+            /// database: the USDA table; estimate: the vision model's numbers; manual: typed by the user; product: a packaged product's label (foods service).
             ///
             /// - Remark: Generated from `#/components/schemas/MealItem/source`.
             @frozen public enum sourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case database = "database"
                 case estimate = "estimate"
                 case manual = "manual"
+                case product = "product"
             }
-            /// database: the USDA table; estimate: the vision model's numbers; manual: typed by the user.
+            /// database: the USDA table; estimate: the vision model's numbers; manual: typed by the user; product: a packaged product's label (foods service).
             ///
             /// - Remark: Generated from `#/components/schemas/MealItem/source`.
             public var source: Components.Schemas.MealItem.sourcePayload
@@ -1752,6 +1757,7 @@ extension Components {
             ///   - grams:
             ///   - foodId: The USDA food the numbers come from; left out for estimates and manual values.
             ///   - foodName: Left out with `foodId`.
+            ///   - productId: The packaged product the numbers come from (`source` `product`).
             ///   - calories:
             ///   - protein:
             ///   - carbs:
@@ -1761,7 +1767,7 @@ extension Components {
             ///   - saturatedFat:
             ///   - sodium: milligrams
             ///   - confidence:
-            ///   - source: database: the USDA table; estimate: the vision model's numbers; manual: typed by the user.
+            ///   - source: database: the USDA table; estimate: the vision model's numbers; manual: typed by the user; product: a packaged product's label (foods service).
             ///   - healthScore:
             ///   - reason:
             ///   - encouragement:
@@ -1773,6 +1779,7 @@ extension Components {
                 grams: Swift.Double,
                 foodId: Swift.String? = nil,
                 foodName: Swift.String? = nil,
+                productId: Swift.String? = nil,
                 calories: Swift.Double,
                 protein: Swift.Double,
                 carbs: Swift.Double,
@@ -1794,6 +1801,7 @@ extension Components {
                 self.grams = grams
                 self.foodId = foodId
                 self.foodName = foodName
+                self.productId = productId
                 self.calories = calories
                 self.protein = protein
                 self.carbs = carbs
@@ -1816,6 +1824,7 @@ extension Components {
                 case grams
                 case foodId
                 case foodName
+                case productId
                 case calories
                 case protein
                 case carbs
@@ -1856,6 +1865,10 @@ extension Components {
                 self.foodName = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .foodName
+                )
+                self.productId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .productId
                 )
                 self.calories = try container.decode(
                     Swift.Double.self,
@@ -1920,6 +1933,7 @@ extension Components {
                     "grams",
                     "foodId",
                     "foodName",
+                    "productId",
                     "calories",
                     "protein",
                     "carbs",
@@ -4198,7 +4212,7 @@ extension Components {
                 ])
             }
         }
-        /// A table food by `foodId` with `grams`, or `quantity` and `unit` (default 1 of its usual unit); or free values: `name`, `grams` and `calories` with optional nutrients. Not both a foodId and values. Limits: grams above 0 and at most 5,000; quantity above 0 and at most 1,000; calories at most 10,000; no negative value; protein, carbs and fat together no heavier than the item. Problems are 422 naming `items[i].field`.
+        /// A table food by `foodId` with `grams`, or `quantity` and `unit` (default 1 of its usual unit); a packaged product by `productId` (from `GET /api/foods/barcode/{code}`) with `grams` (millilitres for a drink) or `servings` of its label's serving size (default 1; a product without a serving size needs grams), its values from its label (`source` `product`; a label lacking energy or a macronutrient counts it as 0 and flags the item `nutrients_incomplete`); or free values: `name`, `grams` and `calories` with optional nutrients. Not both a foodId or productId and values, nor grams and servings for a product. Limits: grams above 0 and at most 5,000; quantity above 0 and at most 1,000; calories at most 10,000; no negative value; protein, carbs and fat together no heavier than the item. Problems are 422 naming `items[i].field`.
         ///
         /// - Remark: Generated from `#/components/schemas/ItemRequest`.
         public struct ItemRequest: Codable, Hashable, Sendable {
@@ -4221,13 +4235,30 @@ extension Components {
             public var value1: Components.Schemas.ItemRequest.Value1Payload?
             /// - Remark: Generated from `#/components/schemas/ItemRequest/value2`.
             public struct Value2Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/ItemRequest/value2/name`.
-                public var name: Swift.String
-                /// - Remark: Generated from `#/components/schemas/ItemRequest/value2/grams`.
-                public var grams: Swift.Double
-                /// - Remark: Generated from `#/components/schemas/ItemRequest/value2/calories`.
-                public var calories: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/ItemRequest/value2/productId`.
+                public var productId: Swift.String
                 /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - productId:
+                public init(productId: Swift.String) {
+                    self.productId = productId
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case productId
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/value2`.
+            public var value2: Components.Schemas.ItemRequest.Value2Payload?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/value3`.
+            public struct Value3Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ItemRequest/value3/name`.
+                public var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ItemRequest/value3/grams`.
+                public var grams: Swift.Double
+                /// - Remark: Generated from `#/components/schemas/ItemRequest/value3/calories`.
+                public var calories: Swift.Double
+                /// Creates a new `Value3Payload`.
                 ///
                 /// - Parameters:
                 ///   - name:
@@ -4248,19 +4279,22 @@ extension Components {
                     case calories
                 }
             }
-            /// - Remark: Generated from `#/components/schemas/ItemRequest/value2`.
-            public var value2: Components.Schemas.ItemRequest.Value2Payload?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/value3`.
+            public var value3: Components.Schemas.ItemRequest.Value3Payload?
             /// Creates a new `ItemRequest`.
             ///
             /// - Parameters:
             ///   - value1:
             ///   - value2:
+            ///   - value3:
             public init(
                 value1: Components.Schemas.ItemRequest.Value1Payload? = nil,
-                value2: Components.Schemas.ItemRequest.Value2Payload? = nil
+                value2: Components.Schemas.ItemRequest.Value2Payload? = nil,
+                value3: Components.Schemas.ItemRequest.Value3Payload? = nil
             ) {
                 self.value1 = value1
                 self.value2 = value2
+                self.value3 = value3
             }
             public init(from decoder: any Swift.Decoder) throws {
                 var errors: [any Swift.Error] = []
@@ -4274,10 +4308,16 @@ extension Components {
                 } catch {
                     errors.append(error)
                 }
+                do {
+                    self.value3 = try .init(from: decoder)
+                } catch {
+                    errors.append(error)
+                }
                 try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
                     [
                         self.value1,
-                        self.value2
+                        self.value2,
+                        self.value3
                     ],
                     type: Self.self,
                     codingPath: decoder.codingPath,
@@ -4287,6 +4327,7 @@ extension Components {
             public func encode(to encoder: any Swift.Encoder) throws {
                 try self.value1?.encode(to: encoder)
                 try self.value2?.encode(to: encoder)
+                try self.value3?.encode(to: encoder)
             }
         }
         /// An item of a custom meal as it was written (fields without a value are left out).
@@ -4295,6 +4336,10 @@ extension Components {
         public struct CustomMealItem: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CustomMealItem/foodId`.
             public var foodId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/CustomMealItem/productId`.
+            public var productId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/CustomMealItem/servings`.
+            public var servings: Swift.Double?
             /// - Remark: Generated from `#/components/schemas/CustomMealItem/name`.
             public var name: Swift.String?
             /// - Remark: Generated from `#/components/schemas/CustomMealItem/quantity`.
@@ -4323,6 +4368,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - foodId:
+            ///   - productId:
+            ///   - servings:
             ///   - name:
             ///   - quantity:
             ///   - unit:
@@ -4337,6 +4384,8 @@ extension Components {
             ///   - sodium:
             public init(
                 foodId: Swift.String? = nil,
+                productId: Swift.String? = nil,
+                servings: Swift.Double? = nil,
                 name: Swift.String? = nil,
                 quantity: Swift.Double? = nil,
                 unit: Swift.String? = nil,
@@ -4351,6 +4400,8 @@ extension Components {
                 sodium: Swift.Double? = nil
             ) {
                 self.foodId = foodId
+                self.productId = productId
+                self.servings = servings
                 self.name = name
                 self.quantity = quantity
                 self.unit = unit
@@ -4366,6 +4417,8 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case foodId
+                case productId
+                case servings
                 case name
                 case quantity
                 case unit
@@ -4384,6 +4437,14 @@ extension Components {
                 self.foodId = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .foodId
+                )
+                self.productId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .productId
+                )
+                self.servings = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .servings
                 )
                 self.name = try container.decodeIfPresent(
                     Swift.String.self,
@@ -4435,6 +4496,8 @@ extension Components {
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "foodId",
+                    "productId",
+                    "servings",
                     "name",
                     "quantity",
                     "unit",
@@ -7010,6 +7073,7 @@ extension Components {
                 case database = "database"
                 case estimate = "estimate"
                 case manual = "manual"
+                case product = "product"
             }
             /// - Remark: Generated from `#/components/schemas/MealSnapshotItem/source`.
             public var source: Components.Schemas.MealSnapshotItem.sourcePayload

@@ -1,6 +1,7 @@
 import BackendKit
 import FoodData
 import Foundation
+import Logging
 import Hummingbird
 import ServiceDefaults
 import SyncContracts
@@ -33,10 +34,10 @@ struct CustomMealController: Sendable {
         guard (1...100).contains(limit) else { throw APIError.invalid(["limit": "Use 1 to 100."]) }
         let after = try query["cursor"].map { try ListCursor.decode(String($0)) }.map { (name: $0.key, id: $0.id) }
         let rows = try await customMealStore.list(userId: caller.userId, after: after, limit: limit, logger: context.logger)
-        let catalog = try foods.catalog()
         let page = Array(rows.prefix(limit))
+        let itemFoods = try await foods.itemFoods(for: page.flatMap(\.items), logger: context.logger)
         return CustomMealPageBody(
-            customMeals: try page.map { try CustomMealBody($0, catalog: catalog) },
+            customMeals: try page.map { try CustomMealBody($0, foods: itemFoods) },
             nextCursor: rows.count > limit ? page.last.map { ListCursor.encode(key: $0.name, id: $0.id) } : nil)
     }
 
@@ -46,20 +47,20 @@ struct CustomMealController: Sendable {
         var request = request
         let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
-        let (name, mealType, tags) = try validate(body)
+        let (name, mealType, tags) = try await validate(body, caller: caller, logger: context.logger)
         let now = now()
         let stamp = try WriteStamp.of(modifiedAt: body.modifiedAt, body: raw.readableBytesView, now: now)
         let meal = CustomMealRecord(
             id: UUID(), userId: caller.userId, name: name, mealType: mealType, items: body.items, version: 1, createdAt: now, updatedAt: now,
             modified: stamp, tags: tags ?? [])
         try await customMealStore.create(meal, logger: context.logger)
-        return EditedResponse(status: .created, response: try CustomMealBody(meal, catalog: try foods.catalog()))
+        return EditedResponse(status: .created, response: try await self.body(of: meal, logger: context.logger))
     }
 
     /// `GET /api/custom-meals/:id`.
     @Sendable func show(request: Request, context: AppRequestContext) async throws -> CustomMealBody {
         let caller = try CallerIdentity(request)
-        return try CustomMealBody(try await find(context, caller: caller), catalog: try foods.catalog())
+        return try await body(of: try await find(context, caller: caller), logger: context.logger)
     }
 
     /// `PUT /api/custom-meals/:id` {name, mealType, items, modifiedAt}: replaces it; 409 when `If-Match` is stale;
@@ -71,7 +72,7 @@ struct CustomMealController: Sendable {
         var request = request
         let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: CustomMealRequest.self, context: context)
-        let (name, mealType, tags) = try validate(body)
+        let (name, mealType, tags) = try await validate(body, caller: caller, logger: context.logger)
         let condition = try RequestPreconditions.writeCondition(request, body: raw, modifiedAt: body.modifiedAt, now: now())
         if case .lastWriteWins = condition,
             try await customMealStore.find(id, userId: caller.userId, logger: context.logger) == nil
@@ -83,7 +84,7 @@ struct CustomMealController: Sendable {
                 modified: stamp, tags: tags ?? [])
             switch try await customMealStore.createIfAbsent(meal, logger: context.logger) {
             case .created(let meal):
-                return EditedResponse(status: .created, response: .entity(try CustomMealBody(meal, catalog: try foods.catalog())))
+                return EditedResponse(status: .created, response: .entity(try await self.body(of: meal, logger: context.logger)))
             case .deleted(let tombstone):
                 return EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: .deletionPreserved)))
             case .idTaken: throw APIError.notFound("No such custom meal.")
@@ -94,10 +95,10 @@ struct CustomMealController: Sendable {
             (meal.name, meal.mealType, meal.items) = (name, mealType, body.items)
             if let tags { meal.tags = tags }
         }
-        let catalog = try foods.catalog()
         switch outcome {
-        case .written(let meal): return EditedResponse(response: .entity(try CustomMealBody(meal, catalog: catalog)))
-        case .kept(let meal, let conflict): return EditedResponse(response: .entity(try CustomMealBody(meal, catalog: catalog, conflict: conflict)))
+        case .written(let meal): return EditedResponse(response: .entity(try await self.body(of: meal, logger: context.logger)))
+        case .kept(let meal, let conflict):
+            return EditedResponse(response: .entity(try await self.body(of: meal, conflict: conflict, logger: context.logger)))
         case .deleted(let tombstone, let conflict): return EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: conflict)))
         }
     }
@@ -120,7 +121,8 @@ struct CustomMealController: Sendable {
         let eatenAt = fields.eatenAt(body.eatenAt) ?? now
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         try fields.check()
-        let drafts = try ItemRequestResolver.resolve(custom.items, catalog: try foods.catalog())
+        let drafts = try ItemRequestResolver.resolve(
+            custom.items, foods: try await foods.itemFoods(for: custom.items, logger: context.logger), caller: caller.userId)
         let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         let meal = MealFactory.make(
             userId: caller.userId, origin: .customMeal,
@@ -131,8 +133,16 @@ struct CustomMealController: Sendable {
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
     }
 
-    private func validate(_ body: CustomMealRequest) throws -> (name: String, mealType: MealType?, tags: [String]?) {
-        try CustomMealFields.check(body, catalog: try foods.catalog(), now: now())
+    private func validate(
+        _ body: CustomMealRequest, caller: CallerIdentity, logger: Logger
+    ) async throws -> (name: String, mealType: MealType?, tags: [String]?) {
+        try CustomMealFields.check(
+            body, foods: try await foods.itemFoods(for: body.items, logger: logger), caller: caller.userId, now: now())
+    }
+
+    /// The answer for a custom meal, its totals from the foods and products its items name.
+    private func body(of meal: CustomMealRecord, conflict: SyncConflictResolution? = nil, logger: Logger) async throws -> CustomMealBody {
+        try CustomMealBody(meal, foods: try await foods.itemFoods(for: meal.items, logger: logger), conflict: conflict)
     }
 
     private func find(_ context: AppRequestContext, caller: CallerIdentity) async throws -> CustomMealRecord {
@@ -164,13 +174,13 @@ struct CustomMealBody: ResponseCodable {
     /// On a write that was not applied: `stale_write_ignored`; absent otherwise.
     var conflict: String?
 
-    init(_ meal: CustomMealRecord, catalog: FoodCatalog, conflict: SyncConflictResolution? = nil) throws {
+    init(_ meal: CustomMealRecord, foods: ItemFoods, conflict: SyncConflictResolution? = nil) throws {
         id = meal.id
         name = meal.name
         mealType = meal.mealType?.rawValue
         items = meal.items
         tags = meal.tags
-        let drafts = (try? ItemRequestResolver.resolve(meal.items, catalog: catalog)) ?? []
+        let drafts = (try? ItemRequestResolver.resolve(meal.items, foods: foods, caller: meal.userId)) ?? []
         totals = MealComposer.totals(of: drafts)
         version = meal.version
         createdAt = meal.createdAt

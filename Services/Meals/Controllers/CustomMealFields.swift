@@ -6,7 +6,7 @@ import ServiceDefaults
 /// optional meal type and tags, and items the food table resolves. 422 naming every invalid field.
 enum CustomMealFields {
     static func check(
-        _ body: CustomMealRequest, catalog: FoodCatalog, now: Date
+        _ body: CustomMealRequest, foods: ItemFoods, caller: UUID, now: Date
     ) throws -> (name: String, mealType: MealType?, tags: [String]?) {
         var fields = MealFieldReader(now: now)
         let name = fields.text(body.name, field: "name", limit: 120)
@@ -14,7 +14,7 @@ enum CustomMealFields {
         let mealType = fields.mealType(body.mealType)
         let tags = fields.tags(body.tags)
         do {
-            _ = try ItemRequestResolver.resolve(body.items, catalog: catalog)
+            _ = try ItemRequestResolver.resolve(body.items, foods: foods, caller: caller)
         } catch let error as APIError where error.status == .unprocessableContent {
             fields.merge(error)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ServiceDefaults
 import SyncContracts
 
@@ -10,8 +11,9 @@ struct ManualMealMaker: Sendable {
 
     /// The caller's new meal under `id`; `body` is the bytes the entry came in (the tiebreak of its write stamp).
     func meal(
-        _ entry: MealEntryRequest, id: UUID, userId: UUID, body: some Sequence<UInt8>, profile: CallerProfile
-    ) throws -> MealRecord {
+        _ entry: MealEntryRequest, id: UUID, userId: UUID, body: some Sequence<UInt8>, profile: CallerProfile, logger: Logger
+    ) async throws -> MealRecord {
+        let itemFoods = try await foods.itemFoods(for: entry.items, logger: logger)
         let now = now()
         var fields = MealFieldReader(now: now)
         let mealType = fields.mealType(entry.mealType)
@@ -21,7 +23,7 @@ struct ManualMealMaker: Sendable {
         let notes = fields.text(entry.notes, field: "notes", limit: 2000)
         let tags = fields.tags(entry.tags)
         var drafts: [MealItemDraft] = []
-        do { drafts = try ItemRequestResolver.resolve(entry.items, catalog: try foods.catalog()) } catch let error as APIError
+        do { drafts = try ItemRequestResolver.resolve(entry.items, foods: itemFoods, caller: userId) } catch let error as APIError
             where error.status == .unprocessableContent
         {
             fields.merge(error)

@@ -74,7 +74,7 @@ struct MealController: Sendable {
         let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: MealEntryRequest.self, context: context)
         let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
-        let meal = try maker.meal(body, id: UUID(), userId: caller.userId, body: raw.readableBytesView, profile: profile)
+        let meal = try await maker.meal(body, id: UUID(), userId: caller.userId, body: raw.readableBytesView, profile: profile, logger: context.logger)
         try await store.create(meal, photo: nil, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
     }
@@ -113,7 +113,8 @@ struct MealController: Sendable {
         let tags = fields.tags(body.tags)
         var drafts: [MealItemDraft]?
         if let items = body.items {
-            do { drafts = try ItemRequestResolver.resolve(items, catalog: try foods.catalog()) } catch let error as APIError
+            let itemFoods = try await foods.itemFoods(for: items, logger: context.logger)
+            do { drafts = try ItemRequestResolver.resolve(items, foods: itemFoods, caller: caller.userId) } catch let error as APIError
                 where error.status == .unprocessableContent
             {
                 fields.merge(error)
@@ -202,7 +203,7 @@ struct MealController: Sendable {
             items: items, title: body.title, mealType: body.mealType, captureKind: body.captureKind, eatenAt: body.eatenAt, notes: body.notes,
             consumed: body.consumed, tags: body.tags, modifiedAt: body.modifiedAt)
         let profile = try await profiles.profile(of: caller.userId, logger: logger)
-        let meal = try maker.meal(entry, id: id, userId: caller.userId, body: raw.readableBytesView, profile: profile)
+        let meal = try await maker.meal(entry, id: id, userId: caller.userId, body: raw.readableBytesView, profile: profile, logger: logger)
         switch try await store.createIfAbsent(meal, logger: logger) {
         case .created(let meal):
             return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: .entity(MealBody(meal, photos: photos)))

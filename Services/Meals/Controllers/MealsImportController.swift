@@ -63,7 +63,7 @@ struct MealsImportController: Sendable {
                 throw APIError.invalid(["id": "Give every meal the UUID the device stores it under."])
             }
             let entry = try item.decoded(as: MealEntryRequest.self, what: "meal")
-            let meal = try maker.meal(entry, id: mealId, userId: userId, body: item.bytes, profile: profile)
+            let meal = try await maker.meal(entry, id: mealId, userId: userId, body: item.bytes, profile: profile, logger: context.logger)
             if let date = CalendarDate(meal.localDate), let refusal = profile.retention?.refusal(of: date, field: "eatenAt", now: maker.now()) {
                 throw refusal
             }
@@ -90,7 +90,8 @@ struct MealsImportController: Sendable {
             }
             let body = try item.decoded(as: CustomMealRequest.self, what: "custom meal")
             let now = maker.now()
-            let (name, mealType, tags) = try CustomMealFields.check(body, catalog: try maker.foods.catalog(), now: now)
+            let foods = try await maker.foods.itemFoods(for: body.items, logger: context.logger)
+            let (name, mealType, tags) = try CustomMealFields.check(body, foods: foods, caller: userId, now: now)
             let stamp = try WriteStamp.of(modifiedAt: body.modifiedAt, body: item.bytes, now: now)
             let meal = CustomMealRecord(
                 id: mealId, userId: userId, name: name, mealType: mealType, items: body.items, version: 1, createdAt: now, updatedAt: now,

@@ -25,7 +25,6 @@ struct MealsSyncController: Sendable {
         let caller = try CallerIdentity(request)
         let query = request.uri.queryParameters
         let asked = try SyncFeedQuery(since: query["since"].map(String.init), limit: query["limit"].map(String.init))
-        let catalog = try foods.catalog()
         guard let found = try await feed.changes(userId: caller.userId, since: asked.since, limit: asked.limit + 1, logger: context.logger)
         else { throw SyncFeedQuery.expired }
         var changes: [SyncChange<MealsSyncState>] = found.meals.map { seq, meal in
@@ -33,11 +32,12 @@ struct MealsSyncController: Sendable {
                 seq: seq, type: MealRecord.entityType, id: meal.id.lowercasedString, version: meal.version, modifiedAt: meal.modified.date,
                 data: .meal(MealBody(meal, photos: photos)))
         }
+        let itemFoods = try await foods.itemFoods(for: found.customMeals.flatMap(\.1.items), logger: context.logger)
         for (seq, custom) in found.customMeals {
             changes.append(
                 .live(
                     seq: seq, type: CustomMealRecord.entityType, id: custom.id.lowercasedString, version: custom.version,
-                    modifiedAt: custom.modified.date, data: .customMeal(try CustomMealBody(custom, catalog: catalog))))
+                    modifiedAt: custom.modified.date, data: .customMeal(try CustomMealBody(custom, foods: itemFoods))))
         }
         for tombstone in found.tombstones {
             changes.append(

@@ -8,8 +8,8 @@ import PostgresSupport
 import WireJSON
 
 /// Applies the events the meals service consumes: `user.profile_updated` (the diet, goals and time zone used
-/// for scoring) and `user.deleted` (every meal, photo, custom meal, the vision key, vision usage and budget, and the
-/// profile of the user go).
+/// for scoring), `user.deleted` (every meal, photo, custom meal, the vision key, vision usage and budget, and the
+/// profile of the user go) and `food.product_changed` (the copy of a packaged product that meal items name).
 struct MealsEventHandler: EventHandler {
     let profiles: ProfileRepository
     let meals: MealRepository
@@ -18,8 +18,9 @@ struct MealsEventHandler: EventHandler {
     /// Meal writes waiting for their user's first profile; woken once the profile's transaction commits.
     let arrivals: ProfileArrivals
     var visionUsage = VisionUsageRepository()
+    var products = ProductCopyRepository()
 
-    static let topics: [Topic] = [.userProfileUpdated, .userDeleted]
+    static let topics: [Topic] = [.userProfileUpdated, .userDeleted, .foodProductChanged]
 
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
         switch event.header.type {
@@ -35,6 +36,8 @@ struct MealsEventHandler: EventHandler {
             try await profiles.delete(userId: userId, on: connection, logger: logger)
             try await SyncClock.forget(userId, on: connection, logger: logger)
             logger.info("user purged", metadata: ["user_id": .string(userId.lowercasedString)])
+        case Topic.foodProductChanged.rawValue:
+            try await products.save(try event.payload(FoodProductChanged.self), on: connection, logger: logger)
         default:
             throw EventRejected("the meals service does not consume \(event.header.type)")
         }

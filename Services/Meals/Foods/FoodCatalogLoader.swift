@@ -68,6 +68,10 @@ final class FoodCatalogLoader: Service, FoodCatalogSource {
         try await repository.nutrients(of: id, logger: logger)
     }
 
+    func products(_ ids: Set<UUID>, logger: Logger) async throws -> [UUID: PackagedProduct] {
+        try await ProductCopyRepository().products(ids, client: repository.client, logger: logger)
+    }
+
     func catalog() throws -> FoodCatalog {
         guard let catalog = loaded.withLock({ $0 }) else {
             throw APIError.unavailable("The food table is still loading; try again in a few seconds.", retryAfterSeconds: 2)

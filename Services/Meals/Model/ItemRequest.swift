@@ -1,7 +1,14 @@
+import Foundation
+
 /// An item as a client writes it (manual entry, edits, custom meals): a table food by id with a portion
-/// (`grams`, or `quantity` and `unit`), or free values (`name`, `grams`, `calories` and optional nutrients).
+/// (`grams`, or `quantity` and `unit`), a packaged product by id with `grams` or `servings`, or free values (`name`,
+/// `grams`, `calories` and optional nutrients).
 struct ItemRequest: Codable, Sendable, Equatable {
     var foodId: String?
+    /// A packaged product of the foods service (`GET /api/foods/barcode/{code}` answers its id).
+    var productId: UUID?
+    /// Servings of the product, by the serving size on its label.
+    var servings: Double?
     var name: String?
     var quantity: Double?
     var unit: String?
@@ -15,9 +22,11 @@ struct ItemRequest: Codable, Sendable, Equatable {
     var saturatedFat: Double?
     var sodium: Double?
 
-    /// The request that reproduces a stored item: its table food and grams, or its values.
+    /// The request that reproduces a stored item: its product or table food and grams, or its values.
     init(item: MealItem) {
-        if let foodId = item.foodId {
+        if let productId = item.productId {
+            self.init(productId: productId, name: item.name, grams: item.grams)
+        } else if let foodId = item.foodId {
             self.init(foodId: foodId, name: item.name, grams: item.grams)
         } else {
             self.init(
@@ -27,11 +36,13 @@ struct ItemRequest: Codable, Sendable, Equatable {
     }
 
     init(
-        foodId: String? = nil, name: String? = nil, quantity: Double? = nil, unit: String? = nil, grams: Double? = nil,
-        calories: Double? = nil, protein: Double? = nil, carbs: Double? = nil, fat: Double? = nil, fiber: Double? = nil,
-        sugars: Double? = nil, saturatedFat: Double? = nil, sodium: Double? = nil
+        foodId: String? = nil, productId: UUID? = nil, servings: Double? = nil, name: String? = nil, quantity: Double? = nil,
+        unit: String? = nil, grams: Double? = nil, calories: Double? = nil, protein: Double? = nil, carbs: Double? = nil,
+        fat: Double? = nil, fiber: Double? = nil, sugars: Double? = nil, saturatedFat: Double? = nil, sodium: Double? = nil
     ) {
         self.foodId = foodId
+        self.productId = productId
+        self.servings = servings
         self.name = name
         self.quantity = quantity
         self.unit = unit

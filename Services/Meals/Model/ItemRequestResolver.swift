@@ -3,7 +3,9 @@ import Foundation
 import ServiceDefaults
 
 /// Validates client-written items and turns them into drafts; every problem is reported at once as a 422
-/// naming the field (`items[1].grams`). Bounds: 1 to 50 items; grams from 0.1 to 5,000 per item;
+/// naming the field (`items[1].grams`). A product item names a product meals knows (from `food.product_changed`;
+/// one held after reports only by its author) with `grams` (millilitres for a drink) or `servings` (by its label's
+/// serving size; one serving when neither is given). Bounds: 1 to 50 items; grams from 0.1 to 5,000 per item;
 /// quantity above 0 and at most 1,000; calories at most 10,000 per item; no negative or non-finite value;
 /// protein, carbs and fat together, and fibre, sugars and saturated fat each, no heavier than the item; sodium at
 /// most 100,000 mg (so totals stay finite). Calories that disagree with the macros are
@@ -16,21 +18,21 @@ enum ItemRequestResolver {
     static let maxCalories = 10000.0
     static let maxSodiumMilligrams = 100_000.0
 
-    static func resolve(_ requests: [ItemRequest], catalog: FoodCatalog, field: String = "items") throws -> [MealItemDraft] {
+    static func resolve(_ requests: [ItemRequest], foods: ItemFoods, caller: UUID, field: String = "items") throws -> [MealItemDraft] {
         var problems: [String: String] = [:]
         if requests.isEmpty { problems[field] = "Give at least one item." }
         if requests.count > maxItems { problems[field] = "At most \(maxItems) items per meal." }
         var drafts: [MealItemDraft] = []
         for (index, request) in requests.prefix(maxItems).enumerated() {
             let path = "\(field)[\(index)]"
-            if let draft = resolve(request, catalog: catalog, path: path, problems: &problems) { drafts.append(draft) }
+            if let draft = resolve(request, foods: foods, caller: caller, path: path, problems: &problems) { drafts.append(draft) }
         }
         guard problems.isEmpty else { throw APIError.invalid(problems) }
         return drafts
     }
 
     private static func resolve(
-        _ request: ItemRequest, catalog: FoodCatalog, path: String, problems: inout [String: String]
+        _ request: ItemRequest, foods: ItemFoods, caller: UUID, path: String, problems: inout [String: String]
     ) -> MealItemDraft? {
         let before = problems.count
         if let grams = request.grams, !(grams >= minGrams && grams <= maxGrams && grams.isFinite) {
@@ -49,8 +51,25 @@ enum ItemRequestResolver {
             problems["\(path).calories"] = "At most \(Int(maxCalories)) kcal per item."
         }
 
+        if let servings = request.servings, !(servings > 0 && servings <= 100 && servings.isFinite) {
+            problems["\(path).servings"] = "Must be above 0 and at most 100."
+        }
+        if let productId = request.productId {
+            if request.foodId != nil { problems["\(path).foodId"] = "Give either a productId or a foodId, not both." }
+            if request.values.contains(where: { $0.value != nil }) {
+                problems["\(path).calories"] = "Give either a productId (values come from its label) or your own values, not both."
+            }
+            guard let product = foods.products[productId], product.isLoggable(by: caller) else {
+                problems["\(path).productId"] =
+                    "No product with this id; look it up with /api/foods/barcode/{code} (one added a moment ago may take a second to arrive)."
+                return nil
+            }
+            guard problems.count == before else { return nil }
+            return productDraft(request, product: product, name: name, path: path, problems: &problems)
+        }
+        if request.servings != nil { problems["\(path).servings"] = "Servings are for products (productId); give grams or a quantity." }
         if let foodId = request.foodId {
-            guard let food = catalog.food(id: foodId) else {
+            guard let food = foods.catalog.food(id: foodId) else {
                 problems["\(path).foodId"] = "No food with this id; search /api/foods/search."
                 return nil
             }
@@ -82,6 +101,30 @@ enum ItemRequestResolver {
         return MealItemDraft(
             name: name, amount: request.quantity ?? grams, unit: request.quantity == nil ? "g" : (request.unit ?? "serving"),
             grams: grams, food: nil, nutrients: nutrients, confidence: 1, source: .manual)
+    }
+
+    /// A portion of a product: `grams`, or `servings` (default 1) of its label's serving size.
+    private static func productDraft(
+        _ request: ItemRequest, product: PackagedProduct, name: String?, path: String, problems: inout [String: String]
+    ) -> MealItemDraft? {
+        let name = name ?? product.name
+        if let grams = request.grams {
+            guard request.servings == nil else {
+                problems["\(path).servings"] = "Give grams or servings, not both."
+                return nil
+            }
+            return .fromProduct(product, name: name, amount: grams, unit: product.event.basis == "100ml" ? "ml" : "g", grams: grams)
+        }
+        guard let serving = product.servingGrams else {
+            problems["\(path).grams"] = "This product's label gives no serving size: give grams."
+            return nil
+        }
+        let servings = request.servings ?? 1
+        guard serving * servings <= maxGrams else {
+            problems["\(path).servings"] = "That portion weighs over \(Int(maxGrams)) g."
+            return nil
+        }
+        return .fromProduct(product, name: name, amount: servings, unit: "serving", grams: serving * servings)
     }
 
     /// A portion of a table food: explicit grams win, else quantity (default 1) of the unit (default the usual one).

@@ -15,7 +15,9 @@ enum MealComposer {
     }
 
     static func compose(_ drafts: [MealItemDraft], profile: ScoringProfile, title: String? = nil) -> Composition {
-        let scorable = drafts.map { ScorableItem(name: $0.name, grams: $0.grams, nutrients: $0.nutrients, traits: $0.traits) }
+        let scorable = drafts.map {
+            ScorableItem(name: $0.name, grams: $0.grams, nutrients: $0.nutrients, traits: $0.traits, nutriScore: $0.product?.event.nutriScore)
+        }
         var items: [MealItem] = []
         var scored: [(item: ScorableItem, health: HealthScore)] = []
         for (draft, item) in zip(drafts, scorable) {
@@ -25,7 +27,7 @@ enum MealComposer {
             items.append(
                 MealItem(
                     name: draft.name, amount: draft.amount, unit: draft.unit, grams: (draft.grams * 10).rounded() / 10,
-                    foodId: draft.food?.id, foodName: draft.food?.name, calories: values.calories, protein: values.protein,
+                    foodId: draft.food?.id, foodName: draft.food?.name, productId: draft.product?.id, calories: values.calories, protein: values.protein,
                     carbs: values.carbs, fat: values.fat, fiber: values.fiber, sugars: values.sugars,
                     saturatedFat: values.saturatedFat, sodium: values.sodium, confidence: (draft.confidence * 100).rounded() / 100,
                     source: draft.source, healthScore: assessment.health, reason: assessment.reason,

@@ -1,8 +1,10 @@
+import Foundation
 import FoodData
 
-/// Where an item's numbers come from: the USDA table, the vision model's own estimate, or the user.
+/// Where an item's numbers come from: the USDA table, the vision model's own estimate, the user, or a packaged
+/// product's label (the foods service's product).
 enum ItemSource: String, Codable, Sendable {
-    case database, estimate, manual
+    case database, estimate, manual, product
 }
 
 /// One scored item of a stored meal, as answered to clients.
@@ -14,6 +16,8 @@ struct MealItem: Codable, Sendable, Equatable {
     /// The USDA food the numbers come from; nil for estimates and manual values.
     var foodId: String?
     var foodName: String?
+    /// The packaged product the numbers come from (`source` `product`).
+    var productId: UUID?
     var calories: Double
     var protein: Double
     var carbs: Double

@@ -60,7 +60,8 @@ struct MealRecord: Sendable, Equatable {
             items: items.map { item in
                 MealSnapshotItem(
                     name: item.name, amount: item.amount, unit: item.unit, grams: item.grams, nutrients: item.nutrients.totals,
-                    healthScore: item.healthScore.score, healthRating: item.healthScore.rating.rawValue, source: item.source.rawValue)
+                    healthScore: item.healthScore.score, healthRating: item.healthScore.rating.rawValue, source: item.source.rawValue,
+                    productId: item.productId)
             },
             totals: totals.totals, healthScore: health?.score, healthRating: health?.rating.rawValue,
             dietPreference: diet.diet.rawValue, dietScore: diet.score, dietBand: diet.band.rawValue, dietExplanation: diet.explanation,

@@ -35,7 +35,7 @@ enum MealsExportTables {
                 owner: "m.user_id", order: "m.eaten_at, m.id, item.position", formats: .csvOnly,
                 columns: [
                     ExportColumn("mealId", "m.id"), ExportColumn("position", "item.position"), item("name", .text), item("amount"),
-                    item("unit", .text), item("grams"), item("foodId"), item("foodName", .text), item("calories"), item("protein"),
+                    item("unit", .text), item("grams"), item("foodId"), item("foodName", .text), item("productId"), item("calories"), item("protein"),
                     item("carbs"), item("fat"), item("fiber"), item("sugars"), item("saturatedFat"), item("sodium"), item("confidence"),
                     item("source"), ExportColumn("healthScore", "item.value->'healthScore'", .json),
                     ExportColumn("flags", "item.value->'flags'", .json),

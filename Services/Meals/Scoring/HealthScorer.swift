@@ -8,7 +8,7 @@ enum HealthScorer {
     static func assess(_ item: ScorableItem, profile: ScoringProfile) -> ItemHealthAssessment {
         let density = NutrientDensity(item)
         let health = HealthScore(
-            nutrientDensity: density.score, processing: item.traits.processing.healthPoints,
+            nutrientDensity: density.score, processing: item.processingPoints,
             goalAlignment: GoalAlignment.score(item, profile: profile))
         return ItemHealthAssessment(
             health: health, reason: HealthWording.reason(item, density: density),

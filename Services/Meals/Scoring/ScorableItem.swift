@@ -8,12 +8,24 @@ struct ScorableItem: Sendable, Equatable {
     /// Nutrients for this portion, not per 100 g.
     var nutrients: NutrientProfile
     var traits: FoodTraits
+    /// A packaged product's Nutri-Score grade (`a`-`e`), when its label or Open Food Facts gives one.
+    var nutriScore: String?
 
-    init(name: String, grams: Double, nutrients: NutrientProfile, traits: FoodTraits) {
+    init(name: String, grams: Double, nutrients: NutrientProfile, traits: FoodTraits, nutriScore: String? = nil) {
         self.name = name
         self.grams = grams
         self.nutrients = nutrients
         self.traits = traits
+        self.nutriScore = nutriScore
+    }
+
+    /// The processing part of the health score: the processing level's points (NOVA's, for a product that states it),
+    /// averaged with the Nutri-Score grade's (a 100, b 80, c 60, d 35, e 10) when the item has one.
+    var processingPoints: Int {
+        let points = traits.processing.healthPoints
+        let grades = ["a": 100, "b": 80, "c": 60, "d": 35, "e": 10]
+        guard let grade = nutriScore.flatMap({ grades[$0] }) else { return points }
+        return Int((Double(points + grade) / 2).rounded())
     }
 
     /// A portion of `grams` of a table food, named `name` or else the table's name.

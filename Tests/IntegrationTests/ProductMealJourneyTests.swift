@@ -1,0 +1,59 @@
+import EventContracts
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import ServiceDefaults
+import Testing
+
+@testable import TrendsService
+
+/// A packaged product from the foods service logged into a meal, end to end through the gateway against every real
+/// service: meals learns the product from `food.product_changed` (never calling foods), scores it from its label,
+/// trends shows it in the day, and the export carries the product and the item that names it.
+@Suite("A product in a meal, through every service", .serialized, .enabled(if: TestEnvironment.isAvailable))
+struct ProductMealJourneyTests {
+    static let skyr = #"""
+        {"barcode":"4006381333931","name":"Skyr natur","brand":"Nordhof","servingSize":{"amount":150,"unit":"g"},
+         "per100g":{"calories":63,"protein":11,"carbs":4,"fat":0.2,"sugars":4,"salt":0.1},"allergens":["milk"],"vegetarian":true,
+         "novaGroup":1,"nutriScore":"a"}
+        """#
+
+    @Test("a user adds a product, logs two servings, and sees them in the day's totals and scores, and in the export")
+    func productLoggedIntoMeal() async throws {
+        try await FullStack.run(start: JourneyTests.start) { stack in
+            let user = try await stack.signUp("Scanner")
+            let added = try await stack.expect(.created, .post, "/api/foods/products", json: Self.skyr, token: user.token)
+            let productId = try #require(added.object["id"] as? String)
+            let scanned = try await stack.expect(.ok, .get, "/api/foods/barcode/4006381333931", token: user.token)
+            #expect(scanned.object["id"] as? String == productId)
+
+            // Meals learns of the product from its event, a moment after it was added.
+            let entry = #"{"title":"Breakfast","items":[{"productId":"\#(productId)","servings":2}]}"#
+            var logged: TestResponse?
+            let known = try await TestEnvironment.eventually(timeout: .seconds(30)) {
+                let answer = try await stack.gateway.call(.post, "/api/meals", json: entry, token: user.token)
+                if answer.status == .created { logged = answer }
+                return answer.status == .created
+            }
+            #expect(known, "meals did not learn of the product")
+            let meal = try #require(try logged?.decoded(MealAnswer.self))
+            #expect(meal.items.first?.source == "product" && meal.items.first?.grams == 300 && meal.items.first?.calories == 189)
+            #expect(meal.totals.calories == 189 && meal.totals.protein == 33)
+
+            let day = try await stack.gateway.eventually("/api/history/2026-03-10", token: user.token, as: DayHistory.self) {
+                $0.meals.count == 1
+            }
+            #expect(day.summary.calories == 189)
+            #expect(day.meals.first?.items.first?.productId?.uuidString.lowercased() == productId)
+            #expect(day.meals.first?.items.first?.source == "product" && day.meals.first?.healthScore != nil)
+
+            let export = try await stack.expect(.ok, .get, "/api/export", token: user.token)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(buffer: export.body)) as? [String: Any])
+            let products = (document["foods"] as? [String: Any])?["products"] as? [[String: Any]] ?? []
+            #expect(products.map { $0["id"] as? String } == [productId], "the foods part holds the user's product")
+            let meals = (document["meals"] as? [String: Any])?["meals"] as? [[String: Any]] ?? []
+            let items = meals.first?["items"] as? [[String: Any]] ?? []
+            #expect(items.first?["productId"] as? String == productId, "the exported meal item names the product")
+        }
+    }
+}
