@@ -47,6 +47,20 @@ struct ProductMealJourneyTests {
             #expect(day.meals.first?.items.first?.productId?.uuidString.lowercased() == productId)
             #expect(day.meals.first?.items.first?.source == "product" && day.meals.first?.healthScore != nil)
 
+            // Search ranks by how often a product was logged (foods counts consumed meals from their events): the logged
+            // skyr comes before an equally similar one that sorts first by name.
+            let other = try await stack.signUp("Other")
+            let apricot = Self.skyr.replacingOccurrences(of: "4006381333931", with: "96385074").replacingOccurrences(
+                of: "Skyr natur", with: "Skyr apricot")
+            try await stack.expect(.created, .post, "/api/foods/products", json: apricot, token: other.token)
+            let ranked = try await TestEnvironment.eventually(timeout: .seconds(30)) {
+                let search = try await stack.gateway.call(.get, "/api/foods/search?q=skyr&limit=5", token: user.token)
+                let results = search.object["results"] as? [[String: Any]] ?? []
+                let products = results.filter { $0["kind"] as? String == "product" }
+                return products.compactMap { $0["name"] as? String }.prefix(2) == ["Skyr natur", "Skyr apricot"]
+            }
+            #expect(ranked, "the logged product is not ranked first")
+
             let export = try await stack.expect(.ok, .get, "/api/export", token: user.token)
             let document = try #require(try JSONSerialization.jsonObject(with: Data(buffer: export.body)) as? [String: Any])
             let products = (document["foods"] as? [String: Any])?["products"] as? [[String: Any]] ?? []

@@ -30,11 +30,13 @@ enum TestProducts {
         allergens: ["milk"], vegan: false, vegetarian: true, nova: 1, nutriScore: "a")
     /// Held back after reports: loggable by its author only.
     static let held = product(
-        heldId, name: "Reported bar", per100: .init(calories: 400, protein: 5, carbs: 60, fat: 15, fiber: nil, sugars: nil, saturatedFat: nil, sodium: nil),
+        heldId, name: "Reported bar",
+        per100: .init(calories: 400, protein: 5, carbs: 60, fat: 15, fiber: nil, sugars: nil, saturatedFat: nil, sodium: nil),
         serving: 40, offered: false)
     /// Energy and fat only, no serving size: logged by grams, flagged incomplete.
     static let incomplete = product(
-        incompleteId, name: "Peanut butter", per100: .init(calories: 620, protein: nil, carbs: nil, fat: 50, fiber: nil, sugars: nil, saturatedFat: nil, sodium: nil),
+        incompleteId, name: "Peanut butter",
+        per100: .init(calories: 620, protein: nil, carbs: nil, fat: 50, fiber: nil, sugars: nil, saturatedFat: nil, sodium: nil),
         serving: nil, vegan: true, nova: 4)
     /// A drink per 100 ml, a 330 ml can.
     static let drink = product(

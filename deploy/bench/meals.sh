@@ -85,7 +85,6 @@ cat >"$WORK/routes.json" <<JSON
     { "prefix": "/api/users", "upstream": "auth", "public": false },
     { "prefix": "/api/analyze", "upstream": "meals", "public": false, "maxBodyBytes": $ANALYZE_MAX_BODY },
     { "prefix": "/api/meals", "upstream": "meals", "public": false, "maxBodyBytes": $MEALS_MAX_BODY },
-    { "prefix": "/api/foods", "upstream": "meals", "public": false },
     { "prefix": "/api/custom-meals", "upstream": "meals", "public": false },
     { "prefix": "/media/photos", "upstream": "meals", "public": true } ] }
 JSON

@@ -62,7 +62,7 @@ bench_start_auth() { # bench_start_auth PORT: AuthService on PORT with 1 h token
 bench_start_gateway() { # bench_start_gateway PORT ROUTES_FILE: the gateway, waited for until it has the keys; sets GATEWAY_PID
   # The routes file names the upstreams; variables left in the environment would override it.
   env -u GATEWAY_JWKS_URL -u GATEWAY_REVOCATIONS_URL -u UPSTREAM_AUTH_URL -u UPSTREAM_MEALS_URL -u UPSTREAM_METRICS_URL -u UPSTREAM_TRENDS_URL \
-    -u UPSTREAM_SHARING_URL HTTP_PORT="$1" GATEWAY_ROUTES_FILE="$2" \
+    -u UPSTREAM_SHARING_URL -u UPSTREAM_FOODS_URL HTTP_PORT="$1" GATEWAY_ROUTES_FILE="$2" \
     LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" "$BIN_DIR/Gateway" >"$WORK/gateway.log" 2>&1 </dev/null &
   GATEWAY_PID=$!
   wait_for 30 "gateway keys" http_ok "http://127.0.0.1:$1/health/ready" || fail "the gateway did not become ready; see $WORK/gateway.log"

@@ -7077,6 +7077,10 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/MealSnapshotItem/source`.
             public var source: Components.Schemas.MealSnapshotItem.sourcePayload
+            /// The packaged product the numbers come from, for `source` `product`; absent otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealSnapshotItem/productId`.
+            public var productId: Swift.String?
             /// Creates a new `MealSnapshotItem`.
             ///
             /// - Parameters:
@@ -7088,6 +7092,7 @@ extension Components {
             ///   - healthScore:
             ///   - healthRating:
             ///   - source:
+            ///   - productId: The packaged product the numbers come from, for `source` `product`; absent otherwise.
             public init(
                 name: Swift.String,
                 amount: Swift.Double,
@@ -7096,7 +7101,8 @@ extension Components {
                 nutrients: Components.Schemas.NutrientTotals,
                 healthScore: Swift.Int,
                 healthRating: Components.Schemas.HealthRating,
-                source: Components.Schemas.MealSnapshotItem.sourcePayload
+                source: Components.Schemas.MealSnapshotItem.sourcePayload,
+                productId: Swift.String? = nil
             ) {
                 self.name = name
                 self.amount = amount
@@ -7106,6 +7112,7 @@ extension Components {
                 self.healthScore = healthScore
                 self.healthRating = healthRating
                 self.source = source
+                self.productId = productId
             }
             public enum CodingKeys: String, CodingKey {
                 case name
@@ -7116,6 +7123,7 @@ extension Components {
                 case healthScore
                 case healthRating
                 case source
+                case productId
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -7151,6 +7159,10 @@ extension Components {
                     Components.Schemas.MealSnapshotItem.sourcePayload.self,
                     forKey: .source
                 )
+                self.productId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .productId
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "name",
                     "amount",
@@ -7159,7 +7171,8 @@ extension Components {
                     "nutrients",
                     "healthScore",
                     "healthRating",
-                    "source"
+                    "source",
+                    "productId"
                 ])
             }
         }

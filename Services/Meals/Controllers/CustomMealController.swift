@@ -1,8 +1,8 @@
 import BackendKit
 import FoodData
 import Foundation
-import Logging
 import Hummingbird
+import Logging
 import ServiceDefaults
 import SyncContracts
 

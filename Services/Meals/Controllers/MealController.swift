@@ -74,7 +74,8 @@ struct MealController: Sendable {
         let raw = try await RequestPreconditions.rawBody(&request, context: context)
         let body = try await request.decodeJSON(as: MealEntryRequest.self, context: context)
         let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
-        let meal = try await maker.meal(body, id: UUID(), userId: caller.userId, body: raw.readableBytesView, profile: profile, logger: context.logger)
+        let meal = try await maker.meal(
+            body, id: UUID(), userId: caller.userId, body: raw.readableBytesView, profile: profile, logger: context.logger)
         try await store.create(meal, photo: nil, logger: context.logger)
         return EditedResponse(status: .created, headers: MealFactory.headers(for: meal), response: MealBody(meal, photos: photos))
     }

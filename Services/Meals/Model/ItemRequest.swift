@@ -59,7 +59,9 @@ struct ItemRequest: Codable, Sendable, Equatable {
 
     /// The free nutrient values given, by field name.
     var values: [(field: String, value: Double?)] {
-        [("calories", calories), ("protein", protein), ("carbs", carbs), ("fat", fat), ("fiber", fiber), ("sugars", sugars),
-         ("saturatedFat", saturatedFat), ("sodium", sodium)]
+        [
+            ("calories", calories), ("protein", protein), ("carbs", carbs), ("fat", fat), ("fiber", fiber), ("sugars", sugars),
+            ("saturatedFat", saturatedFat), ("sodium", sodium),
+        ]
     }
 }

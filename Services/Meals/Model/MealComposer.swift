@@ -27,7 +27,8 @@ enum MealComposer {
             items.append(
                 MealItem(
                     name: draft.name, amount: draft.amount, unit: draft.unit, grams: (draft.grams * 10).rounded() / 10,
-                    foodId: draft.food?.id, foodName: draft.food?.name, productId: draft.product?.id, calories: values.calories, protein: values.protein,
+                    foodId: draft.food?.id, foodName: draft.food?.name, productId: draft.product?.id, calories: values.calories,
+                    protein: values.protein,
                     carbs: values.carbs, fat: values.fat, fiber: values.fiber, sugars: values.sugars,
                     saturatedFat: values.saturatedFat, sodium: values.sodium, confidence: (draft.confidence * 100).rounded() / 100,
                     source: draft.source, healthScore: assessment.health, reason: assessment.reason,

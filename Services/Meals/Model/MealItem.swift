@@ -1,5 +1,5 @@
-import Foundation
 import FoodData
+import Foundation
 
 /// Where an item's numbers come from: the USDA table, the vision model's own estimate, the user, or a packaged
 /// product's label (the foods service's product).
