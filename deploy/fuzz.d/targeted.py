@@ -30,6 +30,7 @@ import datetime
 import http.server
 import json
 import os
+import random
 import sys
 import threading
 import time
@@ -207,6 +208,10 @@ class World:
         found = foods.get("foods") or foods.get("results") or foods.get("items") or []
         self.food_id = found[0]["id"] if found else "20044"
         self.meal_id = self.new_meal()
+        # Products: one of the main user's (edited), one of another user's (reported: authors cannot report their own).
+        self.product_id = self.new_product(self.token)
+        self.other = fuzzlib.register("products")
+        self.reported_id = self.new_product(self.other["token"])
         answer = call("POST", "/api/custom-meals", self.custom_meal_body(), token=self.token)
         self.custom_id = (answer.json() or {}).get("id", str(uuid.uuid4()))
         self.share_token = self.share(self.meal_id) or "A" * 43
@@ -236,6 +241,29 @@ class World:
         if answer.status != 201:
             raise SystemExit(f"could not create a meal: {answer.status} {answer.body[:300]!r}")
         return answer.json()["id"]
+
+    @staticmethod
+    def fresh_barcode():
+        """A new EAN-13 in GS1's in-store range (prefix 2, never a retail product), its check digit computed."""
+        digits = "2" + "".join(random.choice("0123456789") for _ in range(11))
+        total = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(digits))
+        return digits + str((10 - total % 10) % 10)
+
+    def product_body(self, barcode=None):
+        return {"barcode": barcode or self.fresh_barcode(), "name": "Fuzz yoghurt", "brand": "Fuzz Dairy",
+                "servingSize": {"amount": 150, "unit": "g"},
+                "per100g": {"calories": 60, "protein": 10, "carbs": 3.6, "fat": 0.4, "sugars": 3.6, "salt": 0.1},
+                "allergens": ["milk"], "vegetarian": True}
+
+    def new_product(self, token):
+        body = self.product_body()
+        answer = call("POST", "/api/foods/products", body, token=token)
+        if answer.status != 201:
+            raise SystemExit(f"could not add a product: {answer.status} {answer.body[:300]!r}")
+        product = answer.json()
+        self.product_barcodes = getattr(self, "product_barcodes", {})
+        self.product_barcodes[product["id"]] = body["barcode"]
+        return product["id"]
 
     def share(self, meal_id):
         for _ in range(30):
@@ -401,6 +429,14 @@ VALID = {
     "POST /api/sync/import": dict(
         body=lambda w: {"meals": [dict(w.meal_body(), id=str(uuid.uuid4()))],
                         "weighIns": [{"date": yesterday(), "weight": 80.3, "unit": "kg"}]}),
+    "POST /api/foods/products": dict(body=lambda w: w.product_body(),
+                                     readback=readback_get(lambda w, a: f"/api/foods/{a.json()['id']}")),
+    # Only the author edits; the barcode cannot change.
+    "PUT /api/foods/products/{id}": dict(
+        body=lambda w: w.product_body(w.product_barcodes[w.product_id]), path=lambda w: f"/api/foods/products/{w.product_id}",
+        readback=readback_get(lambda w, a: f"/api/foods/{w.product_id}")),
+    "POST /api/foods/products/{id}/reports": dict(
+        body=lambda w: {"reason": "wrong_nutrition", "note": "fuzz report"}, path=lambda w: f"/api/foods/products/{w.reported_id}/reports"),
     "POST /api/share/meal/{id}": dict(body=lambda w: {"expiresInDays": 7, "includePhoto": False, "showDisplayName": True},
                                       path=lambda w: f"/api/share/meal/{w.meal_id}", optional=True),
 }
@@ -557,6 +593,10 @@ def valid_segment(world, operation, name):
         return world.meal_id
     if path.startswith("/api/custom-meals/"):
         return world.custom_id
+    if path.startswith("/api/foods/products/"):
+        return world.product_id
+    if path.startswith("/api/foods/barcode/"):
+        return world.product_barcodes[world.product_id]
     if path.startswith("/api/foods/"):
         return world.food_id
     if path.startswith("/api/share/meal/"):

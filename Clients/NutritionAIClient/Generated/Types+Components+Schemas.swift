@@ -3092,7 +3092,7 @@ extension Components {
                 ])
             }
         }
-        /// The nutrition label of 100 g or 100 ml as the user types it. Calories, protein, carbs and fat are required; the others may be left out (or `null`). Rules, each a 422 naming the field (`per100g.sugars`): sugars at most carbs, saturated fat at most fat, and calories within 20 % (or 15 kcal) of 4 × protein + 4 × carbs + 9 × fat (fibre may add 2 kcal per gram). Protein, carbs and fat together weigh at most 100 g. Give sodium in mg or salt in g (sodium = salt × 400), or both when they agree; answers carry sodium.
+        /// The nutrition label of 100 g or 100 ml as the user types it. Calories, protein, carbs and fat are required; the others may be left out (or `null`). Rules, each a 422 naming the field (`per100g.sugars`): sugars at most carbs, saturated fat at most fat, and calories and 4 × protein + 4 × carbs + 9 × fat within 1.5 times plus 50 kcal of each other, the check photo answers pass too (it catches a label's kJ typed as kcal). Protein, carbs and fat together weigh at most 100 g (150 g per 100 ml). Give sodium in mg or salt in g (sodium = salt × 400), or both when they agree; answers carry sodium.
         ///
         /// - Remark: Generated from `#/components/schemas/NutrientsDraft`.
         public struct NutrientsDraft: Codable, Hashable, Sendable {

@@ -15,7 +15,8 @@ struct ProductRepository: Sendable {
     /// similarity when ranking (a product in 100 meals gains about 0.23, as much as a better spelling match).
     static let popularityWeight = 0.05
 
-    private static let columns = "id, gtin, source, author_id, details::text, version, status, created_at, updated_at, fetched_at"
+    /// The columns every product query reads, in `Row`'s order (`product(from:)`).
+    static let columns = "id, gtin, source, author_id, details::text, version, status, created_at, updated_at, fetched_at"
     private typealias Row = (UUID, String, String, UUID?, String, Int, String, Date, Date, Date?)
 
     // MARK: Products
@@ -255,6 +256,11 @@ struct ProductRepository: Sendable {
         var products: [Product] = []
         for try await row in rows.decode(Row.self) { products.append(try Self.product(from: row)) }
         return products
+    }
+
+    /// The product of a row of `columns`.
+    static func product(from row: PostgresRow) throws -> Product {
+        try product(from: try row.decode(Row.self))
     }
 
     private static func product(from row: Row) throws -> Product {

@@ -17,7 +17,7 @@ struct PostgresProductStore: ProductStore {
     }
 
     func product(gtins: [GTIN], logger: Logger) async throws -> Product? {
-        let found = try await client.withConnection { connection in try await repository.products(gtins: gtins, on: connection, logger: logger) }
+        let found = try await client.execute(ProductsByBarcodeStatement(gtins: gtins), logger: logger)
         return gtins.compactMap { gtin in found.first { $0.gtin == gtin } }.first
     }
 
