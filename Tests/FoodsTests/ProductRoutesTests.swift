@@ -1,6 +1,7 @@
 import FoodData
 import Foundation
 import HTTPTypes
+import Synchronization
 import Testing
 
 @testable import FoodsService
@@ -161,6 +162,28 @@ struct ProductRoutesTests {
         try await harness.withRoutes { client in
             let reinstated = try await client.call(.get, "/api/foods/barcode/036000291452", as: harness.stranger)
             #expect(reinstated.status == .ok, "offered again once reinstated")
+        }
+    }
+
+    @Test("a product an operator removed is gone for everyone, its author included, and its barcode cannot be added again")
+    func removed() async throws {
+        let productId = Mutex<String>("")
+        try await harness.withRoutes { client in
+            let added = try await client.addProduct(barcode: "036000291452")
+            productId.withLock { $0 = added.id }
+        }
+        let id = productId.withLock { $0 }
+        try await harness.withAdminRoutes { admin in
+            let removed = try await admin.call(.post, "/admin/foods/products/\(id)/review", json: #"{"decision":"remove"}"#)
+            #expect(removed.status == .ok && removed.json["status"] as? String == "removed", "\(removed.text)")
+        }
+        try await harness.withRoutes { client in
+            let lookup = try await client.call(.get, "/api/foods/barcode/036000291452")
+            #expect(lookup.status == .notFound && lookup.errorCode == "product_not_found")
+            #expect(try await client.call(.get, "/api/foods/\(id)").status == .notFound)
+            let again = try await client.call(.post, "/api/foods/products", json: FoodsFixtures.draft(barcode: "036000291452"), as: harness.stranger)
+            #expect(again.status == .conflict && again.errorCode == "duplicate_barcode", "\(again.text)")
+            #expect(harness.store.published.last?.offered == false)
         }
     }
 

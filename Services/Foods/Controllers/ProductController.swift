@@ -37,12 +37,14 @@ struct ProductController: Sendable {
             response.headers[.eTag] = "\"\(product.version)\""
             return response
         case .duplicate(let existing):
-            let visible = existing.isVisible(to: caller.userId)
+            let message =
+                switch existing.status {
+                case .removed: "A product with this barcode was removed after review; it cannot be added again."
+                case .held where !existing.isVisible(to: caller.userId): "A product with this barcode exists already and is being reviewed."
+                case .held, .offered: "A product with this barcode exists already; report it if it is wrong."
+                }
             throw APIError(
-                .conflict, code: "duplicate_barcode",
-                message: visible
-                    ? "A product with this barcode exists already; report it if it is wrong."
-                    : "A product with this barcode exists already and is being reviewed.",
+                .conflict, code: "duplicate_barcode", message: message,
                 details: ["barcode": gtin.digits, "existingProductId": existing.id.lowercasedString])
         }
     }
