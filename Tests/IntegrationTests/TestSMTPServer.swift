@@ -135,23 +135,31 @@ final class TestSMTPServer: Sendable {
         return try received()
     }
 
-    /// A loopback port nobody listens on now (the kernel's pick), for a server that starts later.
+    /// A loopback port nobody uses now, for a server that starts later: one below Linux's ephemeral range (32768 and
+    /// up), which the kernel never hands out on its own. A port it picked (bind to 0) came from that range, and in the
+    /// seconds before the server started an outgoing connection of the suite (PostgreSQL, the broker, the relay's
+    /// own attempts) could take it as its source port, so the server found it in use (a CI run of stop 43).
     static func freePort() throws -> Int {
+        for _ in 0..<100 {
+            let candidate = Int.random(in: 20_000..<32_768)
+            if try canBind(candidate) { return candidate }
+        }
+        throw POSIXError(.EADDRINUSE)
+    }
+
+    /// Whether a listening socket could bind `port` on loopback now.
+    private static func canBind(_ port: Int) throws -> Bool {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EMFILE) }
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
-            }
+        address.sin_port = UInt16(port).bigEndian
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in bind(socket, generic, length) == 0 }
         }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// `Tests/StandIns/smtp_server.py`, next to this folder.
