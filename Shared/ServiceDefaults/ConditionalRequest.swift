@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 extension Request {
@@ -9,5 +10,16 @@ extension Request {
             let trimmed = candidate.trimmingCharacters(in: .whitespaces)
             return trimmed == "*" || trimmed == etag || trimmed == "W/\(etag)"
         }
+    }
+
+    /// The version a write's `If-Match` names (`"3"`, `W/"3"` or `3`, as the entity's ETag gave it); nil without the
+    /// header; 400 `invalid_if_match` when unreadable. Meals' and foods' edits compare it with the stored version.
+    public func ifMatchVersion() throws -> Int? {
+        guard let header = headers[.ifMatch] else { return nil }
+        let trimmed = header.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        guard let version = Int(trimmed) else {
+            throw APIError.badRequest("If-Match must hold the version, as in the ETag.", code: "invalid_if_match")
+        }
+        return version
     }
 }

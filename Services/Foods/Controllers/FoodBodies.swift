@@ -6,6 +6,12 @@ import ServiceDefaults
 /// One search result: a USDA food (`kind` `generic`, per 100 g with household measures) or a product (`kind`
 /// `product`, per 100 g or 100 ml, with its brand, barcode and serving, and OFF's attribution when it came from there).
 struct FoodSearchResultBody: Encodable, Sendable {
+    /// The values per 100 of the result's kind: a USDA food's profile, or a product's label with unknowns as `null`.
+    enum Values: Sendable {
+        case generic(NutrientProfile)
+        case product(ProductNutrients, basis: ProductDetails.Basis)
+    }
+
     var id: String
     var kind: String
     var name: String
@@ -13,10 +19,7 @@ struct FoodSearchResultBody: Encodable, Sendable {
     var group: String?
     var source: String
     var relevance: Double
-    var basis: String
-    var per100g: NutrientProfile?
-    var per100ml: ProductNutrients?
-    var per100gOfProduct: ProductNutrients?
+    var values: Values
     var measures: [HouseholdMeasure]?
     var barcode: String?
     var servingSize: ProductDetails.ServingSize?
@@ -33,8 +36,7 @@ struct FoodSearchResultBody: Encodable, Sendable {
         group = food.group.displayName
         source = "usda"
         self.relevance = relevance
-        basis = ProductDetails.Basis.per100g.rawValue
-        per100g = food.per100g
+        values = .generic(food.per100g)
         measures = food.measures
     }
 
@@ -45,8 +47,7 @@ struct FoodSearchResultBody: Encodable, Sendable {
         brand = product.details.brand
         source = product.source.rawValue
         self.relevance = relevance
-        basis = product.details.basis.rawValue
-        if product.details.basis == .per100g { per100gOfProduct = product.details.per100 } else { per100ml = product.details.per100 }
+        values = .product(product.details.per100, basis: product.details.basis)
         barcode = product.gtin.digits
         servingSize = product.details.servingSize
         attribution = product.source == .openFoodFacts ? Attribution(gtin: product.gtin) : nil
@@ -61,10 +62,14 @@ struct FoodSearchResultBody: Encodable, Sendable {
         try container.encodeIfPresent(group, forKey: .group)
         try container.encode(source, forKey: .source)
         try container.encode(relevance, forKey: .relevance)
-        try container.encode(basis, forKey: .basis)
-        if let per100g { try container.encode(per100g, forKey: .per100g) }
-        if let per100gOfProduct { try container.encode(per100gOfProduct, forKey: .per100g) }
-        try container.encodeIfPresent(per100ml, forKey: .per100ml)
+        switch values {
+        case .generic(let profile):
+            try container.encode(ProductDetails.Basis.per100g.rawValue, forKey: .basis)
+            try container.encode(profile, forKey: .per100g)
+        case .product(let nutrients, let basis):
+            try container.encode(basis.rawValue, forKey: .basis)
+            try container.encode(nutrients, forKey: basis == .per100g ? .per100g : .per100ml)
+        }
         try container.encodeIfPresent(measures, forKey: .measures)
         try container.encodeIfPresent(barcode, forKey: .barcode)
         try container.encodeIfPresent(servingSize, forKey: .servingSize)

@@ -61,7 +61,7 @@ struct ProductController: Sendable {
     @Sendable func edit(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let id = try productId(context)
-        let expected = try expectedVersion(request)
+        let expected = try request.ifMatchVersion()
         let (gtin, details) = try ProductDraftReader.read(try await request.decodeJSON(as: ProductDraftBody.self, context: context))
         if let stored = try await store.product(id: id, logger: context.logger), stored.gtin != gtin, stored.isVisible(to: caller.userId) {
             throw APIError.invalid(["barcode": "A product's barcode cannot change; add the other barcode as a product of its own."])
@@ -130,15 +130,5 @@ struct ProductController: Sendable {
     private func productId(_ context: AppRequestContext) throws -> UUID {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("No such product.") }
         return id
-    }
-
-    /// The version in `If-Match` (`"3"`, `W/"3"` or `3`); nil without the header; 400 `invalid_if_match` when unreadable.
-    private func expectedVersion(_ request: Request) throws -> Int? {
-        guard let header = request.headers[.ifMatch] else { return nil }
-        let trimmed = header.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-        guard let version = Int(trimmed) else {
-            throw APIError.badRequest("If-Match must hold the version, as in the ETag.", code: "invalid_if_match")
-        }
-        return version
     }
 }

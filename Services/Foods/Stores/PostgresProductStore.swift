@@ -28,10 +28,7 @@ struct PostgresProductStore: ProductStore {
         return try await client.transaction(logger: logger) { connection in
             guard try await repository.insert(product, on: connection, logger: logger) else {
                 // The barcode is taken (a concurrent insert waited for the other's commit, so the row is there).
-                guard let existing = try await repository.products(gtins: [gtin], on: connection, logger: logger).first else {
-                    throw ProductRowUnreadable(id: product.id)
-                }
-                return .duplicate(existing)
+                return .duplicate(try await holder(of: gtin, on: connection, logger: logger))
             }
             try await publish(product, editor: author, on: connection, logger: logger)
             return .created(product)
@@ -42,10 +39,7 @@ struct PostgresProductStore: ProductStore {
         try await client.transaction(logger: logger) { connection in
             guard let product = try await repository.upsertFetched(details, gtin: gtin, now: now, on: connection, logger: logger) else {
                 // A user's product took the barcode meanwhile: it is the answer.
-                guard let existing = try await repository.products(gtins: [gtin], on: connection, logger: logger).first else {
-                    throw ProductRowUnreadable(id: UUID())
-                }
-                return existing
+                return try await holder(of: gtin, on: connection, logger: logger)
             }
             // A refresh that changed nothing keeps its version: nothing to record or publish.
             if try await !repository.hasVersion(product.version, of: product.id, on: connection, logger: logger) {
@@ -156,9 +150,24 @@ struct PostgresProductStore: ProductStore {
         return released.count
     }
 
+    /// The product holding `gtin`, which a refused insert or upsert just found there.
+    private func holder(of gtin: GTIN, on connection: PostgresConnection, logger: Logger) async throws -> Product {
+        guard let product = try await repository.products(gtins: [gtin], on: connection, logger: logger).first else {
+            throw ProductBarcodeVanished(gtin: gtin)
+        }
+        return product
+    }
+
     /// Records the product's current version and appends its `food.product_changed`.
     private func publish(_ product: Product, editor: UUID?, on connection: PostgresConnection, logger: Logger) async throws {
         try await repository.recordVersion(of: product, editor: editor, on: connection, logger: logger)
         try await Outbox.append(product.changedEnvelope, on: connection, logger: logger)
     }
+}
+
+/// The product that held a barcode when an insert was refused was gone when read (removed in between): never a
+/// client's doing.
+struct ProductBarcodeVanished: Error, CustomStringConvertible {
+    var gtin: GTIN
+    var description: String { "the product holding barcode \(gtin.digits) was gone when read" }
 }

@@ -12,16 +12,6 @@ enum RequestPreconditions {
         return id
     }
 
-    /// The version in `If-Match` (`"3"`, `W/"3"` or `3`); nil without the header; 400 when unreadable.
-    static func expectedVersion(_ request: Request) throws -> Int? {
-        guard let header = request.headers[.ifMatch] else { return nil }
-        let trimmed = header.replacingOccurrences(of: "W/", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-        guard let version = Int(trimmed) else {
-            throw APIError.badRequest("If-Match must hold the version, as in the ETag.", code: "invalid_if_match")
-        }
-        return version
-    }
-
     /// 409 `version_conflict` when the client's `expected` version is not the `current` one of `resource`.
     static func requireVersion(_ expected: Int?, current: Int, of resource: String) throws {
         guard let expected, expected != current else { return }
@@ -39,7 +29,7 @@ enum RequestPreconditions {
     /// How a write settles with what is stored: `If-Match` when sent (strict), otherwise last-write-wins on the
     /// stamp of `modifiedAt` (the server's time without one) and the body's bytes.
     static func writeCondition(_ request: Request, body: ByteBuffer, modifiedAt: String?, now: Date) throws -> WriteCondition {
-        if let version = try expectedVersion(request) { return .ifMatch(version) }
+        if let version = try request.ifMatchVersion() { return .ifMatch(version) }
         let stamp = try WriteStamp.of(modifiedAt: modifiedAt, body: body.readableBytesView, now: now)
         return .lastWriteWins(stamp, body: body, serverTime: modifiedAt == nil)
     }
@@ -48,7 +38,7 @@ enum RequestPreconditions {
     /// on `?modifiedAt=` (the server's time without it). `summary`, a JSON description of the write, stands for its
     /// body in the stamp's tiebreak and in a recorded conflict.
     static func queryWriteCondition(_ request: Request, summary: String, now: Date) throws -> WriteCondition {
-        if let version = try expectedVersion(request) { return .ifMatch(version) }
+        if let version = try request.ifMatchVersion() { return .ifMatch(version) }
         let modifiedAt = request.uri.queryParameters["modifiedAt"].map(String.init)
         let stamp = try WriteStamp.of(modifiedAt: modifiedAt, body: Array(summary.utf8), now: now)
         return .lastWriteWins(stamp, body: ByteBuffer(string: summary), serverTime: modifiedAt == nil)
