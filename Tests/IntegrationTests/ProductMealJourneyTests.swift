@@ -70,4 +70,38 @@ struct ProductMealJourneyTests {
             #expect(items.first?["productId"] as? String == productId, "the exported meal item names the product")
         }
     }
+
+    /// A European muesli label as the model copies it: per 100 g with kJ and kcal and salt, a 45 g serving.
+    static let muesliLabel = #"""
+        {"is_nutrition_label":true,"product_name":"Crunchy muesli","brand":"Nordhof","basis":"g","serving_size":45,
+         "serving_unit":"g","per_100":{"energy_kcal":412,"energy_kj":1725,"protein_g":9.5,"carbs_g":62,"sugars_g":18,"fat_g":13,
+         "saturated_fat_g":2.1,"fiber_g":7.4,"sodium_mg":null,"salt_g":0.25},"per_serving":{"energy_kcal":null,"energy_kj":null,
+         "protein_g":null,"carbs_g":null,"sugars_g":null,"fat_g":null,"saturated_fat_g":null,"fiber_g":null,"sodium_mg":null,
+         "salt_g":null},"confidence":0.92}
+        """#
+
+    @Test("a user scans an unknown barcode, photographs the label, confirms the draft, and the barcode then finds the product")
+    func labelPhotoBecomesProduct() async throws {
+        try await FullStack.run(start: JourneyTests.start) { stack in
+            let user = try await stack.signUp("Labeller")
+            try await stack.expect(.notFound, .get, "/api/foods/barcode/5901234123457", token: user.token)
+            stack.vision.script(Self.muesliLabel)
+            let image = Data(PhotoUpload.png).base64EncodedString()
+            let read = try await stack.expect(
+                .ok, .post, "/api/analyze", json: #"{"kind":"label","barcode":"5901234123457","image":"\#(image)"}"#, token: user.token)
+            #expect(read.object["kind"] as? String == "label" && read.object["conversions"] as? [String] == ["sodium_from_salt"])
+            let draft = try #require(read.object["product"] as? [String: Any])
+            #expect(draft["barcode"] as? String == "05901234123457" && draft["name"] as? String == "Crunchy muesli")
+
+            // The client shows the draft and sends it on as it stands: the products route takes it.
+            let body = String(decoding: try JSONSerialization.data(withJSONObject: draft), as: UTF8.self)
+            let added = try await stack.expect(.created, .post, "/api/foods/products", json: body, token: user.token)
+            let scanned = try await stack.expect(.ok, .get, "/api/foods/barcode/5901234123457", token: user.token)
+            #expect(scanned.object["id"] as? String == added.object["id"] as? String)
+            let per100g = scanned.object["per100g"] as? [String: Any]
+            #expect((per100g?["calories"] as? NSNumber)?.doubleValue == 412 && (per100g?["sodium"] as? NSNumber)?.doubleValue == 100)
+            let meals = try await stack.expect(.ok, .get, "/api/meals", token: user.token)
+            #expect((meals.object["meals"] as? [Any])?.isEmpty == true, "reading a label logs no meal")
+        }
+    }
 }

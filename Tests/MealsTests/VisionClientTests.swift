@@ -160,4 +160,24 @@ struct VisionClientTests {
             #expect(items.first?.estimate.calories == 213)
         }
     }
+
+    @Test("a label is asked with its own strict schema, every number of a column nullable, and its answer read back")
+    func label() async throws {
+        try await FakeVisionProvider.run([.content(NutritionLabelAnswerTests.yoghurt)]) { fake, url in
+            let reading = try await Self.client(url).readLabel(photo, hint: nil, caller: Self.caller)
+            #expect(reading.name == "Greek yoghurt" && reading.per100.calories == 60)
+            let body = try #require(fake.received.first).json
+            let messages = try #require(body["messages"] as? [[String: Any]])
+            #expect((messages[0]["content"] as? String)?.contains("never fill in a typical value") == true)
+            let named = try #require((body["response_format"] as? [String: Any])?["json_schema"] as? [String: Any])
+            #expect(named["name"] as? String == "nutrition_label" && named["strict"] as? Bool == true)
+            let schema = try #require(named["schema"] as? [String: Any])
+            let properties = try #require(schema["properties"] as? [String: Any])
+            #expect(Set(schema["required"] as? [String] ?? []) == Set(properties.keys) && schema["additionalProperties"] as? Bool == false)
+            #expect((properties["is_nutrition_label"] as? [String: Any])?["type"] as? String == "boolean")
+            let column = try #require(properties["per_100"] as? [String: Any])
+            let energy = try #require((column["properties"] as? [String: Any])?["energy_kj"] as? [String: Any])
+            #expect(energy["type"] as? [String] == ["number", "null"] && column["additionalProperties"] as? Bool == false)
+        }
+    }
 }

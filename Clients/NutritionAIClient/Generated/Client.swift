@@ -5733,9 +5733,9 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Analyse a photo or a description into a meal
+    /// Analyse a photo or a description into a meal, or read a nutrition label
     ///
-    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
+    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. With `kind=label` the photo is a nutrition-facts panel: it is read into a draft product (200, `LabelReading`; nothing is stored and the photo is not kept) that the client shows, lets the user correct, and sends to `POST /api/foods/products`. The photo may also be sent alone as the body (`image/*` or `application/octet-stream`), the other fields in the query. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
     ///
     /// Rate limit: `analyze (60 per 3600 s per user)`.
     ///
@@ -5765,6 +5765,55 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "kind",
+                    value: input.query.kind
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "barcode",
+                    value: input.query.barcode
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "hint",
+                    value: input.query.hint
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "mealType",
+                    value: input.query.mealType
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "captureKind",
+                    value: input.query.captureKind
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "eatenAt",
+                    value: input.query.eatenAt
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "tags",
+                    value: input.query.tags
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -5780,10 +5829,12 @@ public struct Client: APIProtocol {
                         requiredExactlyOncePartNames: [],
                         requiredAtLeastOncePartNames: [],
                         atMostOncePartNames: [
+                            "barcode",
                             "captureKind",
                             "eatenAt",
                             "hint",
                             "image",
+                            "kind",
                             "mealType",
                             "tags",
                             "text"
@@ -5791,6 +5842,34 @@ public struct Client: APIProtocol {
                         zeroOrMoreTimesPartNames: [],
                         encoding: { part in
                             switch part {
+                            case let .kind(wrapped):
+                                var headerFields: HTTPTypes.HTTPFields = .init()
+                                let value = wrapped.payload
+                                let body = try converter.setRequiredRequestBodyAsBinary(
+                                    value.body,
+                                    headerFields: &headerFields,
+                                    contentType: "text/plain"
+                                )
+                                return .init(
+                                    name: "kind",
+                                    filename: wrapped.filename,
+                                    headerFields: headerFields,
+                                    body: body
+                                )
+                            case let .barcode(wrapped):
+                                var headerFields: HTTPTypes.HTTPFields = .init()
+                                let value = wrapped.payload
+                                let body = try converter.setRequiredRequestBodyAsBinary(
+                                    value.body,
+                                    headerFields: &headerFields,
+                                    contentType: "text/plain"
+                                )
+                                return .init(
+                                    name: "barcode",
+                                    filename: wrapped.filename,
+                                    headerFields: headerFields,
+                                    body: body
+                                )
                             case let .image(wrapped):
                                 var headerFields: HTTPTypes.HTTPFields = .init()
                                 let value = wrapped.payload
@@ -5899,6 +5978,36 @@ public struct Client: APIProtocol {
                         value,
                         headerFields: &request.headerFields,
                         contentType: "application/json; charset=utf-8"
+                    )
+                case let .jpeg(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "image/jpeg"
+                    )
+                case let .png(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "image/png"
+                    )
+                case let .image_webp(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "image/webp"
+                    )
+                case let .image_heic(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "image/heic"
+                    )
+                case let .binary(value):
+                    body = try converter.setRequiredRequestBodyAsBinary(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/octet-stream"
                     )
                 }
                 return (request, body)
@@ -6332,6 +6441,48 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .forbidden(.init(body: body))
+                case 200:
+                    let headers: Operations.analyzeMeal.Output.Ok.Headers = .init(
+                        X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        RateLimit_hyphen_Policy: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "RateLimit-Policy",
+                            as: Components.Headers.RateLimitPolicy.self
+                        ),
+                        RateLimit: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "RateLimit",
+                            as: Components.Headers.RateLimit.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.analyzeMeal.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.LabelReading.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

@@ -4968,7 +4968,7 @@ extension Components {
                 case modifiedAt
             }
         }
-        /// Either `image` or `text`, not both (422).
+        /// Either `image` or `text`, not both (422); with `kind=label`, `image` only.
         ///
         /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest`.
         @frozen public enum AnalyzeJsonRequest: Codable, Hashable, Sendable {
@@ -5037,6 +5037,30 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/AnalyzeMultipartRequest`.
         @frozen public enum AnalyzeMultipartRequest: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/schemas/AnalyzeMultipartRequest/kind`.
+            public struct kindPayload: Sendable, Hashable {
+                public var body: OpenAPIRuntime.HTTPBody
+                /// Creates a new `kindPayload`.
+                ///
+                /// - Parameters:
+                ///   - body:
+                public init(body: OpenAPIRuntime.HTTPBody) {
+                    self.body = body
+                }
+            }
+            case kind(OpenAPIRuntime.MultipartPart<Components.Schemas.AnalyzeMultipartRequest.kindPayload>)
+            /// - Remark: Generated from `#/components/schemas/AnalyzeMultipartRequest/barcode`.
+            public struct barcodePayload: Sendable, Hashable {
+                public var body: OpenAPIRuntime.HTTPBody
+                /// Creates a new `barcodePayload`.
+                ///
+                /// - Parameters:
+                ///   - body:
+                public init(body: OpenAPIRuntime.HTTPBody) {
+                    self.body = body
+                }
+            }
+            case barcode(OpenAPIRuntime.MultipartPart<Components.Schemas.AnalyzeMultipartRequest.barcodePayload>)
             /// - Remark: Generated from `#/components/schemas/AnalyzeMultipartRequest/image`.
             public struct imagePayload: Sendable, Hashable {
                 public var body: OpenAPIRuntime.HTTPBody
@@ -14046,6 +14070,290 @@ extension Components {
                 case promptTokens
                 case completionTokens
                 case updatedAt
+            }
+        }
+        /// A nutrition label's values as read from a photo, under the names `NutrientsDraft` uses; a value the label does not show is `null` (and listed in `missingNutrients`). Sodium is computed from salt when the label gives salt only.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LabelNutrients`.
+        public struct LabelNutrients: Codable, Hashable, Sendable {
+            /// kcal
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelNutrients/calories`.
+            public var calories: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelNutrients/protein`.
+            public var protein: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelNutrients/carbs`.
+            public var carbs: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelNutrients/fat`.
+            public var fat: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelNutrients/fiber`.
+            public var fiber: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelNutrients/sugars`.
+            public var sugars: Swift.Double?
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelNutrients/saturatedFat`.
+            public var saturatedFat: Swift.Double?
+            /// milligrams
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelNutrients/sodium`.
+            public var sodium: Swift.Double?
+            /// Creates a new `LabelNutrients`.
+            ///
+            /// - Parameters:
+            ///   - calories: kcal
+            ///   - protein: grams
+            ///   - carbs: grams
+            ///   - fat: grams
+            ///   - fiber: grams
+            ///   - sugars: grams
+            ///   - saturatedFat: grams
+            ///   - sodium: milligrams
+            public init(
+                calories: Swift.Double? = nil,
+                protein: Swift.Double? = nil,
+                carbs: Swift.Double? = nil,
+                fat: Swift.Double? = nil,
+                fiber: Swift.Double? = nil,
+                sugars: Swift.Double? = nil,
+                saturatedFat: Swift.Double? = nil,
+                sodium: Swift.Double? = nil
+            ) {
+                self.calories = calories
+                self.protein = protein
+                self.carbs = carbs
+                self.fat = fat
+                self.fiber = fiber
+                self.sugars = sugars
+                self.saturatedFat = saturatedFat
+                self.sodium = sodium
+            }
+            public enum CodingKeys: String, CodingKey {
+                case calories
+                case protein
+                case carbs
+                case fat
+                case fiber
+                case sugars
+                case saturatedFat
+                case sodium
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.calories = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .calories
+                )
+                self.protein = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .protein
+                )
+                self.carbs = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .carbs
+                )
+                self.fat = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .fat
+                )
+                self.fiber = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .fiber
+                )
+                self.sugars = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sugars
+                )
+                self.saturatedFat = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .saturatedFat
+                )
+                self.sodium = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sodium
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "calories",
+                    "protein",
+                    "carbs",
+                    "fat",
+                    "fiber",
+                    "sugars",
+                    "saturatedFat",
+                    "sodium"
+                ])
+            }
+        }
+        /// The label as a draft of `ProductDraft`: exactly one of `per100g` and `per100ml`; `barcode` when the request sent one, `name` and `brand` when printed, `servingSize` when printed in the same unit as the values. Complete it (nulls, a missing name or barcode) and send it to `POST /api/foods/products`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LabelProductDraft`.
+        @frozen public enum LabelProductDraft: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LabelProductDraft/case1`.
+            public struct Case1Payload: Codable, Hashable, Sendable {
+                /// Creates a new `Case1Payload`.
+                public init() {}
+            }
+            /// - Remark: Generated from `#/components/schemas/LabelProductDraft/case1`.
+            case case1(Components.Schemas.LabelProductDraft.Case1Payload)
+            /// - Remark: Generated from `#/components/schemas/LabelProductDraft/case2`.
+            public struct Case2Payload: Codable, Hashable, Sendable {
+                /// Creates a new `Case2Payload`.
+                public init() {}
+            }
+            /// - Remark: Generated from `#/components/schemas/LabelProductDraft/case2`.
+            case case2(Components.Schemas.LabelProductDraft.Case2Payload)
+            public init(from decoder: any Swift.Decoder) throws {
+                var errors: [any Swift.Error] = []
+                do {
+                    self = .case1(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                do {
+                    self = .case2(try .init(from: decoder))
+                    return
+                } catch {
+                    errors.append(error)
+                }
+                throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                    type: Self.self,
+                    codingPath: decoder.codingPath,
+                    errors: errors
+                )
+            }
+            public func encode(to encoder: any Swift.Encoder) throws {
+                switch self {
+                case let .case1(value):
+                    try value.encode(to: encoder)
+                case let .case2(value):
+                    try value.encode(to: encoder)
+                }
+            }
+        }
+        /// `POST /api/analyze` with `kind=label`: a nutrition-facts panel read from a photo. Values are copied as printed; where the label gave kJ only, salt only, or a per-serving column only, the server converted them (kcal = kJ / 4.184, sodium = salt × 400 mg, per 100 = per serving × 100 / serving size) and lists it in `conversions`. The values passed the checks `POST /api/foods/products` applies.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LabelReading`.
+        public struct LabelReading: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LabelReading/kind`.
+            @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case label = "label"
+            }
+            /// - Remark: Generated from `#/components/schemas/LabelReading/kind`.
+            public var kind: Components.Schemas.LabelReading.kindPayload
+            /// - Remark: Generated from `#/components/schemas/LabelReading/product`.
+            public var product: Components.Schemas.LabelProductDraft
+            /// The model's own confidence that every number is the one printed; show the draft for checking whatever it is.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelReading/confidence`.
+            public var confidence: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/LabelReading/missingNutrientsPayload`.
+            @frozen public enum missingNutrientsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case calories = "calories"
+                case protein = "protein"
+                case carbs = "carbs"
+                case fat = "fat"
+                case fiber = "fiber"
+                case sugars = "sugars"
+                case saturatedFat = "saturatedFat"
+                case sodium = "sodium"
+            }
+            /// Values the label did not show; calories, protein, carbs and fat must be filled in before the product is sent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelReading/missingNutrients`.
+            public typealias missingNutrientsPayload = [Components.Schemas.LabelReading.missingNutrientsPayloadPayload]
+            /// Values the label did not show; calories, protein, carbs and fat must be filled in before the product is sent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LabelReading/missingNutrients`.
+            public var missingNutrients: Components.Schemas.LabelReading.missingNutrientsPayload
+            /// - Remark: Generated from `#/components/schemas/LabelReading/conversionsPayload`.
+            @frozen public enum conversionsPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case calories_from_kilojoules = "calories_from_kilojoules"
+                case sodium_from_salt = "sodium_from_salt"
+                case per100_from_serving = "per100_from_serving"
+            }
+            /// - Remark: Generated from `#/components/schemas/LabelReading/conversions`.
+            public typealias conversionsPayload = [Components.Schemas.LabelReading.conversionsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/LabelReading/conversions`.
+            public var conversions: Components.Schemas.LabelReading.conversionsPayload
+            /// - Remark: Generated from `#/components/schemas/LabelReading/usageWarning`.
+            public var usageWarning: Components.Schemas.VisionUsageWarning?
+            /// Creates a new `LabelReading`.
+            ///
+            /// - Parameters:
+            ///   - kind:
+            ///   - product:
+            ///   - confidence: The model's own confidence that every number is the one printed; show the draft for checking whatever it is.
+            ///   - missingNutrients: Values the label did not show; calories, protein, carbs and fat must be filled in before the product is sent.
+            ///   - conversions:
+            ///   - usageWarning:
+            public init(
+                kind: Components.Schemas.LabelReading.kindPayload,
+                product: Components.Schemas.LabelProductDraft,
+                confidence: Swift.Double,
+                missingNutrients: Components.Schemas.LabelReading.missingNutrientsPayload,
+                conversions: Components.Schemas.LabelReading.conversionsPayload,
+                usageWarning: Components.Schemas.VisionUsageWarning? = nil
+            ) {
+                self.kind = kind
+                self.product = product
+                self.confidence = confidence
+                self.missingNutrients = missingNutrients
+                self.conversions = conversions
+                self.usageWarning = usageWarning
+            }
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case product
+                case confidence
+                case missingNutrients
+                case conversions
+                case usageWarning
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decode(
+                    Components.Schemas.LabelReading.kindPayload.self,
+                    forKey: .kind
+                )
+                self.product = try container.decode(
+                    Components.Schemas.LabelProductDraft.self,
+                    forKey: .product
+                )
+                self.confidence = try container.decode(
+                    Swift.Double.self,
+                    forKey: .confidence
+                )
+                self.missingNutrients = try container.decode(
+                    Components.Schemas.LabelReading.missingNutrientsPayload.self,
+                    forKey: .missingNutrients
+                )
+                self.conversions = try container.decode(
+                    Components.Schemas.LabelReading.conversionsPayload.self,
+                    forKey: .conversions
+                )
+                self.usageWarning = try container.decodeIfPresent(
+                    Components.Schemas.VisionUsageWarning.self,
+                    forKey: .usageWarning
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kind",
+                    "product",
+                    "confidence",
+                    "missingNutrients",
+                    "conversions",
+                    "usageWarning"
+                ])
             }
         }
     }

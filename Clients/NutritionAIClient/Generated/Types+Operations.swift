@@ -5580,9 +5580,9 @@ public enum Operations {
             }
         }
     }
-    /// Analyse a photo or a description into a meal
+    /// Analyse a photo or a description into a meal, or read a nutrition label
     ///
-    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
+    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. With `kind=label` the photo is a nutrition-facts panel: it is read into a draft product (200, `LabelReading`; nothing is stored and the photo is not kept) that the client shows, lets the user correct, and sends to `POST /api/foods/products`. The photo may also be sent alone as the body (`image/*` or `application/octet-stream`), the other fields in the query. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
     ///
     /// Rate limit: `analyze (60 per 3600 s per user)`.
     ///
@@ -5591,6 +5591,70 @@ public enum Operations {
     public enum analyzeMeal {
         public static let id: Swift.String = "analyzeMeal"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/analyze/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/analyze/POST/query/kind`.
+                @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case meal = "meal"
+                    case label = "label"
+                }
+                /// With a photo sent alone as the body: `meal` (the default) or `label`.
+                ///
+                /// - Remark: Generated from `#/paths/api/analyze/POST/query/kind`.
+                public var kind: Operations.analyzeMeal.Input.Query.kindPayload?
+                /// With a photo sent alone and `kind=label`: the product's barcode, carried into the draft.
+                ///
+                /// - Remark: Generated from `#/paths/api/analyze/POST/query/barcode`.
+                public var barcode: Swift.String?
+                /// With a photo sent alone: words that help the vision model.
+                ///
+                /// - Remark: Generated from `#/paths/api/analyze/POST/query/hint`.
+                public var hint: Swift.String?
+                /// With a photo sent alone: the meal's type.
+                ///
+                /// - Remark: Generated from `#/paths/api/analyze/POST/query/mealType`.
+                public var mealType: Components.Schemas.MealType?
+                /// With a photo sent alone: how the meal was captured.
+                ///
+                /// - Remark: Generated from `#/paths/api/analyze/POST/query/captureKind`.
+                public var captureKind: Components.Schemas.CaptureKind?
+                /// With a photo sent alone: when the meal was eaten (ISO 8601).
+                ///
+                /// - Remark: Generated from `#/paths/api/analyze/POST/query/eatenAt`.
+                public var eatenAt: Foundation.Date?
+                /// With a photo sent alone: up to 10 tags, comma-separated.
+                ///
+                /// - Remark: Generated from `#/paths/api/analyze/POST/query/tags`.
+                public var tags: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - kind: With a photo sent alone as the body: `meal` (the default) or `label`.
+                ///   - barcode: With a photo sent alone and `kind=label`: the product's barcode, carried into the draft.
+                ///   - hint: With a photo sent alone: words that help the vision model.
+                ///   - mealType: With a photo sent alone: the meal's type.
+                ///   - captureKind: With a photo sent alone: how the meal was captured.
+                ///   - eatenAt: With a photo sent alone: when the meal was eaten (ISO 8601).
+                ///   - tags: With a photo sent alone: up to 10 tags, comma-separated.
+                public init(
+                    kind: Operations.analyzeMeal.Input.Query.kindPayload? = nil,
+                    barcode: Swift.String? = nil,
+                    hint: Swift.String? = nil,
+                    mealType: Components.Schemas.MealType? = nil,
+                    captureKind: Components.Schemas.CaptureKind? = nil,
+                    eatenAt: Foundation.Date? = nil,
+                    tags: Swift.String? = nil
+                ) {
+                    self.kind = kind
+                    self.barcode = barcode
+                    self.hint = hint
+                    self.mealType = mealType
+                    self.captureKind = captureKind
+                    self.eatenAt = eatenAt
+                    self.tags = tags
+                }
+            }
+            public var query: Operations.analyzeMeal.Input.Query
             /// - Remark: Generated from `#/paths/api/analyze/POST/header`.
             public struct Headers: Sendable, Hashable {
                 /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
@@ -5623,6 +5687,30 @@ public enum Operations {
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/multipartForm`.
                 @frozen public enum multipartFormPayload: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/multipartForm/kind`.
+                    public struct kindPayload: Sendable, Hashable {
+                        public var body: OpenAPIRuntime.HTTPBody
+                        /// Creates a new `kindPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - body:
+                        public init(body: OpenAPIRuntime.HTTPBody) {
+                            self.body = body
+                        }
+                    }
+                    case kind(OpenAPIRuntime.MultipartPart<Operations.analyzeMeal.Input.Body.multipartFormPayload.kindPayload>)
+                    /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/multipartForm/barcode`.
+                    public struct barcodePayload: Sendable, Hashable {
+                        public var body: OpenAPIRuntime.HTTPBody
+                        /// Creates a new `barcodePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - body:
+                        public init(body: OpenAPIRuntime.HTTPBody) {
+                            self.body = body
+                        }
+                    }
+                    case barcode(OpenAPIRuntime.MultipartPart<Operations.analyzeMeal.Input.Body.multipartFormPayload.barcodePayload>)
                     /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/multipartForm/image`.
                     public struct imagePayload: Sendable, Hashable {
                         public var body: OpenAPIRuntime.HTTPBody
@@ -5713,17 +5801,30 @@ public enum Operations {
                 case multipartForm(OpenAPIRuntime.MultipartBody<Operations.analyzeMeal.Input.Body.multipartFormPayload>)
                 /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/content/application\/json`.
                 case json(Components.Schemas.AnalyzeJsonRequest)
+                /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/content/image\/jpeg`.
+                case jpeg(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/content/image\/png`.
+                case png(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/content/image\/webp`.
+                case image_webp(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/content/image\/heic`.
+                case image_heic(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/content/application\/octet-stream`.
+                case binary(OpenAPIRuntime.HTTPBody)
             }
             public var body: Operations.analyzeMeal.Input.Body
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
             ///   - body:
             public init(
+                query: Operations.analyzeMeal.Input.Query = .init(),
                 headers: Operations.analyzeMeal.Input.Headers = .init(),
                 body: Operations.analyzeMeal.Input.Body
             ) {
+                self.query = query
                 self.headers = headers
                 self.body = body
             }
@@ -5900,7 +6001,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `unsupported_media_type`: neither multipart/form-data nor application/json; `unsupported_image_type`: not a JPEG, PNG, WebP or HEIC photo.
+            /// `unsupported_media_type`: neither multipart/form-data, application/json, image/* nor application/octet-stream; `unsupported_image_type`: not a JPEG, PNG, WebP or HEIC photo.
             ///
             /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/415`.
             ///
@@ -5923,7 +6024,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed` (neither or both of image and text; bad mealType, captureKind, eatenAt, text or hint length); `no_food_recognised`: no food in the text matched (details.text lists the phrases), or the model recognised no plausible food on the photo (nothing listed, a refusal, or an implausible item: a blurred shot, a menu, an empty plate); details.image says so and details.suggestions is `retake_photo,send_text`: retake the photo, or describe the meal in text. Not a provider failure: it never counts towards the circuit breaker. `vision_base_url_refused`: the base URL of the user's own key now names a host that is not allowed.
+            /// `validation_failed` (neither or both of image and text; `kind` neither meal nor label; with `kind=label`: no image, a text, a meal field, or a barcode that is not one; with `kind=meal`: a barcode; bad mealType, captureKind, eatenAt, text or hint length); `no_food_recognised`: no food in the text matched (details.text lists the phrases), or the model recognised no plausible food on the photo (nothing listed, a refusal, or an implausible item: a blurred shot, a menu, an empty plate); details.image says so and details.suggestions is `retake_photo,send_text`: retake the photo, or describe the meal in text. Not a provider failure: it never counts towards the circuit breaker. `vision_base_url_refused`: the base URL of the user's own key now names a host that is not allowed. `label_unreadable` (`kind=label`): the model found no legible nutrition table, a label without energy or any macronutrient, values given per serving without the serving's size, or numbers no label holds (sugars above carbs, kcal and kJ or the two columns disagreeing); the message names the reason, details.suggestions is `retake_photo,enter_label`. Like `no_food_recognised` it never counts towards the circuit breaker.
             ///
             /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/422`.
             ///
@@ -6130,6 +6231,94 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/analyze/POST/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/analyze/POST/responses/200/headers/X-Request-Id`.
+                    public var X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId?
+                    /// The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/analyze/POST/responses/200/headers/RateLimit-Policy`.
+                    public var RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy?
+                    /// Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/analyze/POST/responses/200/headers/RateLimit`.
+                    public var RateLimit: Components.Headers.RateLimit?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
+                    ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
+                    ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    public init(
+                        X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
+                        RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
+                        RateLimit: Components.Headers.RateLimit? = nil
+                    ) {
+                        self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
+                        self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
+                        self.RateLimit = RateLimit
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.analyzeMeal.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/api/analyze/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/analyze/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LabelReading)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LabelReading {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.analyzeMeal.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.analyzeMeal.Output.Ok.Headers = .init(),
+                    body: Operations.analyzeMeal.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `kind=label`: the label read into a draft product, nothing stored. The draft carries what the label shows; the client fills what it lacks (`missingNutrients`, and `barcode` and `name` when not sent or not printed) before `POST /api/foods/products`.
+            ///
+            /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.analyzeMeal.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.analyzeMeal.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
                             response: self
                         )
                     }

@@ -142,9 +142,9 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /.well-known/jwks.json`.
     /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(getJwks)`.
     func getJwks(_ input: Operations.getJwks.Input) async throws -> Operations.getJwks.Output
-    /// Analyse a photo or a description into a meal
+    /// Analyse a photo or a description into a meal, or read a nutrition label
     ///
-    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
+    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. With `kind=label` the photo is a nutrition-facts panel: it is read into a draft product (200, `LabelReading`; nothing is stored and the photo is not kept) that the client shows, lets the user correct, and sends to `POST /api/foods/products`. The photo may also be sent alone as the body (`image/*` or `application/octet-stream`), the other fields in the query. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
     ///
     /// Rate limit: `analyze (60 per 3600 s per user)`.
     ///
@@ -1042,19 +1042,21 @@ extension APIProtocol {
     public func getJwks(headers: Operations.getJwks.Input.Headers = .init()) async throws -> Operations.getJwks.Output {
         try await getJwks(Operations.getJwks.Input(headers: headers))
     }
-    /// Analyse a photo or a description into a meal
+    /// Analyse a photo or a description into a meal, or read a nutrition label
     ///
-    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
+    /// A photo goes to the configured vision model; a text is parsed offline against the USDA table. The result is stored as a scanned (not consumed) meal: 201 with it. Nothing is stored when the analysis fails. The gateway allows this route bodies up to 14,745,600 bytes; the photo itself may be at most 10 MB. With `kind=label` the photo is a nutrition-facts panel: it is read into a draft product (200, `LabelReading`; nothing is stored and the photo is not kept) that the client shows, lets the user correct, and sends to `POST /api/foods/products`. The photo may also be sent alone as the body (`image/*` or `application/octet-stream`), the other fields in the query. A user who set their own key (`PUT /api/users/vision-key`) is analysed by their provider; the others by the server's.
     ///
     /// Rate limit: `analyze (60 per 3600 s per user)`.
     ///
     /// - Remark: HTTP `POST /api/analyze`.
     /// - Remark: Generated from `#/paths//api/analyze/post(analyzeMeal)`.
     public func analyzeMeal(
+        query: Operations.analyzeMeal.Input.Query = .init(),
         headers: Operations.analyzeMeal.Input.Headers = .init(),
         body: Operations.analyzeMeal.Input.Body
     ) async throws -> Operations.analyzeMeal.Output {
         try await analyzeMeal(Operations.analyzeMeal.Input(
+            query: query,
             headers: headers,
             body: body
         ))

@@ -20,11 +20,6 @@ struct OpenFoodFactsDocument {
         "categories_tags", "serving_quantity_unit",
     ]
 
-    /// Kilojoules in a kilocalorie.
-    static let kilojoulesPerKilocalorie = 4.184
-    /// Milligrams of sodium in a gram of salt (salt is 40 % sodium by mass).
-    static let sodiumMilligramsPerGramOfSalt = 400.0
-
     /// Reads an answer's body; throws `OpenFoodFactsDocumentError` when it is not OFF's JSON at all.
     static func read(_ body: Data) throws -> Reading {
         guard let root = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else { throw OpenFoodFactsDocumentError.notJSON }
@@ -66,9 +61,11 @@ struct OpenFoodFactsDocument {
         }
         let kcal = number(nutriments["energy-kcal" + suffix])
         let kilojoules = number(nutriments["energy-kj" + suffix]) ?? number(nutriments["energy" + suffix])
-        let calories = (kcal ?? kilojoules.map { $0 / kilojoulesPerKilocalorie }).flatMap { (0...1000).contains($0) ? ($0 * 10).rounded() / 10 : nil }
+        let calories = (kcal ?? kilojoules.map { $0 / LabelNutrients.kilojoulesPerKilocalorie }).flatMap {
+            (0...1000).contains($0) ? ($0 * 10).rounded() / 10 : nil
+        }
         // OFF keeps sodium and salt in grams; ours is sodium in milligrams.
-        let sodium = grams("sodium", upTo: 40).map { $0 * 1000 } ?? grams("salt").map { $0 * sodiumMilligramsPerGramOfSalt }
+        let sodium = grams("sodium", upTo: 40).map { $0 * 1000 } ?? grams("salt").map { $0 * LabelNutrients.sodiumMilligramsPerGramOfSalt }
         return ProductNutrients(
             calories: calories, protein: grams("proteins"), carbs: grams("carbohydrates"), fat: grams("fat"), fiber: grams("fiber"),
             sugars: grams("sugars"), saturatedFat: grams("saturated-fat"), sodium: sodium.map { ($0 * 10).rounded() / 10 })

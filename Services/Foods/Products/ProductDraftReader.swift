@@ -37,19 +37,13 @@ struct ProductDraftBody: Decodable, Sendable {
 }
 
 /// Checks a product body into its barcode and details, collecting every problem so one 422 names them all: the
-/// barcode's check digit, lengths, nutrients within what 100 g or 100 ml can hold (sugars within carbs, saturated
-/// fat within fat), and energy against the macros (`EnergyCheck`, as photo answers are checked).
+/// barcode's check digit, lengths, and the nutrients as every label is checked (`LabelNutrients`: within what 100 g or
+/// 100 ml can hold, sugars within carbs, saturated fat within fat, energy against the macros).
 struct ProductDraftReader {
     static let maxNameLength = 200
     static let maxBrandLength = 100
     /// Most grams in one serving (a family pack).
     static let maxServing = 5000.0
-    /// Most kcal in 100 g (pure fat is 900).
-    static let maxCalories = 900.0
-    /// Most grams of any nutrient in 100 ml: syrups are denser than water.
-    static let maxGramsIn100ml = 150.0
-    /// Most sodium in 100 g in mg (table salt is about 39,000).
-    static let maxSodium = 40_000.0
 
     private(set) var problems: [String: String] = [:]
 
@@ -100,7 +94,9 @@ struct ProductDraftReader {
             problems["per100ml"] = "Give per100g or per100ml, not both."
             return nil
         }
-        let per100 = nutrients(given, field: basis == .per100g ? "per100g" : "per100ml", maxGrams: basis == .per100g ? 100 : Self.maxGramsIn100ml)
+        let per100 = nutrients(
+            given, field: basis == .per100g ? "per100g" : "per100ml",
+            maxGrams: basis == .per100g ? LabelNutrients.maxGramsIn100g : LabelNutrients.maxGramsIn100ml)
         let serving = servingSize(body.servingSize, basis: basis)
         var allergens: [Allergen] = []
         for (index, id) in (body.allergens ?? []).enumerated() {
@@ -139,48 +135,17 @@ struct ProductDraftReader {
     }
 
     private mutating func nutrients(_ given: ProductDraftBody.Nutrients, field: String, maxGrams: Double) -> ProductNutrients? {
-        let before = problems.count
-        func value(_ number: Double?, _ name: String, max: Double, required: Bool, unit: String) -> Double? {
-            guard let number else {
-                if required { problems["\(field).\(name)"] = "Required: 0 to \(Int(max)) \(unit) per 100." }
-                return nil
-            }
-            guard number.isFinite, number >= 0, number <= max else {
-                problems["\(field).\(name)"] = "Use 0 to \(Int(max)) \(unit) per 100."
-                return nil
-            }
-            return number
+        let label = LabelNutrients(
+            calories: given.calories, protein: given.protein, carbs: given.carbs, fat: given.fat, fiber: given.fiber, sugars: given.sugars,
+            saturatedFat: given.saturatedFat, sodium: given.sodium, salt: given.salt)
+        let found = label.problems(maxGrams: maxGrams, requireCore: true)
+        for (name, problem) in found { problems[name.isEmpty ? field : "\(field).\(name)"] = problem }
+        guard found.isEmpty, let calories = label.calories, let protein = label.protein, let carbs = label.carbs, let fat = label.fat else {
+            return nil
         }
-        let calories = value(given.calories, "calories", max: Self.maxCalories, required: true, unit: "kcal")
-        let protein = value(given.protein, "protein", max: maxGrams, required: true, unit: "g")
-        let carbs = value(given.carbs, "carbs", max: maxGrams, required: true, unit: "g")
-        let fat = value(given.fat, "fat", max: maxGrams, required: true, unit: "g")
-        let fiber = value(given.fiber, "fiber", max: maxGrams, required: false, unit: "g")
-        let sugars = value(given.sugars, "sugars", max: maxGrams, required: false, unit: "g")
-        let saturatedFat = value(given.saturatedFat, "saturatedFat", max: maxGrams, required: false, unit: "g")
-        var sodium = value(given.sodium, "sodium", max: Self.maxSodium, required: false, unit: "mg")
-        if let salt = value(given.salt, "salt", max: 100, required: false, unit: "g") {
-            let fromSalt = salt * OpenFoodFactsDocument.sodiumMilligramsPerGramOfSalt
-            if let sodium, abs(sodium - fromSalt) > max(5, sodium * 0.05) {
-                problems["\(field).salt"] = "Salt and sodium disagree (sodium is salt × 400 mg); give one of them."
-            }
-            sodium = sodium ?? fromSalt
-        }
-        if let carbs, let sugars, sugars > carbs + 0.05 { problems["\(field).sugars"] = "Sugars are part of carbs: at most \(carbs) g." }
-        if let fat, let saturatedFat, saturatedFat > fat + 0.05 {
-            problems["\(field).saturatedFat"] = "Saturated fat is part of fat: at most \(fat) g."
-        }
-        if let protein, let carbs, let fat, protein + carbs + fat > maxGrams + 0.5 {
-            problems[field] = "Protein, carbs and fat weigh more than \(Int(maxGrams)) g together."
-        }
-        if let calories, let protein, let carbs, let fat, !EnergyCheck.agrees(calories: calories, protein: protein, carbs: carbs, fat: fat) {
-            let macros = Int(EnergyCheck.macroEnergy(protein: protein, carbs: carbs, fat: fat).rounded())
-            problems["\(field).calories"] = "\(Int(calories)) kcal does not match the \(macros) kcal of the macros (kJ given as kcal?)."
-        }
-        guard problems.count == before, let calories, let protein, let carbs, let fat else { return nil }
         return ProductNutrients(
-            calories: calories, protein: protein, carbs: carbs, fat: fat, fiber: fiber, sugars: sugars, saturatedFat: saturatedFat,
-            sodium: sodium)
+            calories: calories, protein: protein, carbs: carbs, fat: fat, fiber: label.fiber, sugars: label.sugars,
+            saturatedFat: label.saturatedFat, sodium: label.sodiumOrFromSalt)
     }
 
     private mutating func servingSize(_ given: ProductDraftBody.Serving?, basis: ProductDetails.Basis) -> ProductDetails.ServingSize? {

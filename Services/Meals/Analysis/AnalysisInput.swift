@@ -1,5 +1,9 @@
 /// What `POST /api/analyze` received: a photo or a text, and the optional meal fields, not yet validated.
 struct AnalysisInput: Sendable {
+    /// `meal` (the default) or `label`.
+    var kind: String?
+    /// With `kind=label`: the barcode the client scanned, carried into the draft product.
+    var barcode: String?
     var photo: PhotoUpload?
     var text: String?
     var hint: String?

@@ -5,7 +5,8 @@ import ServiceDefaults
 
 /// Reads `POST /api/analyze` bodies: `multipart/form-data` (an `image` file part and text fields) parsed as
 /// it streams in, so only the image itself is held (never the whole body twice), or JSON with a base64
-/// `image` (optionally a `data:` URL) or a `text`. Photos are recognised by their bytes; 413 beyond
+/// `image` (optionally a `data:` URL) or a `text`, or the photo alone as the body (`image/*` or
+/// `application/octet-stream`, the other fields in the query). Photos are recognised by their bytes; 413 beyond
 /// `maxImageBytes`, 415 for another body type or an image that is not JPEG, PNG, WebP or HEIC.
 struct AnalysisRequestReader: Sendable {
     let maxImageBytes: Int
@@ -23,6 +24,8 @@ struct AnalysisRequestReader: Sendable {
             input = try await readMultipart(request, contentType: request.headers[.contentType] ?? "")
         } else if isJSON {
             input = try await readJSON(request)
+        } else if contentType.hasPrefix("image/") || contentType.hasPrefix("application/octet-stream") {
+            input = try await readRaw(request)
         } else {
             throw APIError(
                 .unsupportedMediaType, code: "unsupported_media_type",
@@ -78,7 +81,8 @@ struct AnalysisRequestReader: Sendable {
             throw APIError(.badRequest, code: "malformed_body", message: "The request body could not be read.", details: Request.details(of: error))
         }
         var input = AnalysisInput(
-            text: decoded.text, hint: decoded.hint, mealType: decoded.mealType, captureKind: decoded.captureKind, eatenAt: decoded.eatenAt,
+            kind: decoded.kind, barcode: decoded.barcode, text: decoded.text, hint: decoded.hint, mealType: decoded.mealType,
+            captureKind: decoded.captureKind, eatenAt: decoded.eatenAt,
             tags: decoded.tags)
         if var encoded = decoded.image {
             if encoded.hasPrefix("data:"), let comma = encoded.firstIndex(of: ",") { encoded = String(encoded[encoded.index(after: comma)...]) }
@@ -111,9 +115,22 @@ struct AnalysisRequestReader: Sendable {
         }
         guard !form.fileTooLarge else { throw tooLarge }
         return AnalysisInput(
-            photo: form.file.map { PhotoUpload(bytes: $0, format: .jpeg) }, text: form.fields["text"], hint: form.fields["hint"],
+            kind: form.fields["kind"], barcode: form.fields["barcode"], photo: form.file.map { PhotoUpload(bytes: $0, format: .jpeg) },
+            text: form.fields["text"], hint: form.fields["hint"],
             mealType: form.fields["mealType"], captureKind: form.fields["captureKind"], eatenAt: form.fields["eatenAt"],
             tags: form.fields["tags"].map { $0.split(separator: ",").map(String.init) })
+    }
+
+    /// The photo as the whole body, the other fields from the query (`?kind=label&hint=...`).
+    private func readRaw(_ request: Request) async throws -> AnalysisInput {
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        let bytes = try await collectBytes(request, upTo: maxImageBytes, expecting: declared)
+        let query = request.uri.queryParameters
+        func field(_ name: String) -> String? { query[name[...]].map(String.init) }
+        return AnalysisInput(
+            kind: field("kind"), barcode: field("barcode"), photo: bytes.isEmpty ? nil : PhotoUpload(bytes: bytes, format: .jpeg),
+            hint: field("hint"), mealType: field("mealType"), captureKind: field("captureKind"), eatenAt: field("eatenAt"),
+            tags: field("tags").map { $0.split(separator: ",").map(String.init) })
     }
 
     private func collect(_ request: Request, upTo limit: Int) async throws -> ByteBuffer {

@@ -36,8 +36,9 @@ struct MealsRoutes {
         MealsSyncController(feed: changeFeed, foods: foods, photos: photos).addRoutes(to: router)
         MealsImportController(store: meals, customMealStore: customMeals, profiles: profiles, maker: maker).addRoutes(to: router)
         AnalyzeController(
-            store: meals, profiles: profiles, foods: foods, reader: photoReader, analyzers: analyzers, photos: photos,
-            usage: VisionUsageMeter(store: visionUsage, prices: visionPrices, now: now), now: now
+            store: meals, profiles: profiles, foods: foods, reader: photoReader,
+            vision: MeteredVision(analyzers: analyzers, usage: VisionUsageMeter(store: visionUsage, prices: visionPrices, now: now)),
+            photos: photos, now: now
         ).addRoutes(to: router)
         VisionKeyController(vault: visionKeys, policy: baseURLPolicy, check: keyCheck).addRoutes(to: router)
         VisionUsageController(usage: visionUsage, keys: visionKeys.store, prices: visionPrices, now: now).addRoutes(to: router)

@@ -40,6 +40,10 @@ struct ConsumeRequest: Decodable {
 
 /// `POST /api/analyze` as JSON: a base64 `image` or a `text` description, not both.
 struct AnalyzeJSONRequest: Decodable {
+    /// `meal` (the default) or `label`: a nutrition-facts panel read into a draft product.
+    var kind: String?
+    /// With `kind=label`: the product's barcode, carried into the draft.
+    var barcode: String?
     var image: String?
     var text: String?
     /// Words that help the vision model (what the photo shows); ignored for text.

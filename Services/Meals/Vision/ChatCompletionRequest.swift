@@ -77,4 +77,18 @@ struct ChatCompletionRequest: Encodable, Sendable {
         case model, temperature, messages
         case responseFormat = "response_format"
     }
+
+    /// A question about `photo`: the `system` instructions, the user's `text` beside the image, and the answer held to
+    /// `schema` under `schemaName`.
+    static func aboutPhoto(
+        _ photo: PhotoUpload, text: String, system: String, schemaName: String, schema: JSONSchema, model: String
+    ) -> ChatCompletionRequest {
+        ChatCompletionRequest(
+            model: model,
+            messages: [
+                .init(role: "system", content: .text(system)),
+                .init(role: "user", content: .parts([.text(text), .image(photo.bytes, mediaType: photo.format.mediaType)])),
+            ],
+            responseFormat: .init(jsonSchema: .init(name: schemaName, schema: schema)))
+    }
 }

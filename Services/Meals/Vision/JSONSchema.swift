@@ -1,10 +1,14 @@
 /// The part of JSON Schema that strict structured outputs accept everywhere (OpenAI, Gemini, Ollama, vLLM):
-/// objects whose properties are all required and closed to others, arrays, strings and numbers.
+/// objects whose properties are all required and closed to others, arrays, strings, booleans and numbers, and numbers
+/// that may be `null` (the way strict mode spells an optional value).
 indirect enum JSONSchema: Encodable, Sendable {
     case object([(name: String, schema: JSONSchema)])
     case array(JSONSchema)
     case string(String)
     case number(String)
+    case boolean(String)
+    /// A number or `null`, for a value that may be missing from what the model sees.
+    case nullableNumber(String)
 
     private struct Key: CodingKey {
         var stringValue: String
@@ -32,6 +36,12 @@ indirect enum JSONSchema: Encodable, Sendable {
             try container.encode(description, forKey: Key("description"))
         case .number(let description):
             try container.encode("number", forKey: Key("type"))
+            try container.encode(description, forKey: Key("description"))
+        case .boolean(let description):
+            try container.encode("boolean", forKey: Key("type"))
+            try container.encode(description, forKey: Key("description"))
+        case .nullableNumber(let description):
+            try container.encode(["number", "null"], forKey: Key("type"))
             try container.encode(description, forKey: Key("description"))
         }
     }

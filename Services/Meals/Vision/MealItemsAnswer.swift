@@ -89,7 +89,7 @@ struct MealItemsAnswer: Decodable, Sendable {
     }
 
     /// A short account of where the JSON departs from the schema, without echoing the model's text.
-    private static func describe(_ error: DecodingError) -> String {
+    static func describe(_ error: DecodingError) -> String {
         func path(_ keys: [any CodingKey]) -> String {
             keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
         }

@@ -49,12 +49,6 @@ enum MealItemsPrompt {
     static func request(photo: PhotoUpload, hint: String?, model: String) -> ChatCompletionRequest {
         let note = hint?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(maxHintLength) ?? ""
         let text = note.isEmpty ? "List the foods and drinks in this meal photo." : "The user's note about this meal: \(note)"
-        return ChatCompletionRequest(
-            model: model,
-            messages: [
-                .init(role: "system", content: .text(system)),
-                .init(role: "user", content: .parts([.text(text), .image(photo.bytes, mediaType: photo.format.mediaType)])),
-            ],
-            responseFormat: .init(jsonSchema: .init(name: "meal_items", schema: schema)))
+        return .aboutPhoto(photo, text: text, system: system, schemaName: "meal_items", schema: schema, model: model)
     }
 }

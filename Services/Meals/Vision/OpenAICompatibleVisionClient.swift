@@ -7,8 +7,8 @@ import NIOFoundationCompat
 import ServiceDefaults
 import WireJSON
 
-/// Asks an OpenAI-compatible chat-completions endpoint (OpenAI, Gemini, Ollama, vLLM) what is on a meal photo:
-/// one strict-JSON request per attempt, a time limit per attempt, bounded retries with jittered exponential
+/// Asks an OpenAI-compatible chat-completions endpoint (OpenAI, Gemini, Ollama, vLLM) what is on a meal photo, or what
+/// a nutrition label says: one strict-JSON request per attempt, a time limit per attempt, bounded retries with jittered exponential
 /// backoff, and a circuit breaker around the whole so a provider that is down is not asked again and again (opened
 /// for everyone only by failures of several users, see `CircuitBreaker`).
 /// Logs model, status, attempt and latency; never the API key, the photo or the model's text. Times each attempt in
@@ -56,9 +56,38 @@ final class OpenAICompatibleVisionClient: VisionProvider {
     /// The items on `photo`; throws `VisionError` (`circuitOpen` at once, without a request, while the breaker is open
     /// or holds `caller` back). Every answer with a 2xx status is counted in `tally` with the `usage` it reports.
     func recognise(_ photo: PhotoUpload, hint: String?, caller: UUID, tally: TokenTally = TokenTally()) async throws -> [RecognisedItem] {
-        let request = MealItemsPrompt.request(photo: photo, hint: hint, model: settings.model)
+        let maxItems = settings.maxItems
+        return try await ask(
+            MealItemsPrompt.request(photo: photo, hint: hint, model: settings.model), task: "meal_items", caller: caller, tally: tally
+        ) {
+            try MealItemsAnswer.items(fromJSON: $0, maxItems: maxItems)
+        }
+    }
+
+    /// The nutrition label on `photo`, as `recognise` asks for items: the same retries, breaker and counting.
+    func readLabel(_ photo: PhotoUpload, hint: String?, caller: UUID, tally: TokenTally = TokenTally()) async throws -> LabelReading {
+        try await ask(
+            NutritionLabelPrompt.request(photo: photo, hint: hint, model: settings.model), task: "nutrition_label", caller: caller, tally: tally
+        ) {
+            try NutritionLabelAnswer.reading(fromJSON: $0)
+        }
+    }
+
+    /// Sends `request` through the breaker with retries and reads the model's JSON content with `read`; `task` names
+    /// the question in the logs.
+    private func ask<Answer: Sendable>(
+        _ request: ChatCompletionRequest, task: String, caller: UUID, tally: TokenTally, read: @escaping @Sendable (String) throws -> Answer
+    ) async throws -> Answer {
         let body = ByteBuffer(data: try WireJSONEncoder().encode(request))
-        return try await breaker.run(for: caller) { try await recogniseWithRetries(body: body, tally: tally) }
+        let question = Question(body: body, task: task, read: read)
+        return try await breaker.run(for: caller) { try await askWithRetries(question, tally: tally) }
+    }
+
+    /// One question's encoded request, its name for the logs, and how its answer is read.
+    private struct Question<Answer: Sendable>: Sendable {
+        var body: ByteBuffer
+        var task: String
+        var read: @Sendable (String) throws -> Answer
     }
 
     /// A failed attempt that another attempt may fix: no connection, a timeout, 429 or 5xx.
@@ -67,14 +96,14 @@ final class OpenAICompatibleVisionClient: VisionProvider {
         var retryAfter: Duration?
     }
 
-    private func recogniseWithRetries(body: ByteBuffer, tally: TokenTally) async throws -> [RecognisedItem] {
+    private func askWithRetries<Answer>(_ question: Question<Answer>, tally: TokenTally) async throws -> Answer {
         let deadline = ContinuousClock.now + settings.totalTimeout
         var backoff = Backoff(initial: settings.initialBackoff, maximum: settings.initialBackoff * 16)
         var attempt = 1
         while true {
             do {
                 let limit = min(settings.requestTimeout, ContinuousClock.now.duration(to: deadline))
-                return try await self.attempt(attempt, limit: limit, body: body, tally: tally)
+                return try await self.attempt(attempt, limit: limit, question: question, tally: tally)
             } catch let failure as RetryableFailure {
                 guard attempt < settings.maxAttempts else {
                     throw VisionError.failed("\(failure.reason) (after \(attempt) attempts)")
@@ -93,14 +122,16 @@ final class OpenAICompatibleVisionClient: VisionProvider {
     }
 
     /// One request, answer read within `limit`; throws `RetryableFailure` when another attempt may succeed.
-    private func attempt(_ number: Int, limit: Duration, body: ByteBuffer, tally: TokenTally) async throws -> [RecognisedItem] {
+    private func attempt<Answer>(_ number: Int, limit: Duration, question: Question<Answer>, tally: TokenTally) async throws -> Answer {
         var request = HTTPClientRequest(url: endpoint)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "Accept", value: "application/json")
         if let key = settings.apiKey { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
-        request.body = .bytes(body)
-        var metadata: Logger.Metadata = ["vision.model": .string(settings.model), "vision.attempt": "\(number)"]
+        request.body = .bytes(question.body)
+        var metadata: Logger.Metadata = [
+            "vision.model": .string(settings.model), "vision.task": .string(question.task), "vision.attempt": "\(number)",
+        ]
         let started = ContinuousClock.now
         let response: (status: UInt, retryAfter: String?, body: ByteBuffer)
         do {
@@ -125,16 +156,15 @@ final class OpenAICompatibleVisionClient: VisionProvider {
         metadata["vision.latency_ms"] = "\(Self.milliseconds(since: started))"
         switch response.status {
         case 200..<300:
-            let answer = Data(buffer: response.body)
-            // Counted before reading the items: an answer naming no food cost its tokens all the same.
-            tally.add(ChatCompletionAnswer.usage(of: answer))
+            let data = Data(buffer: response.body)
+            // Counted before reading the answer: one naming no food cost its tokens all the same.
+            tally.add(ChatCompletionAnswer.usage(of: data))
             do {
-                let content = try ChatCompletionAnswer.jsonContent(of: answer)
-                let items = try MealItemsAnswer.items(fromJSON: content, maxItems: settings.maxItems)
-                metadata["vision.items"] = "\(items.count)"
+                let content = try ChatCompletionAnswer.jsonContent(of: data)
+                let answer = try question.read(content)
                 logger.info("vision answer", metadata: metadata)
                 recordDuration(since: started, outcome: "ok")
-                return items
+                return answer
             } catch let error as VisionError {
                 metadata["vision.error"] = "\(error)"
                 if error.saysProviderIsUnwell {
@@ -142,7 +172,7 @@ final class OpenAICompatibleVisionClient: VisionProvider {
                     logger.warning("vision answer unusable", metadata: metadata)
                 } else {
                     recordDuration(since: started, outcome: "no_food")
-                    logger.info("vision answer names no plausible food", metadata: metadata)
+                    logger.info("vision answer names no plausible food or label", metadata: metadata)
                 }
                 throw error
             }
