@@ -19,10 +19,12 @@ func buildApplication(
     let infrastructure = try ServiceInfrastructure(
         name: "foods", config: config, publishes: [.foodProductChanged], uses: FoodsEventHandler.topics, consumes: true, kitTables: [],
         migrationsDirectory: Bundle.module.url(forResource: "Migrations", withExtension: nil), logger: logger)
-    let products = PostgresProductStore(client: infrastructure.postgres)
+    let stored = PostgresProductStore(client: infrastructure.postgres)
+    let answers = BarcodeAnswerCache(lifetime: settings.lookupCacheLifetime, capacity: settings.lookupCacheEntries)
+    let products = AnswerForgettingProductStore(base: stored, answers: answers)
     let inbox = try infrastructure.makeInbox(
         group: config.string(forKey: "foods.consumer.group", default: "foods"), topics: FoodsEventHandler.topics,
-        handler: FoodsEventHandler(products: products, now: now))
+        handler: FoodsEventHandler(products: stored, answers: answers, now: now))
     let generic = GenericFoodsLoader(dataFile: settings.foodDataFile, logger: logger)
 
     // Open Food Facts' own redirects (a code of a sister database) are answers, not hops to follow.
@@ -43,7 +45,7 @@ func buildApplication(
 
     let checks = infrastructure.readinessChecks + [ClosureReadinessCheck(name: "usda_foods") { generic.isLoaded }]
     let router = ServiceRuntime.makeRouter(service: "foods", checks: checks)
-    FoodController(generic: generic, products: products, barcodes: barcodes).addRoutes(to: router)
+    FoodController(generic: generic, products: products, barcodes: barcodes, answers: answers).addRoutes(to: router)
     ProductController(store: products, reportsToHold: settings.reportsToHold, now: now).addRoutes(to: router)
     ExportController(part: FoodsExportTables.part, pool: infrastructure.postgres).addRoutes(to: router)
     return BackendApplication(

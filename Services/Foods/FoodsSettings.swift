@@ -9,6 +9,11 @@ struct FoodsSettings: Sendable {
     /// Distinct users whose reports hold a product back from others until an operator looks (`FOODS_REPORTS_TO_HOLD`,
     /// default 3, 1...1000).
     var reportsToHold: Int
+    /// How long a barcode look-up's answer is kept (`FOODS_LOOKUP_CACHE_MILLISECONDS`, default 2000, 0...60000; 0 keeps
+    /// none): another replica's change of a product is answered here within it.
+    var lookupCacheLifetime: Duration
+    /// How many look-up answers are kept at most (`FOODS_LOOKUP_CACHE_ENTRIES`, default 10000, 1...1000000).
+    var lookupCacheEntries: Int
     var openFoodFacts: OpenFoodFactsSettings
 
     init(config: ConfigReader) throws {
@@ -18,6 +23,8 @@ struct FoodsSettings: Sendable {
                 "FOODS_FOOD_DATA_FILE", reason: "no file at \(file.path) (deploy/setup.sh writes .local/foods/usda_sr24.jsonl)")
         }
         reportsToHold = try config.integer("foods.reports.to.hold", default: 3, in: 1...1000)
+        lookupCacheLifetime = .milliseconds(try config.integer("foods.lookup.cache.milliseconds", default: 2000, in: 0...60000))
+        lookupCacheEntries = try config.integer("foods.lookup.cache.entries", default: 10000, in: 1...1_000_000)
         openFoodFacts = try OpenFoodFactsSettings(config: config)
     }
 }

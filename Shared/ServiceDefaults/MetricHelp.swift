@@ -42,6 +42,7 @@ public enum MetricHelp {
         "openfoodfacts_requests_total":
             "Barcode look-ups at Open Food Facts, by outcome (found, not_found, failed, budget_spent, breaker_open).",
         "openfoodfacts_breaker_state": "The Open Food Facts circuit breaker: 0 closed, 1 half-open, 2 open.",
+        "foods_barcode_answers_total": "Barcode look-ups by whether a kept answer served them (cache hit or miss).",
         // Sharing.
         "sharing_card_renders_total": "Share cards rendered to PNG, by outcome.",
         "sharing_card_cache_hits_total": "Share card PNGs answered from the cache without rendering.",

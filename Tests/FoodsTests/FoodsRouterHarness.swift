@@ -23,6 +23,8 @@ struct FoodsRouterHarness: Sendable {
     var refreshAfter: TimeInterval = 7 * 86400
     var missTTL: TimeInterval = 86400
     var openFoodFactsEnabled = true
+    /// The look-up answers the routes keep, as the service keeps them (two seconds).
+    var answers = BarcodeAnswerCache(lifetime: .seconds(2), capacity: 1000)
 
     static let generic: GenericFoodsLoader = {
         let loader = GenericFoodsLoader(dataFile: FoodsFixtures.usdaFile, logger: Logger(label: "foods-test"))
@@ -33,14 +35,16 @@ struct FoodsRouterHarness: Sendable {
     var barcodes: BarcodeLookup {
         let clock = clock
         return BarcodeLookup(
-            store: store, source: openFoodFactsEnabled ? source : nil, refreshAfter: refreshAfter, missTTL: missTTL, now: { clock.now })
+            store: AnswerForgettingProductStore(base: store, answers: answers), source: openFoodFactsEnabled ? source : nil,
+            refreshAfter: refreshAfter, missTTL: missTTL, now: { clock.now })
     }
 
     func withRoutes(_ body: @Sendable (FoodsClient) async throws -> Void) async throws {
         let router = ServiceRuntime.makeRouter(service: "foods", checks: [])
         let clock = clock
-        FoodController(generic: Self.generic, products: store, barcodes: barcodes).addRoutes(to: router)
-        ProductController(store: store, reportsToHold: reportsToHold, now: { clock.now }).addRoutes(to: router)
+        let products = AnswerForgettingProductStore(base: store, answers: answers)
+        FoodController(generic: Self.generic, products: products, barcodes: barcodes, answers: answers).addRoutes(to: router)
+        ProductController(store: products, reportsToHold: reportsToHold, now: { clock.now }).addRoutes(to: router)
         let owner = owner
         try await Application(router: router).test(.router) { client in
             let problems = try await ContractCheckingClient.problems(of: client) { checked in
@@ -53,7 +57,8 @@ struct FoodsRouterHarness: Sendable {
     /// The admin routes (not in the OpenAPI document: never reachable through the gateway).
     func withAdminRoutes(_ body: @Sendable (FoodsClient) async throws -> Void) async throws {
         let clock = clock
-        let router = AdminServer.makeRouter(routes: ProductReviewController(store: store, now: { clock.now }).routes)
+        let products = AnswerForgettingProductStore(base: store, answers: answers)
+        let router = AdminServer.makeRouter(routes: ProductReviewController(store: products, now: { clock.now }).routes)
         let owner = owner
         try await Application(router: router).test(.router) { client in try await body(FoodsClient(client: client, owner: owner)) }
     }
@@ -148,6 +153,14 @@ enum FoodsFixtures {
     }
 
     /// A valid product body (a Greek yoghurt per 100 g), with the members of the JSON object `changes` set over it.
+    /// A community product of `barcode` (valid), offered, with `BarcodeRoutesTests.yoghurt`'s details.
+    static func product(barcode: String) -> Product {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        return Product(
+            id: UUID(), gtin: GTIN(barcode)!, source: .community, authorId: UUID(), details: BarcodeRoutesTests.yoghurt, version: 1,
+            status: .offered, createdAt: now, updatedAt: now, fetchedAt: nil)
+    }
+
     static func draft(barcode: String, name: String = "Greek yoghurt", changes: String = "{}") -> String {
         var body: [String: Any] = [
             "barcode": barcode, "name": name, "brand": "Dairy Hill", "servingSize": ["amount": 150, "unit": "g"],

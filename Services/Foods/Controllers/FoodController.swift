@@ -1,15 +1,18 @@
 import FoodData
 import Foundation
 import Hummingbird
+import Logging
 import ServiceDefaults
 
 /// Finding food: `GET /api/foods/search?q=&limit=` over the USDA table and products together (typo-tolerant; ranked,
 /// not paged: `limit` 1-50, default 20), `GET /api/foods/{id}` (a USDA id or a product's UUID) and
-/// `GET /api/foods/barcode/{code}` (`BarcodeLookup`).
+/// `GET /api/foods/barcode/{code}` (`BarcodeLookup`, answers kept a moment in `BarcodeAnswerCache`).
 struct FoodController: Sendable {
     let generic: any GenericFoods
     let products: any ProductStore
     let barcodes: BarcodeLookup
+    /// Look-ups' answers kept for a moment.
+    let answers: BarcodeAnswerCache
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/foods/search", use: search)
@@ -62,11 +65,39 @@ struct FoodController: Sendable {
         ).response(from: request, context: context)
     }
 
-    @Sendable func barcode(request: Request, context: AppRequestContext) async throws -> ProductBody {
+    /// A kept answer when there is one (`BarcodeAnswerCache`), else the look-up, whose answer is kept when it is the same
+    /// for everyone.
+    @Sendable func barcode(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         // Printed codes may be spaced ("0 36000 29145 2"): the path segment comes percent-encoded.
         let code = context.parameters.get("code").map { $0.removingPercentEncoding ?? $0 } ?? ""
-        let product = try await barcodes.product(code: code, caller: caller.userId, logger: context.logger)
-        return ProductBody(product, caller: caller.userId)
+        let readings = try BarcodeLookup.readings(of: code)
+        if let (kept, renew) = answers.entry(for: readings), barcodes.answersAsStored(kept.product) {
+            if renew { Task { await renewAnswer(for: readings, logger: context.logger) } }
+            return ProductBody.response(fields: kept.fields, mine: kept.product.authorId == caller.userId)
+        }
+        let generation = answers.generation
+        let product = try await barcodes.product(readings: readings, caller: caller.userId, logger: context.logger)
+        guard barcodes.answersAsStored(product) else {
+            return try ProductBody(product, caller: caller.userId).response(from: request, context: context)
+        }
+        let fields = try ProductBody.fields(of: product)
+        answers.keep(product, fields: fields, for: readings, readAt: generation)
+        return ProductBody.response(fields: fields, mine: product.authorId == caller.userId)
+    }
+
+    /// Reads a kept answer's product again, in the background of a hit: kept anew when it is still the same for
+    /// everyone, dropped when not (the next look-up then takes the whole way), left to expire when the read failed.
+    private func renewAnswer(for readings: [GTIN], logger: Logger) async {
+        let generation = answers.generation
+        do {
+            guard let product = try await products.product(gtins: readings, logger: logger), barcodes.answersAsStored(product) else {
+                return answers.drop(readings)
+            }
+            answers.keep(product, fields: try ProductBody.fields(of: product), for: readings, readAt: generation)
+        } catch {
+            logger.warning("a kept barcode answer could not be renewed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            answers.renewalFailed(for: readings)
+        }
     }
 }

@@ -2,19 +2,48 @@ import FoodData
 import Foundation
 import Hummingbird
 import ServiceDefaults
+import WireJSON
 
 /// A product as answered: its details with the nutrients per 100 g (`per100g`) or per 100 ml (`per100ml`), the ones
 /// not known as `null` and listed in `missingNutrients`, one serving's when its size is known, and Open Food Facts'
 /// attribution (ODbL) on every product that came from there.
 struct ProductBody: ResponseEncodable {
     var product: Product
-    /// Whether the caller added it.
-    var mine: Bool
+    /// Whether the caller added it; nil leaves the field out (`fields(of:)`).
+    var mine: Bool?
 
     init(_ product: Product, caller: UUID) {
         self.product = product
         mine = product.authorId == caller
     }
+
+    private init(_ product: Product, mine: Bool?) {
+        self.product = product
+        self.mine = mine
+    }
+
+    /// The answer's JSON for everyone but `mine`, from its first key on (without the opening brace), as
+    /// `BarcodeAnswerCache` keeps it.
+    static func fields(of product: Product) throws -> ByteBuffer {
+        let json = try encoder.encode(ProductBody(product, mine: nil))
+        return ByteBuffer(bytes: json.dropFirst())
+    }
+
+    /// The 200 answer of kept `fields` with `mine` written first.
+    static func response(fields: ByteBuffer, mine: Bool) -> Response {
+        var body = ByteBuffer()
+        body.reserveCapacity(fields.readableBytes + 16)
+        body.writeString(mine ? #"{"mine":true"# : #"{"mine":false"#)
+        // A body without fields is `}` alone; any other starts with a key, so it follows a comma.
+        if fields.readableBytes > 1 { body.writeString(",") }
+        body.writeImmutableBuffer(fields)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes)],
+            body: .init(byteBuffer: body))
+    }
+
+    /// The encoder of every answer (`AppRequestContext.responseEncoder`).
+    private static let encoder = WireJSONEncoder.iso8601()
 
     private enum CodingKeys: String, CodingKey {
         case id, kind, barcode, name, brand, source, basis, per100g, per100ml, missingNutrients, complete, servingSize, perServing
@@ -42,7 +71,7 @@ struct ProductBody: ResponseEncodable {
         try container.encode(details.novaGroup, forKey: .novaGroup)
         try container.encode(details.nutriScore, forKey: .nutriScore)
         try container.encode(product.version, forKey: .version)
-        try container.encode(mine, forKey: .mine)
+        try container.encodeIfPresent(mine, forKey: .mine)
         try container.encode(product.status.rawValue, forKey: .status)
         try container.encode(product.createdAt, forKey: .createdAt)
         try container.encode(product.updatedAt, forKey: .updatedAt)

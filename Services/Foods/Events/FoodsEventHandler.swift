@@ -15,6 +15,8 @@ struct FoodsEventHandler: EventHandler {
     static let topics: [Topic] = [.mealAnalyzed, .mealConsumed, .mealDeleted, .userDeleted]
 
     let products: PostgresProductStore
+    /// Forgotten when a deleted user's products lose their author.
+    let answers: BarcodeAnswerCache
     let now: @Sendable () -> Date
 
     func handle(_ event: ReceivedEvent, on connection: PostgresConnection, logger: Logger) async throws {
@@ -31,6 +33,7 @@ struct FoodsEventHandler: EventHandler {
             let userId = try event.payload(UserDeleted.self).userId
             let released = try await products.forgetUser(userId, now: now(), on: connection, logger: logger)
             try await products.repository.forgetUses(ofUser: userId, on: connection, logger: logger)
+            if released > 0 { answers.forgetAll() }
             logger.info("user purged", metadata: ["user_id": .string(userId.lowercasedString), "products_kept": "\(released)"])
         default:
             throw EventRejected("the foods service does not consume \(event.header.type)")

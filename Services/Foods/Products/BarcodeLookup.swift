@@ -18,14 +18,30 @@ struct BarcodeLookup: Sendable {
     let now: @Sendable () -> Date
 
     func product(code: String, caller: UUID, logger: Logger) async throws -> Product {
-        let readings: [GTIN]
+        try await product(readings: try Self.readings(of: code), caller: caller, logger: logger)
+    }
+
+    /// The GTIN-14 readings of a printed code, most likely first; 422 `invalid_barcode` naming the problem.
+    static func readings(of code: String) throws -> [GTIN] {
         switch GTIN.readings(of: code) {
-        case .success(let found): readings = found
+        case .success(let found): return found
         case .failure(let problem):
             throw APIError(
                 .unprocessableContent, code: "invalid_barcode", message: "This is not a barcode we can read: \(problem).",
                 details: ["barcode": "\(problem)"])
         }
+    }
+
+    /// Whether `product`, as stored, is the answer to everyone without asking anything more: offered to all, and not
+    /// due for a refresh from Open Food Facts.
+    func answersAsStored(_ product: Product) -> Bool {
+        guard product.status == .offered else { return false }
+        guard product.source == .openFoodFacts, source != nil, let fetchedAt = product.fetchedAt else { return true }
+        return now().timeIntervalSince(fetchedAt) <= refreshAfter
+    }
+
+    /// The product a code read as `readings` names, as `product(code:caller:logger:)` finds it.
+    func product(readings: [GTIN], caller: UUID, logger: Logger) async throws -> Product {
         if let stored = try await store.product(gtins: readings, logger: logger) {
             return try await answer(stored, caller: caller, logger: logger)
         }
