@@ -28,8 +28,10 @@ import ServiceDefaults
 final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, UpstreamExchangeDelegate {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+    /// The router's answers, in HTTPTypes; what goes to the client is NIO's HTTP/1 parts, so that an upstream's answer
+    /// head is passed on as the upstream connection's decoder read it, with the gateway's edits, not converted twice.
     typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     /// Where the parts of the request being read go.
     private enum Reading {
@@ -222,7 +224,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             fields[.requestId] = requestId
             if let serverName { fields[.server] = serverName }
             fields[.contentLength] = "0"
-            context.write(wrapOutboundOut(.head(HTTPResponse(status: .noContent, headerFields: fields))), promise: nil)
+            context.write(wrapOutboundOut(.head(GatewayHTTP1Codec.head(HTTPResponse(status: .noContent, headerFields: fields)))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             metrics.record(route: route ?? "Unknown", method: request.method, status: .noContent, since: started, failed: false)
             PassThroughTracing.end(span, status: .noContent, requestId: requestId)
@@ -274,7 +276,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     /// `100 Continue`: the client that asked for it may send its body.
     private func writeContinue(context: ChannelHandlerContext) {
-        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.head(GatewayHTTP1Codec.head(HTTPResponse(status: .continue)))), promise: nil)
     }
 
     /// After a waited admission: reads go on unless an exchange holds them until its upstream connection is made.
@@ -327,26 +329,25 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         if gaveRouter { context.fireChannelReadComplete() }
     }
 
+    /// The router's answer parts, in NIO's HTTP/1 form, its head with the headers the admission decided.
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard routerAnswering else {
-            context.write(data, promise: promise)
-            return
-        }
         let part = unwrapOutboundIn(data)
-        if case .head(var response) = part, response.status.kind != .informational, !routerAnswerHeaders.isEmpty {
-            for field in routerAnswerHeaders where field.name != .vary || !response.headerFields[values: .vary].contains(field.value) {
-                response.headerFields.append(field)
+        switch part {
+        case .head(var response):
+            if routerAnswering, response.status.kind != .informational, !routerAnswerHeaders.isEmpty {
+                for field in routerAnswerHeaders where field.name != .vary || !response.headerFields[values: .vary].contains(field.value) {
+                    response.headerFields.append(field)
+                }
             }
-            context.write(wrapOutboundOut(.head(response)), promise: promise)
-            return
+            context.write(wrapOutboundOut(.head(GatewayHTTP1Codec.head(response))), promise: promise)
+        case .body(let body):
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: promise)
+        case .end(let trailers):
+            context.write(wrapOutboundOut(.end(trailers.map(GatewayHTTP1Codec.headers))), promise: promise)
+            guard routerAnswering else { return }
+            routerAnswering = false
+            processWaiting(context: context)
         }
-        guard case .end = part else {
-            context.write(data, promise: promise)
-            return
-        }
-        routerAnswering = false
-        context.write(data, promise: promise)
-        processWaiting(context: context)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -480,12 +481,14 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 exchange.deadline = nil
                 counters.openStreams.increment()
             }
-            context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: answerFields(head.headers, of: exchange)))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: head.status, headers: answerHeaders(head.headers, of: exchange)))),
+                promise: nil)
             // A stream whose head came after the shutdown began would never end: it ends at once, as open ones did.
             if exchange.isStream, quiescing { endStream(exchange, context: context) }
         case .body(let buffer):
             guard exchange.answerStatus != nil else { return }
-            context.write(wrapOutboundOut(.body(buffer)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
             if !context.channel.isWritable, let connection = exchange.connection, !exchange.upstreamPaused {
                 exchange.upstreamPaused = true
                 connection.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
@@ -655,20 +658,26 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     // MARK: - Answers
 
     /// The upstream's answer headers as the client gets them: without hop-by-hop headers, with the request id and the
-    /// headers the admission decided (rate limit, CORS; a `Vary` of the upstream's is kept beside `Vary: Origin`).
-    private func answerFields(_ headers: HTTPHeaders, of exchange: PassThroughExchange) -> HTTPFields {
-        var fields = HTTPFields()
-        fields.reserveCapacity(headers.count + 4)
-        for (name, value) in headers {
-            guard let name = HTTPField.Name(name), !Self.notPassedBack.contains(name.canonicalName) else { continue }
-            if name == .server, serverName != nil { continue }
-            fields.append(HTTPField(name: name, value: value))
+    /// headers the admission decided (rate limit, CORS; a `Vary` of the upstream's is kept beside `Vary: Origin`). The
+    /// upstream's own are copied as its connection's decoder read them (it checked them), not made into HTTPTypes
+    /// fields and back.
+    private func answerHeaders(_ upstream: HTTPHeaders, of exchange: PassThroughExchange) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(upstream.count + exchange.request.answerHeaders.count + 2)
+        for (name, value) in upstream where !Self.isNotPassedBack(name) {
+            if serverName != nil, name.utf8.count == 6, name.lowercased() == "server" { continue }
+            headers.add(name: name, value: value)
         }
-        fields.append(contentsOf: exchange.request.answerHeaders)
-        // Appended, not set (a set goes through generic replacing code): the upstream's own copies were left out.
-        fields.append(HTTPField(name: .requestId, value: exchange.requestId))
-        if let serverName { fields.append(HTTPField(name: .server, value: serverName)) }
-        return fields
+        for field in exchange.request.answerHeaders { headers.add(name: field.name.rawName, value: field.value) }
+        headers.add(name: "X-Request-Id", value: exchange.requestId)
+        if let serverName { headers.add(name: "Server", value: serverName) }
+        return headers
+    }
+
+    /// Whether an upstream's answer header `name` (in any case) is one the client does not get from it.
+    private static func isNotPassedBack(_ name: String) -> Bool {
+        // Every name in the set is at most 19 bytes: a longer one is passed back without lower-casing it.
+        name.utf8.count <= 19 && notPassedBack.contains(name.lowercased())
     }
 
     /// The status recorded for a request whose client went away before any answer.
@@ -688,8 +697,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         fields[.requestId] = requestId
         if closing { fields[.connection] = "close" }
         if let serverName { fields[.server] = serverName }
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: error.status, headerFields: fields))), promise: nil)
-        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
+        context.write(wrapOutboundOut(.head(GatewayHTTP1Codec.head(HTTPResponse(status: error.status, headerFields: fields)))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

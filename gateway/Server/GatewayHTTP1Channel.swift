@@ -4,10 +4,11 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// The gateway's HTTP/1.1 connections: Hummingbird's `HTTP1Channel` pipeline with the gateway's conversion between
-/// NIO's HTTP/1 parts and HTTPTypes (`GatewayHTTP1Codec`) in place of swift-nio-extras' `HTTP1ToHTTPServerCodec`,
+/// The gateway's HTTP/1.1 connections: Hummingbird's `HTTP1Channel` pipeline with the gateway's conversion of NIO's
+/// HTTP/1 request parts to HTTPTypes (`GatewayHTTP1Codec`) in place of swift-nio-extras' `HTTP1ToHTTPServerCodec`,
 /// which parses every request target as a URL (Foundation's `URLComponents`, seen in the pass-through's profile),
-/// then the connection's handlers (`PassThroughHandler`) and the router's, as `HTTP1Channel` adds them.
+/// then the connection's handlers (`PassThroughHandler`, which writes NIO's answer parts itself) and the router's, as
+/// `HTTP1Channel` adds them.
 struct GatewayHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 

@@ -4,15 +4,14 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// Converts NIO's HTTP/1 request parts to HTTPTypes' and HTTPTypes' answers back, as swift-nio-extras'
-/// `HTTP1ToHTTPServerCodec` does (`http` scheme, the first `Host` as the authority and out of the fields, cookies
-/// not split), without its cost on every request: an origin-form target (`/api/meals?day=...`, what clients send) is
-/// the path as it is; only another form (absolute, `http://host/path`) is parsed as a URL.
-final class GatewayHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
+/// Converts NIO's HTTP/1 request parts to HTTPTypes', as swift-nio-extras' `HTTP1ToHTTPServerCodec` does (`http`
+/// scheme, the first `Host` as the authority and out of the fields, cookies not split), without its cost on every
+/// request: an origin-form target (`/api/meals?day=...`, what clients send) is the path as it is; only another form
+/// (absolute, `http://host/path`) is parsed as a URL. Answers go out as NIO's parts: the pass-through writes an
+/// upstream's head as it read it and converts the router's and its own with `head(_:)`.
+final class GatewayHTTP1Codec: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -26,17 +25,6 @@ final class GatewayHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(wrapInboundOut(.body(body)))
         case .end(let trailers):
             context.fireChannelRead(wrapInboundOut(.end(trailers.map { Self.fields($0, skippingHost: false) })))
-        }
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head(let response):
-            context.write(wrapOutboundOut(.head(Self.head(response))), promise: promise)
-        case .body(let body):
-            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: promise)
-        case .end(let trailers):
-            context.write(wrapOutboundOut(.end(trailers.map(Self.headers))), promise: promise)
         }
     }
 
@@ -86,12 +74,14 @@ final class GatewayHTTP1Codec: ChannelDuplexHandler, RemovableChannelHandler {
         return fields
     }
 
+    /// NIO's HTTP/1 head of `response`.
     static func head(_ response: HTTPResponse) -> HTTPResponseHead {
         HTTPResponseHead(
             version: .http1_1, status: HTTPResponseStatus(statusCode: response.status.code, reasonPhrase: response.status.reasonPhrase),
             headers: headers(response.headerFields))
     }
 
+    /// NIO's headers of `fields`, in their order.
     static func headers(_ fields: HTTPFields) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count)
