@@ -47,6 +47,11 @@ public struct LabelNutrients: Sendable, Equatable {
         self.salt = salt
     }
 
+    /// Whether `sodium` (mg) and `salt` (g), both stated, say the same within rounding: 5 mg or 5 %.
+    public static func agree(sodium: Double, salt: Double) -> Bool {
+        abs(sodium - salt * sodiumMilligramsPerGramOfSalt) <= max(5, sodium * 0.05)
+    }
+
     /// The sodium the label states, or the one its salt stands for.
     public var sodiumOrFromSalt: Double? {
         sodium ?? salt.map { $0 * Self.sodiumMilligramsPerGramOfSalt }
@@ -97,11 +102,8 @@ public struct LabelNutrients: Sendable, Equatable {
         check(salt, "salt", max: Self.maxSalt, unit: "g")
         guard problems.isEmpty else { return problems }
 
-        if let sodium, let salt {
-            let fromSalt = salt * Self.sodiumMilligramsPerGramOfSalt
-            if abs(sodium - fromSalt) > max(5, sodium * 0.05) {
-                problems["salt"] = "Salt and sodium disagree (sodium is salt × 400 mg); give one of them."
-            }
+        if let sodium, let salt, !Self.agree(sodium: sodium, salt: salt) {
+            problems["salt"] = "Salt and sodium disagree (sodium is salt × 400 mg); give one of them."
         }
         if let carbs, let sugars, sugars > carbs + 0.05 { problems["sugars"] = "Sugars are part of carbs: at most \(carbs) g." }
         if let fat, let saturatedFat, saturatedFat > fat + 0.05 { problems["saturatedFat"] = "Saturated fat is part of fat: at most \(fat) g." }

@@ -676,8 +676,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     /// Whether an upstream's answer header `name` (in any case) is one the client does not get from it.
     private static func isNotPassedBack(_ name: String) -> Bool {
-        // Every name in the set is at most 19 bytes: a longer one is passed back without lower-casing it.
-        name.utf8.count <= 19 && notPassedBack.contains(name.lowercased())
+        // A name longer than any in the set is passed back without lower-casing it.
+        name.utf8.count <= longestNotPassedBack && notPassedBack.contains(name.lowercased())
     }
 
     /// The status recorded for a request whose client went away before any answer.
@@ -686,6 +686,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// Upstream answer headers the client does not get from the upstream: the hop-by-hop ones, and the request id,
     /// which the gateway sets.
     private static let notPassedBack = ProxyHeaders.hopByHop.union(["x-request-id"])
+    private static let longestNotPassedBack = notPassedBack.map(\.utf8.count).max() ?? 0
 
     /// Writes `error` in the one error shape, as `ErrorMiddleware` would have answered it (with `Connection: close`
     /// when the connection closes after it).

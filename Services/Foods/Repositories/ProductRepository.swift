@@ -29,10 +29,11 @@ struct ProductRepository: Sendable {
         ).first
     }
 
-    /// The products stored under any of `gtins`.
+    /// The products stored under any of `gtins` (`ProductsByBarcodeStatement`, the look-up's own query).
     func products(gtins: [GTIN], on connection: PostgresConnection, logger: Logger) async throws -> [Product] {
-        try await products(
-            connection.query("SELECT \(unescaped: Self.columns) FROM products WHERE gtin = ANY(\(gtins.map(\.digits)))", logger: logger))
+        var found: [Product] = []
+        for try await product in try await connection.execute(ProductsByBarcodeStatement(gtins: gtins), logger: logger) { found.append(product) }
+        return found
     }
 
     /// Inserts a user's new product unless its barcode is taken; whether it was inserted.

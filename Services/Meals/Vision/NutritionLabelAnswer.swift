@@ -164,9 +164,7 @@ struct NutritionLabelAnswer: Decodable, Sendable {
             nutrients.sodium = fromSalt.rounded()
             conversions.insert(.sodiumFromSalt)
         }
-        if let sodium = column.sodium, let salt = column.salt,
-            abs(sodium - salt * LabelNutrients.sodiumMilligramsPerGramOfSalt) > max(5, sodium * 0.05)
-        {
+        if let sodium = column.sodium, let salt = column.salt, !LabelNutrients.agree(sodium: sodium, salt: salt) {
             throw VisionError.unreadableLabel("\(Int(sodium)) mg sodium and \(salt) g salt disagree")
         }
         nutrients.salt = nil
