@@ -26,7 +26,9 @@ import ServiceDefaults
 /// At shutdown a connection closes after the answer in progress (the router's quiesce is held until then); a stream
 /// of Server-Sent Events, which has no end of its own, is ended at once.
 final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, UpstreamExchangeDelegate {
-    typealias InboundIn = HTTPRequestPart
+    /// NIO's HTTP/1 request parts, as its decoder read them: a proxied request's body goes on as it came, and only
+    /// what the router gets is converted to HTTPTypes (`GatewayHTTP1Codec`).
+    typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPRequestPart
     /// The router's answers, in HTTPTypes; what goes to the client is NIO's HTTP/1 parts, so that an upstream's answer
     /// head is passed on as the upstream connection's decoder read it, with the gateway's edits, not converted twice.
@@ -73,7 +75,15 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// The scheduled check of the exchange's upstream deadline (`armTimeout`), while one is scheduled.
     private var deadlineCheck: Scheduled<Void>?
     /// Parts of requests read while another was answered.
-    private var waiting = CircularBuffer<HTTPRequestPart>()
+    private var waiting = CircularBuffer<HTTPServerRequestPart>()
+    /// Parts read from the client since the last read's end (`channelRead` until `channelReadComplete`).
+    private var inClientRead = false
+    /// The router got parts since the end of the last read: it is told of the read's end (its inbound stream delivers
+    /// on that); a read that only fed exchanges ends here.
+    private var routerGotParts = false
+    /// An upstream connection written to during the client's read: flushed once at the read's end, so a request's
+    /// head and end go out in one write.
+    private var upstreamToFlush: (any Channel)?
     /// Close once the exchange in progress has answered (shutdown, or the client sent `Connection: close`).
     private var closeAfterExchange = false
     /// The server is shutting down (`ChannelShouldQuiesceEvent` came while an exchange or admission was in progress).
@@ -117,6 +127,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
+        inClientRead = true
         if reading == .nothing, isAnswering || !waiting.isEmpty {
             waiting.append(part)
         } else {
@@ -125,6 +136,49 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     }
 
     private var isAnswering: Bool { routerAnswering || admitting || exchange != nil }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        inClientRead = false
+        flushUpstream()
+        if routerGotParts {
+            routerGotParts = false
+            context.fireChannelReadComplete()
+        }
+    }
+
+    /// Flushes the upstream connection written to during the client's read.
+    private func flushUpstream() {
+        guard let channel = upstreamToFlush else { return }
+        upstreamToFlush = nil
+        channel.flush()
+    }
+
+    /// Flushes `channel` now, or at the end of the client's read when one is in progress.
+    private func flush(_ channel: any Channel) {
+        if inClientRead {
+            if let pending = upstreamToFlush, pending !== channel { pending.flush() }
+            upstreamToFlush = channel
+        } else {
+            channel.flush()
+        }
+    }
+
+    /// Gives `part` to the router.
+    private func passToRouter(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        routerGotParts = true
+        switch part {
+        case .head(let head):
+            do {
+                context.fireChannelRead(wrapInboundOut(.head(try GatewayHTTP1Codec.request(head))))
+            } catch {
+                context.fireErrorCaught(error)
+            }
+        case .body(let buffer):
+            context.fireChannelRead(wrapInboundOut(.body(buffer)))
+        case .end(let trailers):
+            context.fireChannelRead(wrapInboundOut(.end(trailers.map { GatewayHTTP1Codec.fields($0, skippingHost: false) })))
+        }
+    }
 
     func read(context: ChannelHandlerContext) {
         if clientReadsHeld {
@@ -152,11 +206,11 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         }
     }
 
-    private func process(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+    private func process(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
         switch reading {
         case .router:
             if case .end = part { reading = .nothing }
-            context.fireChannelRead(wrapInboundOut(part))
+            passToRouter(part, context: context)
         case .exchange:
             if case .end = part { reading = .nothing }
             if let exchange { forward(part, of: exchange) }
@@ -172,8 +226,16 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 break
             }
         case .nothing:
-            guard case .head(let request) = part else {
-                context.fireChannelRead(wrapInboundOut(part))
+            guard case .head(let head) = part else {
+                passToRouter(part, context: context)
+                return
+            }
+            let request: HTTPRequest
+            do {
+                request = try GatewayHTTP1Codec.request(head)
+            } catch {
+                // The router ends the connection on it, as on any error its codec reports.
+                context.fireErrorCaught(error)
                 return
             }
             begin(request, context: context)
@@ -196,8 +258,10 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             holdClientReads(isBodyHold: false)
             let decided = context.eventLoop.makePromise(of: PassThroughDecision.self)
             decided.completeWithTask { [admission] in await admission.finish(pending) }
-            decided.futureResult.assumeIsolated().whenSuccess { [weak self] decision in
-                guard let self, self.admissionNumber == number, let context = self.context else { return }
+            // Captured strongly, as below: a weak reference would give the handler a side table, and every retain of it
+            // the slow path; the future always completes, and a decision for a closed connection is dropped.
+            decided.futureResult.assumeIsolated().whenSuccess { decision in
+                guard self.admissionNumber == number, let context = self.context else { return }
                 self.admitting = false
                 self.apply(decision, to: request, requestId: requestId, started: started, context: context)
                 self.releaseClientReadsUnlessForwarding()
@@ -262,6 +326,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         reading = .router
         routerAnswering = true
         routerAnswerHeaders = answerHeaders
+        routerGotParts = true
         context.fireChannelRead(wrapInboundOut(.head(head)))
         // A shutdown that began while the admission waited was held here: the router learns of it now.
         if closeAfterExchange { context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
@@ -286,7 +351,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     }
 
     /// Passes a body part or the end of the client's request to the upstream, or keeps it until connected.
-    private func forward(_ part: HTTPRequestPart, of exchange: PassThroughExchange) {
+    private func forward(_ part: HTTPServerRequestPart, of exchange: PassThroughExchange) {
         switch part {
         case .head:
             return
@@ -298,7 +363,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 return
             }
             if let connection = exchange.connection {
-                connection.channel.writeAndFlush(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
+                connection.channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
+                flush(connection.channel)
                 if !connection.channel.isWritable { holdClientReads() }
             } else {
                 exchange.bodyWaiting.append(buffer)
@@ -310,23 +376,26 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             // Without a body the request ended as it began: the timeout armed then stands.
             if exchange.bodyBytesRead > 0 { rearmTimeout(of: exchange) }
             if let connection = exchange.connection {
-                connection.channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+                connection.channel.write(HTTPClientRequestPart.end(nil), promise: nil)
+                flush(connection.channel)
                 exchange.requestSent = true
             }
         }
     }
 
-    /// Starts the requests that waited while another was answered, in order. Parts given to the router here are
-    /// outside a read from the socket, so the read is completed for it (its inbound stream delivers on that).
+    /// Starts the requests that waited while another was answered, in order. Parts given to the router outside a read
+    /// from the socket are followed by a read's end for it (its inbound stream delivers on that), as are the upstream
+    /// writes of a request started here.
     private func processWaiting(context: ChannelHandlerContext) {
-        var gaveRouter = false
         while let part = waiting.first {
             if reading == .nothing, isAnswering { break }
             waiting.removeFirst()
-            gaveRouter = gaveRouter || reading == .router || (reading == .nothing && !isAnswering)
             process(part, context: context)
         }
-        if gaveRouter { context.fireChannelReadComplete() }
+        if !inClientRead, routerGotParts {
+            routerGotParts = false
+            context.fireChannelReadComplete()
+        }
     }
 
     /// The router's answer parts, in NIO's HTTP/1 form, its head with the headers the admission decided.
@@ -407,8 +476,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             attach(connection, to: exchange)
             return
         }
-        pool.connect(to: address).assumeIsolated().whenComplete { [weak self] result in
-            guard let self, self.exchange === exchange else {
+        pool.connect(to: address).assumeIsolated().whenComplete { result in
+            guard self.exchange === exchange else {
                 if case .success(let channel) = result { channel.close(promise: nil) }
                 return
             }
@@ -460,7 +529,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             channel.write(HTTPClientRequestPart.end(nil), promise: nil)
             exchange.requestSent = true
         }
-        channel.flush()
+        flush(channel)
         if channel.isWritable { releaseClientReads() }
     }
 
@@ -536,7 +605,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     }
 
     private func scheduleDeadlineCheck(at deadline: NIODeadline, on eventLoop: any EventLoop) {
-        deadlineCheck = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [weak self] in self?.checkDeadline() }
+        // Cancelled when the handler is removed.
+        deadlineCheck = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { self.checkDeadline() }
     }
 
     /// Times the exchange in progress out when its deadline has passed, else checks again at its deadline.

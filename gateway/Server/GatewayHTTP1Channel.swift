@@ -4,11 +4,11 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-/// The gateway's HTTP/1.1 connections: Hummingbird's `HTTP1Channel` pipeline with the gateway's conversion of NIO's
-/// HTTP/1 request parts to HTTPTypes (`GatewayHTTP1Codec`) in place of swift-nio-extras' `HTTP1ToHTTPServerCodec`,
-/// which parses every request target as a URL (Foundation's `URLComponents`, seen in the pass-through's profile),
-/// then the connection's handlers (`PassThroughHandler`, which writes NIO's answer parts itself) and the router's, as
-/// `HTTP1Channel` adds them.
+/// The gateway's HTTP/1.1 connections: Hummingbird's `HTTP1Channel` pipeline without swift-nio-extras'
+/// `HTTP1ToHTTPServerCodec` (which parses every request target as a URL, seen in the pass-through's profile): NIO's
+/// HTTP/1 server codec, then the connection's handlers (`PassThroughHandler`, which reads NIO's request parts, gives
+/// the router HTTPTypes' (`GatewayHTTP1Codec`) and writes NIO's answer parts itself), then the router's, as
+/// `HTTP1Channel` adds them. The first of `handlers` must read NIO's parts and pass on HTTPTypes'.
 struct GatewayHTTP1Channel: HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -36,7 +36,6 @@ struct GatewayHTTP1Channel: HTTPChannelHandler {
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits
             )
-            try channel.pipeline.syncOperations.addHandler(GatewayHTTP1Codec())
             try channel.pipeline.syncOperations.addHandlers(handlers())
             try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

@@ -1,33 +1,14 @@
 import Foundation
 import HTTPTypes
-import NIOCore
 import NIOHTTP1
-import NIOHTTPTypes
 
-/// Converts NIO's HTTP/1 request parts to HTTPTypes', as swift-nio-extras' `HTTP1ToHTTPServerCodec` does (`http`
-/// scheme, the first `Host` as the authority and out of the fields, cookies not split), without its cost on every
-/// request: an origin-form target (`/api/meals?day=...`, what clients send) is the path as it is; only another form
-/// (absolute, `http://host/path`) is parsed as a URL. Answers go out as NIO's parts: the pass-through writes an
-/// upstream's head as it read it and converts the router's and its own with `head(_:)`.
-final class GatewayHTTP1Codec: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPRequestPart
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            do {
-                context.fireChannelRead(wrapInboundOut(.head(try Self.request(head))))
-            } catch {
-                context.fireErrorCaught(error)
-            }
-        case .body(let body):
-            context.fireChannelRead(wrapInboundOut(.body(body)))
-        case .end(let trailers):
-            context.fireChannelRead(wrapInboundOut(.end(trailers.map { Self.fields($0, skippingHost: false) })))
-        }
-    }
-
+/// Conversions between NIO's HTTP/1 parts and HTTPTypes', as swift-nio-extras' `HTTP1ToHTTPServerCodec` makes them
+/// (`http` scheme, the first `Host` as the authority and out of the fields, cookies not split), without its cost on
+/// every request: an origin-form target (`/api/meals?day=...`, what clients send) is the path as it is; only another
+/// form (absolute, `http://host/path`) is parsed as a URL. The pass-through reads NIO's parts and converts a request's
+/// head for its admission, and what it gives the router; it writes an upstream's answer head as it read it and
+/// converts the router's and its own with `head(_:)`.
+enum GatewayHTTP1Codec {
     /// The request of `head`; throws for a method that is not a token (the parser lets few through).
     static func request(_ head: HTTPRequestHead) throws -> HTTPRequest {
         let method: HTTPRequest.Method
