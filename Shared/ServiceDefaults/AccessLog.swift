@@ -20,10 +20,10 @@ public enum AccessLog {
     /// requests (`RequestIdMiddleware`) and the pass-through's write the same line.
     public static func record(
         on logger: Logger, level: Logger.Level, method: HTTPRequest.Method, path: Substring, status: HTTPResponse.Status,
-        since started: ContinuousClock.Instant, extra: Logger.Metadata = [:]
+        since started: ContinuousClock.Instant, extra: @autoclosure () -> Logger.Metadata = [:]
     ) {
         guard logger.logLevel <= level else { return }
-        var metadata = extra
+        var metadata = extra()
         metadata["method"] = .string(method.rawValue)
         metadata["path"] = .string(LoggedPath.redacting(String(path.prefix { $0 != "?" })))
         metadata["status"] = .stringConvertible(status.code)

@@ -735,7 +735,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         var headers = HTTPHeaders()
         headers.reserveCapacity(upstream.count + exchange.request.answerHeaders.count + 2)
         for (name, value) in upstream where !Self.isNotPassedBack(name) {
-            if serverName != nil, name.utf8.count == 6, name.lowercased() == "server" { continue }
+            if serverName != nil, Self.equalsIgnoringCase(name, "server") { continue }
             headers.add(name: name, value: value)
         }
         for field in exchange.request.answerHeaders { headers.add(name: field.name.rawName, value: field.value) }
@@ -746,8 +746,13 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     /// Whether an upstream's answer header `name` (in any case) is one the client does not get from it.
     private static func isNotPassedBack(_ name: String) -> Bool {
-        // A name longer than any in the set is passed back without lower-casing it.
-        name.utf8.count <= longestNotPassedBack && notPassedBack.contains(name.lowercased())
+        notPassedBack.contains { equalsIgnoringCase(name, $0) }
+    }
+
+    /// `name` is `lowercased` (ASCII, lower case) in any case, compared byte by byte (no lower-cased copy).
+    private static func equalsIgnoringCase(_ name: String, _ lowercased: String) -> Bool {
+        let bytes = name.utf8
+        return bytes.count == lowercased.utf8.count && zip(bytes, lowercased.utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// The status recorded for a request whose client went away before any answer.
@@ -755,8 +760,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     /// Upstream answer headers the client does not get from the upstream: the hop-by-hop ones, and the request id,
     /// which the gateway sets.
-    private static let notPassedBack = ProxyHeaders.hopByHop.union(["x-request-id"])
-    private static let longestNotPassedBack = notPassedBack.map(\.utf8.count).max() ?? 0
+    private static let notPassedBack = Array(ProxyHeaders.hopByHop.union(["x-request-id"]))
 
     /// Writes `error` in the one error shape, as `ErrorMiddleware` would have answered it (with `Connection: close`
     /// when the connection closes after it).

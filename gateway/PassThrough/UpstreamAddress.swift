@@ -1,8 +1,13 @@
 /// An upstream service's address, as the pass-through connects to it.
 struct UpstreamAddress: Hashable, Sendable {
-    var host: String
-    var port: Int
-
+    let host: String
+    let port: Int
     /// `Host` of requests to it.
-    var authority: String { "\(host):\(port)" }
+    let authority: String
+
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+        self.authority = "\(host):\(port)"
+    }
 }

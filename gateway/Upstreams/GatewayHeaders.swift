@@ -19,26 +19,26 @@ struct GatewayHeaders: Sendable {
 
     static func isReplaced(_ name: HTTPField.Name) -> Bool { replacedNames.contains(name.canonicalName) }
 
-    /// The names and values, in the order they are set.
-    private var values: [(HTTPField.Name, String)] {
-        var values: [(HTTPField.Name, String)] = [(.requestId, requestId), (CallerIdentity.clientAddressHeader, clientAddress)]
+    /// Gives `body` each name and value, in the order they are set (no array made per request).
+    private func forEach(_ body: (HTTPField.Name, String) -> Void) {
+        body(.requestId, requestId)
+        body(CallerIdentity.clientAddressHeader, clientAddress)
         if let caller {
-            values.append((CallerIdentity.userIdHeader, caller.userIdText))
-            values.append((CallerIdentity.sessionIdHeader, caller.sessionIdText))
+            body(CallerIdentity.userIdHeader, caller.userIdText)
+            body(CallerIdentity.sessionIdHeader, caller.sessionIdText)
         } else if let tokenProblem {
-            values.append((CallerIdentity.tokenProblemHeader, tokenProblem))
+            body(CallerIdentity.tokenProblemHeader, tokenProblem)
         }
-        values.append((Self.forwardedProto, "http"))
-        return values
+        body(Self.forwardedProto, "http")
     }
 
     /// Adds the names and values to `headers`, which hold none of them (a client's copies were left out).
     func append(to headers: inout HTTPHeaders) {
-        for (name, value) in values { headers.add(name: name.rawName, value: value) }
+        forEach { name, value in headers.add(name: name.rawName, value: value) }
     }
 
     func set(on fields: inout HTTPFields) {
-        for (name, value) in values { fields[name] = value }
+        forEach { name, value in fields[name] = value }
     }
 
     /// Copies the gateway's headers of an admitted request (`fields`) to a request the gateway makes for it (a part of
