@@ -15,7 +15,9 @@ struct BearerCredentialsTests {
 
     @Test("another scheme, no token, or a scheme alone is no bearer token")
     func refusals() {
-        for value in ["Basic abc", "Bearer", "Bearer ", "Bearer  \t ", "Bearerx abc", "Bearxr abc", "", "abc", "Bear\u{0}r abc", "Bëarer abc"] {
+        for value in [
+            "Basic abc", "Bearer", "Bearer ", "Bearer  \t ", "Bearerx abc", "Bearxr abc", "", "abc", "Bear\u{0}r abc", "Bëarer abc", "Bearer\tabc",
+        ] {
             #expect(BearerCredentials.bearerToken(value) == nil, "\(value.debugDescription)")
         }
     }

@@ -78,16 +78,7 @@ bench_binaries AuthService Gateway
 
 for port in $AUTH_PORT $BENCH_GATEWAY_PORT; do require_port_free "$port" benchmark; done
 # The real routes of the auth service, without rate limits: the point is what the service itself can do.
-cat >"$WORK/routes.json" <<JSON
-{ "upstreams": { "auth": "http://127.0.0.1:$AUTH_PORT" },
-  "routes": [
-    { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth/refresh", "upstream": "auth", "public": true },
-    { "prefix": "/.well-known/jwks.json", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth", "upstream": "auth", "public": false },
-    { "prefix": "/api/users", "upstream": "auth", "public": false } ] }
-JSON
+bench_routes "$WORK/routes.json"
 
 EMAILS=(); TOKENS=()
 PASSWORD="bench-$(openssl rand -hex 12)"

@@ -60,17 +60,8 @@ bench_binaries AuthService FoodsService Gateway
 
 for port in $AUTH_PORT $BENCH_GATEWAY_PORT $FOODS_PORT; do require_port_free "$port" benchmark; done
 # The real routes of the auth and foods services, without rate limits.
-cat >"$WORK/routes.json" <<JSON
-{ "upstreams": { "auth": "http://127.0.0.1:$AUTH_PORT", "foods": "http://127.0.0.1:$FOODS_PORT" },
-  "routes": [
-    { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth/refresh", "upstream": "auth", "public": true },
-    { "prefix": "/.well-known/jwks.json", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth", "upstream": "auth", "public": false },
-    { "prefix": "/api/users", "upstream": "auth", "public": false },
-    { "prefix": "/api/foods", "upstream": "foods", "public": false } ] }
-JSON
+bench_routes "$WORK/routes.json" '"foods": "http://127.0.0.1:'"$FOODS_PORT"'"' \
+  '{ "prefix": "/api/foods", "upstream": "foods", "public": false }'
 
 TOKENS=(); USER_IDS=()
 PASSWORD="bench-$(openssl rand -hex 12)"

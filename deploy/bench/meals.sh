@@ -74,20 +74,11 @@ max_body_of() { # max_body_of PREFIX: the route's maxBodyBytes in deploy/gateway
   echo "${bytes:-14745600}"
 }
 ANALYZE_MAX_BODY=$(max_body_of /api/analyze); MEALS_MAX_BODY=$(max_body_of /api/meals)
-cat >"$WORK/routes.json" <<JSON
-{ "upstreams": { "auth": "http://127.0.0.1:$AUTH_PORT", "meals": "http://127.0.0.1:$MEALS_PORT" },
-  "routes": [
-    { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth/refresh", "upstream": "auth", "public": true },
-    { "prefix": "/.well-known/jwks.json", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth", "upstream": "auth", "public": false },
-    { "prefix": "/api/users", "upstream": "auth", "public": false },
-    { "prefix": "/api/analyze", "upstream": "meals", "public": false, "maxBodyBytes": $ANALYZE_MAX_BODY },
-    { "prefix": "/api/meals", "upstream": "meals", "public": false, "maxBodyBytes": $MEALS_MAX_BODY },
+bench_routes "$WORK/routes.json" '"meals": "http://127.0.0.1:'"$MEALS_PORT"'"' \
+  '{ "prefix": "/api/analyze", "upstream": "meals", "public": false, "maxBodyBytes": '"$ANALYZE_MAX_BODY"' },
+    { "prefix": "/api/meals", "upstream": "meals", "public": false, "maxBodyBytes": '"$MEALS_MAX_BODY"' },
     { "prefix": "/api/custom-meals", "upstream": "meals", "public": false },
-    { "prefix": "/media/photos", "upstream": "meals", "public": true } ] }
-JSON
+    { "prefix": "/media/photos", "upstream": "meals", "public": true }'
 
 TOKENS=(); USER_IDS=()
 PASSWORD="bench-$(openssl rand -hex 12)"

@@ -70,21 +70,13 @@ bench_binaries AuthService MealsService SharingService Gateway
 
 for port in $AUTH_PORT $MEALS_PORT $SHARING_PORT $BENCH_GATEWAY_PORT $NGINX_PORT; do require_port_free "$port" benchmark; done
 # The real routes of these services, without rate limits; /health/live goes on to the sharing service (floor b).
-cat >"$WORK/routes.json" <<JSON
-{ "upstreams": { "auth": "http://127.0.0.1:$AUTH_PORT", "meals": "http://127.0.0.1:$MEALS_PORT",
-    "sharing": "http://127.0.0.1:$SHARING_PORT" },
-  "routes": [
-    { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
-    { "prefix": "/.well-known/jwks.json", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth", "upstream": "auth", "public": false },
-    { "prefix": "/api/users", "upstream": "auth", "public": false },
-    { "prefix": "/api/meals", "upstream": "meals", "public": false },
+bench_routes "$WORK/routes.json" \
+  '"meals": "http://127.0.0.1:'"$MEALS_PORT"'", "sharing": "http://127.0.0.1:'"$SHARING_PORT"'"' \
+  '{ "prefix": "/api/meals", "upstream": "meals", "public": false },
     { "prefix": "/api/share/meal", "upstream": "sharing", "public": false },
     { "prefix": "/api/share", "upstream": "sharing", "public": true },
     { "prefix": "/shared", "upstream": "sharing", "public": true },
-    { "prefix": "/health/live", "upstream": "sharing", "public": true } ] }
-JSON
+    { "prefix": "/health/live", "upstream": "sharing", "public": true }'
 # nginx as gateway.sh runs it: one worker, keepalive connections to the upstream, no access log.
 cat >"$WORK/nginx.conf" <<CONF
 worker_processes 1;

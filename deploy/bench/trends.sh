@@ -73,16 +73,8 @@ ok "postgres on $PG_PORT, broker on $BROKER_PORT"
 bench_binaries AuthService MealsService TrendsService Gateway
 
 for port in $AUTH_PORT $MEALS_PORT $BENCH_GATEWAY_PORT $TRENDS_PORT; do require_port_free "$port" benchmark; done
-cat >"$WORK/routes.json" <<JSON
-{ "upstreams": { "auth": "http://127.0.0.1:$AUTH_PORT", "trends": "http://127.0.0.1:$TRENDS_PORT" },
-  "routes": [
-    { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
-    { "prefix": "/.well-known/jwks.json", "upstream": "auth", "public": true },
-    { "prefix": "/api/auth", "upstream": "auth", "public": false },
-    { "prefix": "/api/users", "upstream": "auth", "public": false },
-    { "prefix": "/api/trends", "upstream": "trends", "public": false } ] }
-JSON
+bench_routes "$WORK/routes.json" '"trends": "http://127.0.0.1:'"$TRENDS_PORT"'"' \
+  '{ "prefix": "/api/trends", "upstream": "trends", "public": false }'
 
 # --- SQL ---------------------------------------------------------------------------------------------------------
 # Builders of the events the bench writes, byte for byte the shape EventCoding gives them (CloudEvents JSON,

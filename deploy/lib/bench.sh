@@ -59,6 +59,22 @@ bench_start_auth() { # bench_start_auth PORT: AuthService on PORT with 1 h token
   AUTH_PID=$SERVICE_PID
 }
 
+bench_routes() { # bench_routes FILE [UPSTREAMS] [ROUTES]: a route table for a bench's gateway in FILE: auth on AUTH_PORT
+  # with its routes (sign-up, sign-in, refresh, the keys, the rest of /api/auth and /api/users), plus UPSTREAMS
+  # ('"name": "url"' entries, comma-separated) and ROUTES (route objects, comma-separated), checked with jq
+  cat >"$1" <<JSON
+{ "upstreams": { "auth": "http://127.0.0.1:$AUTH_PORT"${2:+, $2} },
+  "routes": [
+    { "prefix": "/api/auth/register", "upstream": "auth", "public": true },
+    { "prefix": "/api/auth/login", "upstream": "auth", "public": true },
+    { "prefix": "/api/auth/refresh", "upstream": "auth", "public": true },
+    { "prefix": "/.well-known/jwks.json", "upstream": "auth", "public": true },
+    { "prefix": "/api/auth", "upstream": "auth", "public": false },
+    { "prefix": "/api/users", "upstream": "auth", "public": false }${3:+, $3} ] }
+JSON
+  jq -e . "$1" >/dev/null || fail "the bench's route table $1 is not valid JSON"
+}
+
 bench_start_gateway() { # bench_start_gateway PORT ROUTES_FILE: the gateway, waited for until it has the keys; sets GATEWAY_PID
   # The routes file names the upstreams; variables left in the environment would override it.
   env -u GATEWAY_JWKS_URL -u GATEWAY_REVOCATIONS_URL -u UPSTREAM_AUTH_URL -u UPSTREAM_MEALS_URL -u UPSTREAM_METRICS_URL -u UPSTREAM_TRENDS_URL \

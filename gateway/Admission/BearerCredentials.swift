@@ -30,18 +30,24 @@ enum BearerCredentials {
     }
 
     /// The token of an `Authorization: Bearer <token>` header (scheme case-insensitive, RFC 9110 section 11.1).
-    /// Read byte by byte: it runs on every request, and Foundation's trimming goes through UTF-16 (it showed in the
-    /// gateway's profile).
+    /// Read byte by byte from the header's contiguous UTF-8: it runs on every request with a token, and both
+    /// Foundation's trimming (through UTF-16) and the indices of a substring's UTF-8 view showed in the gateway's profile.
     static func bearerToken(_ authorization: String) -> String? {
-        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
-        let value = Substring(authorization).utf8.drop { $0 == space }
-        guard let schemeEnd = value.firstIndex(of: space) else { return nil }
-        let scheme = value[..<schemeEnd]
-        // ASCII case-insensitive: setting bit 0x20 lower-cases a letter, and only a letter's two cases map onto one.
-        guard scheme.count == 6, zip(scheme, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
-        var token = value[schemeEnd...].drop { $0 == space || $0 == tab }
-        while let last = token.last, last == space || last == tab { token = token.dropLast() }
-        return token.isEmpty ? nil : String(Substring(token))
+        var authorization = authorization
+        return authorization.withUTF8 { bytes -> String? in
+            let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+            var start = 0
+            while start < bytes.count, bytes[start] == space { start += 1 }
+            let scheme = "bearer".utf8
+            guard bytes.count - start > scheme.count, bytes[start + scheme.count] == space else { return nil }
+            // ASCII case-insensitive: setting bit 0x20 lower-cases a letter, and only a letter's two cases map onto one.
+            guard zip(bytes[start..<start + scheme.count], scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+            start += scheme.count
+            var end = bytes.count
+            while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
+            while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
+            return start == end ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
     }
 
     /// 401 `unauthenticated`: a private route without any credential.

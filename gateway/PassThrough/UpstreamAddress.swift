@@ -10,4 +10,12 @@ struct UpstreamAddress: Hashable, Sendable {
         self.port = port
         self.authority = "\(host):\(port)"
     }
+
+    // The authority follows from the host and port: it is not hashed or compared again.
+    static func == (left: UpstreamAddress, right: UpstreamAddress) -> Bool { left.port == right.port && left.host == right.host }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(host)
+        hasher.combine(port)
+    }
 }
