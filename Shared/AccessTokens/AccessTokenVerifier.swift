@@ -67,6 +67,13 @@ public final class AccessTokenVerifier: Sendable {
         return revocations.isRevoked(cached) ? nil : cached
     }
 
+    /// Whether `verified`, which this verifier proved before, still holds at `now`: not expired, its session and user
+    /// not revoked. For a caller that remembers the last token it was given (the gateway's connections), in place of
+    /// `cachedVerification`'s look-up.
+    public func stillHolds(_ verified: VerifiedAccessToken, now: Date = Date()) -> Bool {
+        verified.expiresAt > now && !revocations.isRevoked(verified)
+    }
+
     /// Adds `revocations` to the known ones and drops the cached tokens they refuse, so neither the pass-through
     /// nor the router accepts those tokens from now on.
     public func applyRevocations(_ revocations: [Revocation], now: Date = Date()) {

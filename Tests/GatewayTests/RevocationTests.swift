@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import MetricsTestKit
 import ServiceDefaults
+import Synchronization
 import Testing
 
 @testable import Gateway
@@ -62,6 +63,38 @@ extension UpstreamProxyTests {
             #expect(refused == (.unauthorized, "invalid_token"))
             let issuedLater = try await privateRequest(gateway, token: after)
             #expect(issuedLater.0 == .ok)
+        }
+    }
+
+    @Test("on one connection the token its last request proved is checked again each time: refused once revoked or expired")
+    func recentTokenOfAConnection() async throws {
+        let verifier = AccessTokenVerifier(policy: tokens.policy)
+        let now = Date()
+        let offset = Mutex<TimeInterval>(0)
+        let clock = GatewayClock(date: { now.addingTimeInterval(offset.withLock { $0 }) }, instant: { ContinuousClock.now })
+        let expiring = try await tokens.token(tokens.claims(issuedAt: now, expiresAt: now.addingTimeInterval(600)))
+        let revoked = try await tokens.token(tokens.claims(issuedAt: now.addingTimeInterval(-1)))
+        try await echoUpstream().test(.live) { upstream in
+            let settings = try settings(upstreamPort: upstream.port!)
+            try await tokens.withGateway(settings: settings, clock: clock, verifier: verifier) { gateway in
+                // The first request waits for the verification; the next ones on this connection are admitted from it.
+                for _ in 1...3 {
+                    let status = try await privateRequest(gateway, token: expiring).0
+                    #expect(status == .ok)
+                }
+                offset.withLock { $0 = 601 }
+                let expired = try await privateRequest(gateway, token: expiring)
+                #expect(expired == (.unauthorized, "token_expired"))
+
+                offset.withLock { $0 = 0 }
+                for _ in 1...3 {
+                    let status = try await privateRequest(gateway, token: revoked).0
+                    #expect(status == .ok)
+                }
+                verifier.applyRevocations([sessionRevocation(now: now)])
+                let refused = try await privateRequest(gateway, token: revoked)
+                #expect(refused == (.unauthorized, "invalid_token"))
+            }
         }
     }
 

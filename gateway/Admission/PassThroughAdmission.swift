@@ -39,8 +39,9 @@ struct PassThroughAdmission: Sendable {
         self.maxBodyBytes = maxBodyBytes
     }
 
-    /// The admission of `request` from `peer` (the direct peer's IP address), whose id is `requestId`.
-    func begin(_ request: HTTPRequest, peer: String?, requestId: String) -> AdmissionStep {
+    /// The admission of `request` from `peer` (the direct peer's IP address), whose id is `requestId`; `recent` is
+    /// the bearer token its connection sent before (`RecentBearer`), updated when this request's is proved.
+    func begin(_ request: HTTPRequest, peer: String?, requestId: String, recent: inout RecentBearer?) -> AdmissionStep {
         let corsHeaders = cors.answerHeaders(for: request)
         let target = request.path ?? "/"
         let path = target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
@@ -72,10 +73,16 @@ struct PassThroughAdmission: Sendable {
         var pending = PendingAdmission(
             request: request, route: route, requestId: requestId, body: body, answerHeaders: corsHeaders,
             clientAddress: addresses.clientAddress(peer: peer, forwardedFor: request.headerFields[values: .xForwardedFor]))
+        let authorization = request.headerFields.value(of: .authorization)
+        if let recent, let authorization, authorization == recent.authorization, verifier.stillHolds(recent.caller, now: clock.date()) {
+            pending.caller = recent.caller
+            return admit(pending)
+        }
         switch BearerCredentials.credential(in: request.headerFields) {
         case .accessToken(let token):
             if let verified = verifier.cachedVerification(of: token, now: clock.date()) {
                 pending.caller = verified
+                recent = authorization.map { RecentBearer(authorization: $0, caller: verified) }
             } else {
                 pending.unverifiedToken = token
                 return .waiting(pending)
@@ -87,7 +94,12 @@ struct PassThroughAdmission: Sendable {
         case .malformed, .none:
             break
         }
-        guard let outcome = rateLimits.admitWithoutWaiting(route, caller: pending.caller, clientAddress: pending.clientAddress) else {
+        return admit(pending)
+    }
+
+    /// The rate limit's part of an admission whose caller is known: decided here when it can be, else waited for.
+    private func admit(_ pending: PendingAdmission) -> AdmissionStep {
+        guard let outcome = rateLimits.admitWithoutWaiting(pending.route, caller: pending.caller, clientAddress: pending.clientAddress) else {
             return .waiting(pending)
         }
         return .decided(conclude(pending, outcome))

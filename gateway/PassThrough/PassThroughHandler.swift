@@ -55,6 +55,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private var context: ChannelHandlerContext?
     private var pool: UpstreamConnectionPool?
     private var peer: String?
+    /// The bearer token this connection sent last, and its caller.
+    private var recentBearer: RecentBearer?
     private var reading = Reading.nothing
     /// Bytes of the body being dropped (`Reading.discard`): past `discardingUpTo` the connection is closed instead.
     private var discardedBytes = 0
@@ -247,7 +249,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         let started = ContinuousClock.now
         let requestId = RequestIdMiddleware<GatewayRequestContext>.acceptable(request.headerFields.value(of: .requestId)) ?? RandomRequestId.make()
         if request.headerFields.value(of: .connection)?.lowercased().contains("close") == true { closeAfterExchange = true }
-        switch admission.begin(request, peer: peer, requestId: requestId) {
+        switch admission.begin(request, peer: peer, requestId: requestId, recent: &recentBearer) {
         case .decided(let decision):
             apply(decision, to: request, requestId: requestId, started: started, context: context)
         case .waiting(let pending):
