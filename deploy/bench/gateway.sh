@@ -7,7 +7,8 @@
 # exports for the traced gateway). Targets: the upstream directly, nginx proxying to it (keepalive), our gateway
 # (release build) on a public route, on a private route with a valid EdDSA token signed here, and a second gateway
 # with tracing on (every request sampled, spans exported over OTLP/HTTP) on the public route. wrk on loopback;
-# medians of the runs are printed.
+# the targets take turns in each of `runs` rounds; medians of the runs are printed, and the ratios to nginx and to
+# the public route are taken within each round (a shared machine drifts over minutes) and their medians printed.
 # Every request of the token target carries the same token, so after the first one the gateway answers from its
 # verified-token cache: the steady state of a signed-in client. A token's first request (signature checked, then
 # cached) is measured apart: FIRST_TOKENS fresh tokens, one request each over a new curl connection, beside the same
@@ -144,25 +145,49 @@ measure() {
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-declare -A RPS P50 P99
-for target in $TARGETS; do
+# Sets url and options (wrk's) for target $1.
+target_request() {
   options=()
-  case $target in
+  case $1 in
     direct) url="http://127.0.0.1:$UPSTREAM_PORT/api/bench" ;;
     nginx) url="http://127.0.0.1:$NGINX_PROXY_PORT/api/bench" ;;
     gateway) url="http://127.0.0.1:$GATEWAY_PORT/api/bench" ;;
     verified) url="http://127.0.0.1:$GATEWAY_PORT/api/private"; options=(-H "Authorization: Bearer $TOKEN") ;;
     traced) url="http://127.0.0.1:$TRACED_GATEWAY_PORT/api/bench" ;;
   esac
-  step "$target: $RUNS runs of ${DURATION}s, $CONNECTIONS connections ($url${options:+ with a bearer token})"
-  wrk -t1 -c10 -d2s "${options[@]}" "$url" >/dev/null  # warm-up
+}
+
+step "warm-up: 2 s of each target"
+for target in $TARGETS; do
+  target_request "$target"
+  wrk -t1 -c10 -d2s "${options[@]}" "$url" >/dev/null
   : >"$WORK/$target.runs"
-  for _ in $(seq "$RUNS"); do measure "$url" "${options[@]}" | tee -a "$WORK/$target.runs" | sed 's/^/    req\/s p50_us p99_us non-2xx: /'; done
-  awk '$4 > 0 { n += $4 } END { if (n) printf "    warning: %d answers were not 2xx; the figures above are not of the intended path\n", n }' "$WORK/$target.runs"
+done
+# The targets take turns within each round, so that a shared machine's drift over minutes (it moved nginx's own
+# figure by 10 % between runs) falls on all of them alike; each ratio is also taken within its round.
+: >"$WORK/round-ratios"
+for round in $(seq "$RUNS"); do
+  step "round $round of $RUNS: each target ${DURATION}s at $CONNECTIONS connections, in turn"
+  for target in $TARGETS; do
+    target_request "$target"
+    measure "$url" "${options[@]}" | tee -a "$WORK/$target.runs" | sed "s/^/    $(printf '%-9s' "$target") req\/s p50_us p99_us non-2xx: /"
+  done
+  ratios=$(awk -v g="$(tail -n 1 "$WORK/gateway.runs" | cut -d' ' -f1)" -v n="$(tail -n 1 "$WORK/nginx.runs" | cut -d' ' -f1)" \
+    -v v="$(tail -n 1 "$WORK/verified.runs" | cut -d' ' -f1)" 'BEGIN { printf "%.3f %.3f", g / n, v / g }')
+  echo "$ratios" >>"$WORK/round-ratios"
+  say "this round: gateway / nginx ${ratios% *}, cached token / public ${ratios#* }"
+done
+declare -A RPS P50 P99
+for target in $TARGETS; do
+  awk -v t="$target" '$4 > 0 { n += $4 } END { if (n) printf "    warning: %s: %d answers were not 2xx; its figures are not of the intended path\n", t, n }' "$WORK/$target.runs"
   RPS[$target]=$(cut -d' ' -f1 "$WORK/$target.runs" | median)
   P50[$target]=$(cut -d' ' -f2 "$WORK/$target.runs" | median)
   P99[$target]=$(cut -d' ' -f3 "$WORK/$target.runs" | median)
 done
+RATIO_ROUNDS=$(cut -d' ' -f1 "$WORK/round-ratios" | paste -sd' ')
+RATIO_MEDIAN=$(cut -d' ' -f1 "$WORK/round-ratios" | median)
+CACHED_ROUNDS=$(cut -d' ' -f2 "$WORK/round-ratios" | paste -sd' ')
+CACHED_MEDIAN=$(cut -d' ' -f2 "$WORK/round-ratios" | median)
 
 # shellcheck disable=SC2046  # memory_pids prints words
 bench_print_rss "after the load" $(memory_pids)
@@ -195,10 +220,10 @@ printf '%-36s %12s %10s\n' "a token's first request (curl)" "" "$FIRST_P50"
 printf '%-36s %12s %10s\n' "cached token, same way (curl)" "" "$CACHED_P50"
 echo
 say "processor: ${CPU_MODEL:-unknown}"
-awk -v g="${RPS[gateway]}" -v n="${RPS[nginx]}" -v v="${RPS[verified]}" -v t="${RPS[traced]}" -v gp="${P50[gateway]}" \
+awk -v rm="$RATIO_MEDIAN" -v rr="$RATIO_ROUNDS" -v cm="$CACHED_MEDIAN" -v cr="$CACHED_ROUNDS" -v g="${RPS[gateway]}" -v n="${RPS[nginx]}" -v v="${RPS[verified]}" -v t="${RPS[traced]}" -v gp="${P50[gateway]}" \
   -v dp="${P50[direct]}" -v vp="${P50[verified]}" -v fp="$FIRST_P50" -v cp="$CACHED_P50" 'BEGIN {
-  printf "gateway / nginx throughput: %.2f   (goal: at least 0.69, stretch 0.80; issue 34)\n", g / n
-  printf "cached token / public throughput: %.2f   (goal: at least 0.90; issue 34)\n", v / g
+  printf "gateway / nginx throughput: %.2f, median of the rounds'"'"' ratios (%s); of the medians %.2f   (goal: at least 0.69, stretch 0.80; issue 34)\n", rm, rr, g / n
+  printf "cached token / public throughput: %.2f, median of the rounds'"'"' ratios (%s); of the medians %.2f   (goal: at least 0.90; issue 34)\n", cm, cr, v / g
   printf "traced / untraced throughput: %.2f\n", t / g
   printf "gateway p50 added over direct: %d us   (goal: at most 300 us at 50 connections; issue 21)\n", gp - dp
   printf "cached token p50 added over public: %d us\n", vp - gp
