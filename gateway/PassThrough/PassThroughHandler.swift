@@ -50,6 +50,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private let accessLogLevel = AccessLog.level
     /// `Server` of every answer, as the router's answers say it.
     private let serverName: String?
+    /// How an upstream's answer headers reach the client.
+    private let upstreamAnswerHeaders: UpstreamAnswerHeaders
     private let logger: Logger
 
     private var context: ChannelHandlerContext?
@@ -108,6 +110,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         self.counters = counters
         self.upstreamTimeout = .init(upstreamTimeout)
         self.serverName = serverName
+        self.upstreamAnswerHeaders = UpstreamAnswerHeaders(serverName: serverName)
         self.logger = logger
     }
 
@@ -553,7 +556,12 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 counters.openStreams.increment()
             }
             context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: head.status, headers: answerHeaders(head.headers, of: exchange)))),
+                wrapOutboundOut(
+                    .head(
+                        HTTPResponseHead(
+                            version: .http1_1, status: head.status,
+                            headers: upstreamAnswerHeaders.headers(
+                                head.headers, decided: exchange.request.answerHeaders, requestId: exchange.requestId)))),
                 promise: nil)
             // A stream whose head came after the shutdown began would never end: it ends at once, as open ones did.
             if exchange.isStream, quiescing { endStream(exchange, context: context) }
@@ -729,40 +737,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     // MARK: - Answers
 
-    /// The upstream's answer headers as the client gets them: without hop-by-hop headers, with the request id and the
-    /// headers the admission decided (rate limit, CORS; a `Vary` of the upstream's is kept beside `Vary: Origin`). The
-    /// upstream's own are copied as its connection's decoder read them (it checked them), not made into HTTPTypes
-    /// fields and back.
-    private func answerHeaders(_ upstream: HTTPHeaders, of exchange: PassThroughExchange) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(upstream.count + exchange.request.answerHeaders.count + 2)
-        for (name, value) in upstream where !Self.isNotPassedBack(name) {
-            if serverName != nil, Self.equalsIgnoringCase(name, "server") { continue }
-            headers.add(name: name, value: value)
-        }
-        for field in exchange.request.answerHeaders { headers.add(name: field.name.rawName, value: field.value) }
-        headers.add(name: "X-Request-Id", value: exchange.requestId)
-        if let serverName { headers.add(name: "Server", value: serverName) }
-        return headers
-    }
-
-    /// Whether an upstream's answer header `name` (in any case) is one the client does not get from it.
-    private static func isNotPassedBack(_ name: String) -> Bool {
-        notPassedBack.contains { equalsIgnoringCase(name, $0) }
-    }
-
-    /// `name` is `lowercased` (ASCII, lower case) in any case, compared byte by byte (no lower-cased copy).
-    private static func equalsIgnoringCase(_ name: String, _ lowercased: String) -> Bool {
-        let bytes = name.utf8
-        return bytes.count == lowercased.utf8.count && zip(bytes, lowercased.utf8).allSatisfy { $0 | 0x20 == $1 }
-    }
-
     /// The status recorded for a request whose client went away before any answer.
     static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
-
-    /// Upstream answer headers the client does not get from the upstream: the hop-by-hop ones, and the request id,
-    /// which the gateway sets.
-    private static let notPassedBack = Array(ProxyHeaders.hopByHop.union(["x-request-id"]))
 
     /// Writes `error` in the one error shape, as `ErrorMiddleware` would have answered it (with `Connection: close`
     /// when the connection closes after it).
