@@ -21,9 +21,10 @@ enum BearerCredentials {
         case none
     }
 
-    /// The credential of a request with these header fields.
-    static func credential(in fields: HTTPFields) -> Credential {
-        if let authorization = fields.value(of: .authorization) {
+    /// The credential of a request with these header fields, whose `Authorization` is `authorization` (read once by
+    /// the caller, which also compares it with the connection's last one).
+    static func credential(in fields: HTTPFields, authorization: String?) -> Credential {
+        if let authorization {
             return bearerToken(authorization).map(Credential.accessToken) ?? .malformed
         }
         return SessionCookies.value(of: SessionCookies.access, in: fields).map(Credential.accessToken) ?? .none
@@ -38,11 +39,12 @@ enum BearerCredentials {
             let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
             var start = 0
             while start < bytes.count, bytes[start] == space { start += 1 }
-            let scheme = "bearer".utf8
-            guard bytes.count - start > scheme.count, bytes[start + scheme.count] == space else { return nil }
-            // ASCII case-insensitive: setting bit 0x20 lower-cases a letter, and only a letter's two cases map onto one.
-            guard zip(bytes[start..<start + scheme.count], scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
-            start += scheme.count
+            let scheme = "bearer"
+            let schemeEnd = start + scheme.utf8.count
+            guard bytes.count > schemeEnd, bytes[schemeEnd] == space, ASCIICase.equals(bytes[start..<schemeEnd], lowercased: scheme) else {
+                return nil
+            }
+            start = schemeEnd
             var end = bytes.count
             while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
             while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }

@@ -78,7 +78,7 @@ struct PassThroughAdmission: Sendable {
             pending.caller = recent.caller
             return admit(pending)
         }
-        switch BearerCredentials.credential(in: request.headerFields) {
+        switch BearerCredentials.credential(in: request.headerFields, authorization: authorization) {
         case .accessToken(let token):
             if let verified = verifier.cachedVerification(of: token, now: clock.date()) {
                 pending.caller = verified

@@ -173,15 +173,22 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         routerGotParts = true
         switch part {
         case .head(let head):
-            do {
-                context.fireChannelRead(wrapInboundOut(.head(try GatewayHTTP1Codec.request(head))))
-            } catch {
-                context.fireErrorCaught(error)
-            }
+            if let request = request(of: head, context: context) { context.fireChannelRead(wrapInboundOut(.head(request))) }
         case .body(let buffer):
             context.fireChannelRead(wrapInboundOut(.body(buffer)))
         case .end(let trailers):
             context.fireChannelRead(wrapInboundOut(.end(trailers.map { GatewayHTTP1Codec.fields($0, skippingHost: false) })))
+        }
+    }
+
+    /// The HTTPTypes request of `head`, or nil after reporting why there is none (a method that is not a token): the
+    /// router ends the connection on it, as on any error its codec reports.
+    private func request(of head: HTTPRequestHead, context: ChannelHandlerContext) -> HTTPRequest? {
+        do {
+            return try GatewayHTTP1Codec.request(head)
+        } catch {
+            context.fireErrorCaught(error)
+            return nil
         }
     }
 
@@ -235,15 +242,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 passToRouter(part, context: context)
                 return
             }
-            let request: HTTPRequest
-            do {
-                request = try GatewayHTTP1Codec.request(head)
-            } catch {
-                // The router ends the connection on it, as on any error its codec reports.
-                context.fireErrorCaught(error)
-                return
-            }
-            begin(request, context: context)
+            if let request = request(of: head, context: context) { begin(request, context: context) }
         }
     }
 

@@ -15,7 +15,7 @@ struct UpstreamAnswerHeaders: Sendable {
         var headers = HTTPHeaders()
         headers.reserveCapacity(upstream.count + decided.count + 2)
         for (name, value) in upstream where !Self.isNotPassedBack(name) {
-            if serverName != nil, Self.equalsIgnoringCase(name, "server") { continue }
+            if serverName != nil, ASCIICase.equals(name.utf8, lowercased: "server") { continue }
             headers.add(name: name, value: value)
         }
         for field in decided { headers.add(name: field.name.rawName, value: field.value) }
@@ -26,13 +26,7 @@ struct UpstreamAnswerHeaders: Sendable {
 
     /// Whether an upstream's answer header `name` (in any case) is one the client does not get from it.
     static func isNotPassedBack(_ name: String) -> Bool {
-        notPassedBack.contains { equalsIgnoringCase(name, $0) }
-    }
-
-    /// `name` is `lowercased` (ASCII, lower case) in any case, compared byte by byte (no lower-cased copy).
-    static func equalsIgnoringCase(_ name: String, _ lowercased: String) -> Bool {
-        let bytes = name.utf8
-        return bytes.count == lowercased.utf8.count && zip(bytes, lowercased.utf8).allSatisfy { $0 | 0x20 == $1 }
+        notPassedBack.contains { ASCIICase.equals(name.utf8, lowercased: $0) }
     }
 
     /// Upstream answer headers the client does not get from the upstream: the hop-by-hop ones, and the request id,

@@ -46,7 +46,7 @@ enum GatewayHTTP1Codec {
         fields.reserveCapacity(headers.count)
         var hostToSkip = skippingHost
         for (name, value) in headers {
-            if hostToSkip, isHost(name) {
+            if hostToSkip, ASCIICase.equals(name.utf8, lowercased: "host") {
                 hostToSkip = false
                 continue
             }
@@ -68,12 +68,6 @@ enum GatewayHTTP1Codec {
         headers.reserveCapacity(fields.count)
         for field in fields { headers.add(name: field.name.rawName, value: field.value) }
         return headers
-    }
-
-    /// `name` is `Host` in any case, compared byte by byte (no lower-cased copy).
-    private static func isHost(_ name: String) -> Bool {
-        let bytes = name.utf8
-        return bytes.count == 4 && zip(bytes, "host".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }
 

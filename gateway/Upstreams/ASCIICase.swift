@@ -1,0 +1,9 @@
+/// Header names and schemes compared without regard to ASCII case, byte by byte, without a lower-cased copy (the
+/// copies showed in the pass-through's profile).
+enum ASCIICase {
+    /// `bytes` spell `lowercased` (lower-case ASCII) in any case. Setting bit 0x20 lower-cases a letter, and only a
+    /// letter's two cases map onto one; a header name or scheme holds no byte that maps onto another otherwise.
+    static func equals(_ bytes: some Collection<UInt8>, lowercased: String) -> Bool {
+        bytes.count == lowercased.utf8.count && zip(bytes, lowercased.utf8).allSatisfy { $0 | 0x20 == $1 }
+    }
+}
