@@ -38,10 +38,11 @@ if [ -n "${BENCH_BIN_DIR:-}" ]; then
   GATEWAY_BIN="$BENCH_BIN_DIR/Gateway"
   [ -x "$GATEWAY_BIN" ] || fail "no Gateway executable in $BENCH_BIN_DIR"
   case "$BENCH_BIN_DIR" in *release*) ;; *) say "note: $GATEWAY_BIN may not be a release build; figures are not comparable" ;; esac
+  bench_check_shipped_build "$GATEWAY_BIN"
   ok "$GATEWAY_BIN"
 else
   step "building the gateway (release)"
-  (cd "$REPO_ROOT" && swift build -c release --product Gateway 2>&1 | tail -n 1)
+  swift_build release --product Gateway 2>&1 | tail -n 1
   GATEWAY_BIN="$(cd "$REPO_ROOT" && swift build -c release --show-bin-path)/Gateway"
 fi
 

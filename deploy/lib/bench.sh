@@ -21,6 +21,13 @@ bench_require_infra() { # bench_require_infra ROLE...: PostgreSQL, the broker an
   done
 }
 
+# Notes a binary that links the Swift runtime dynamically: the images link it in (swift_build release), and such a
+# binary spends 10-25 % more CPU per request, so its figures are not those of what ships.
+bench_check_shipped_build() { # bench_check_shipped_build EXECUTABLE
+  if ldd "$1" 2>/dev/null | grep -q libswiftCore; then
+    say "note: $1 links the Swift runtime dynamically; what ships links it in (swift build -c release --static-swift-stdlib): figures are not comparable"
+  fi
+}
 bench_binaries() { # bench_binaries PRODUCT...: sets BIN_DIR to BENCH_BIN_DIR or to freshly built release binaries
   local product
   if [ -n "${BENCH_BIN_DIR:-}" ]; then
@@ -30,11 +37,14 @@ bench_binaries() { # bench_binaries PRODUCT...: sets BIN_DIR to BENCH_BIN_DIR or
   else
     step "building $* (release)"
     for product in "$@"; do
-      (cd "$REPO_ROOT" && swift build -c release --product "$product" 2>&1 | tail -n 1)
+      swift_build release --product "$product" 2>&1 | tail -n 1
     done
     BIN_DIR="$(cd "$REPO_ROOT" && swift build -c release --show-bin-path)"
   fi
-  for product in "$@"; do [ -x "$BIN_DIR/$product" ] || fail "no $product executable in $BIN_DIR"; done
+  for product in "$@"; do
+    [ -x "$BIN_DIR/$product" ] || fail "no $product executable in $BIN_DIR"
+    bench_check_shipped_build "$BIN_DIR/$product"
+  done
   ok "binaries in $BIN_DIR"
 }
 

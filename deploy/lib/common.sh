@@ -41,8 +41,17 @@ STACK_PRODUCTS="AuthService MealsService MetricsService TrendsService SharingSer
 build_stack_products() { # build_stack_products CONFIG: builds every stack executable; its output on stdout
   local product
   for product in $STACK_PRODUCTS; do
-    (cd "$REPO_ROOT" && swift build -c "$1" --product "$product") || return 1
+    swift_build "$1" --product "$product" || return 1
   done
+}
+# A release build is made as the images ship it (deploy/containers/build-product.sh): with the Swift runtime linked
+# in (--static-swift-stdlib), so the runtime's calls (retain, release, exclusivity checks) skip the dynamic linker's
+# indirections; the gateway spends 10-25 % less CPU per request so (docs/PERFORMANCE.md). The benchmarks, load and
+# fault runs measure what ships. A debug build (the tests') links the runtime dynamically, as `swift build` does.
+swift_build() { # swift_build CONFIG [swift build options...]
+  local config=$1; shift
+  if [ "$config" = release ]; then set -- "$@" --static-swift-stdlib; fi
+  (cd "$REPO_ROOT" && swift build -c "$config" "$@")
 }
 # service name | schema | port
 SERVICES="auth:auth:${NUTRITION_AUTH_PORT:-8081} meals:meals:${NUTRITION_MEALS_PORT:-8082} metrics:metrics:${NUTRITION_METRICS_PORT:-8083} trends:trends:${NUTRITION_TRENDS_PORT:-8084} sharing:sharing:${NUTRITION_SHARING_PORT:-8085} foods:foods:${NUTRITION_FOODS_PORT:-8086}"
