@@ -22,7 +22,7 @@ bench_require_infra() { # bench_require_infra ROLE...: PostgreSQL, the broker an
 }
 
 # Notes a binary that links the Swift runtime dynamically: the images link it in (swift_build release), and such a
-# binary spends 10-25 % more CPU per request, so its figures are not those of what ships.
+# binary spends more CPU per request (the gateway about a fifth more), so its figures are not those of what ships.
 bench_check_shipped_build() { # bench_check_shipped_build EXECUTABLE
   if ldd "$1" 2>/dev/null | grep -q libswiftCore; then
     say "note: $1 links the Swift runtime dynamically; what ships links it in (swift build -c release --static-swift-stdlib): figures are not comparable"

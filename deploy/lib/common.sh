@@ -46,7 +46,7 @@ build_stack_products() { # build_stack_products CONFIG: builds every stack execu
 }
 # A release build is made as the images ship it (deploy/containers/build-product.sh): with the Swift runtime linked
 # in (--static-swift-stdlib), so the runtime's calls (retain, release, exclusivity checks) skip the dynamic linker's
-# indirections; the gateway spends 10-25 % less CPU per request so (docs/PERFORMANCE.md). The benchmarks, load and
+# indirections; the gateway spends about 16 % less CPU per request so (docs/PERFORMANCE.md). The benchmarks, load and
 # fault runs measure what ships. A debug build (the tests') links the runtime dynamically, as `swift build` does.
 swift_build() { # swift_build CONFIG [swift build options...]
   local config=$1; shift
