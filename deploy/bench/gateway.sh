@@ -33,18 +33,8 @@ bench_tools wrk nginx-light
 command -v openssl >/dev/null || fail "openssl is needed to make the signing key"
 ok "wrk, nginx and openssl present"
 
-if [ -n "${BENCH_BIN_DIR:-}" ]; then
-  step "gateway binary from BENCH_BIN_DIR"
-  GATEWAY_BIN="$BENCH_BIN_DIR/Gateway"
-  [ -x "$GATEWAY_BIN" ] || fail "no Gateway executable in $BENCH_BIN_DIR"
-  case "$BENCH_BIN_DIR" in *release*) ;; *) say "note: $GATEWAY_BIN may not be a release build; figures are not comparable" ;; esac
-  bench_check_shipped_build "$GATEWAY_BIN"
-  ok "$GATEWAY_BIN"
-else
-  step "building the gateway (release)"
-  swift_build release --product Gateway 2>&1 | tail -n 1
-  GATEWAY_BIN="$(cd "$REPO_ROOT" && swift build -c release --show-bin-path)/Gateway"
-fi
+bench_binaries Gateway
+GATEWAY_BIN="$BIN_DIR/Gateway"
 
 step "signing key, JWKS and an access token"
 b64url() { base64 -w0 | tr '+/' '-_' | tr -d '='; }
