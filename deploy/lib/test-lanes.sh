@@ -8,8 +8,9 @@
 # touches another lane. Within a lane one suite runs at a time, its tests one after another, as the whole serial part
 # ran before lanes.
 #
-# The suites wait mostly on the broker, the database and the clocks of their services, so two lanes on two cores end
-# in about two thirds of one lane's time (docs/PERFORMANCE.md). Each lane takes the next suite from one queue,
+# The suites wait on the broker, the database and their services' timers as much as they compute: on 2 cores the
+# suites took about 490 s one after another, 288 s on two lanes (the machine 76 % busy) and about 260 s on three
+# (93 %; docs/PERFORMANCE.md). Each lane takes the next suite from one queue,
 # longest first by the durations of the last run on this machine (kept beside the build cache), so the lanes end
 # together; a suite never seen before goes first.
 
@@ -91,8 +92,13 @@ lanes_run() { # lanes_run COUNT BINARY ITEMS...
   # Longest first by the last run's durations; items never timed go first, in the order given.
   if [ -f "$LANES_TIMES_FILE" ]; then while read -r took item; do seconds[$item]=$took; done <"$LANES_TIMES_FILE"; fi
   for item in "$@"; do printf '%s %s\n' "${seconds[$item]:-1000000}" "$item"; done | sort -s -k1,1nr | cut -d' ' -f2 >"$queue"
-  for ((n = 0; n < count; n++)); do lanes_worker "$n" "$binary" "$queue" "$results" & done
-  wait
+  local workers=()
+  for ((n = 0; n < count; n++)); do
+    lanes_worker "$n" "$binary" "$queue" "$results" &
+    workers+=($!)
+  done
+  # The workers only: a bare `wait` would wait on the caller's other children too (the broker it started).
+  wait "${workers[@]}"
   awk '{ print $2, $3 }' "$results" >"$LANES_TIMES_FILE.new" && mv "$LANES_TIMES_FILE.new" "$LANES_TIMES_FILE"
   local failed
   failed=$(awk '$1 == "failed" { print $3 }' "$results" | tr '\n' ' ')
