@@ -9,7 +9,7 @@
 # ran before lanes.
 #
 # The suites wait on the broker, the database and their services' timers as much as they compute: on 2 cores the
-# suites took about 490 s one after another, 288 s on two lanes (the machine 76 % busy) and about 260 s on three
+# suites took about 490 s one after another, 288 s on two lanes (the machine 76 % busy) and 254 s on three
 # (93 %; docs/PERFORMANCE.md). Each lane takes the next suite from one queue,
 # longest first by the durations of the last run on this machine (kept beside the build cache), so the lanes end
 # together; a suite never seen before goes first.
@@ -71,12 +71,16 @@ lanes_worker() { # lanes_worker N BINARY QUEUE RESULTS
     started=$SECONDS
     if env "${vars[@]}" NO_COLOR=1 "$binary" --testing-library swift-testing --no-parallel --filter "$(lanes_filter "$item")" \
       >"$LOG_DIR/tests/$item.log" 2>&1; then status=passed; else status=failed; fi
+    # A filter that matched nothing would pass too.
+    grep -qE "Test run with [1-9][0-9]* tests? " "$LOG_DIR/tests/$item.log" || status=failed
     printf '%s %s %s %s\n' "$status" "$((SECONDS - started))" "$item" "$n" >>"$results"
     if [ "$status" = passed ]; then
       say "$(printf '%-52s lane %s %4d s' "$item" "$n" "$((SECONDS - started))")"
     else
       printf '    %sFAILED%s: %s (lane %s), output in %s:\n' "$C_ERR" "$C_OFF" "$item" "$n" "$LOG_DIR/tests/$item.log"
-      grep -E "✘|error|Expectation failed|Fatal" "$LOG_DIR/tests/$item.log" | head -n 30 | sed 's/^/      /' || true
+      # A test's failures, or a crash (which may come after every test passed, as the process ends).
+      { grep -E "✘|Expectation failed|Fatal error|Program crashed|double free|corrupted" "$LOG_DIR/tests/$item.log" \
+        || tail -n 20 "$LOG_DIR/tests/$item.log"; } | head -n 30 | sed 's/^/      /' || true
     fi
   done
 }
@@ -99,7 +103,10 @@ lanes_run() { # lanes_run COUNT BINARY ITEMS...
   done
   # The workers only: a bare `wait` would wait on the caller's other children too (the broker it started).
   wait "${workers[@]}"
-  awk '{ print $2, $3 }' "$results" >"$LANES_TIMES_FILE.new" && mv "$LANES_TIMES_FILE.new" "$LANES_TIMES_FILE"
+  # This run's durations, and the earlier ones of items it did not run (a run of a few suites forgets no other).
+  for item in "$@"; do unset "seconds[$item]"; done
+  { for item in "${!seconds[@]}"; do printf '%s %s\n' "${seconds[$item]}" "$item"; done; awk '{ print $2, $3 }' "$results"; } \
+    >"$LANES_TIMES_FILE.new" && mv "$LANES_TIMES_FILE.new" "$LANES_TIMES_FILE"
   local failed
   failed=$(awk '$1 == "failed" { print $3 }' "$results" | tr '\n' ' ')
   local ran
