@@ -14,13 +14,18 @@ struct SharedRateLimitTests {
     let user = RateLimitPolicy(name: "user", limit: 100, windowSeconds: 3600, per: .user)
 
     /// Runs `body` with `count` gateways' limiters on an emptied `itest_gateway`, once each has applied the migrations.
+    /// The store's statements may take `storeTimeout` (10 s unless given; nil: the shipped 0.5 s) before a limiter counts
+    /// it down: the races check what the store decides, and on a loaded machine (the test command's lanes beside them)
+    /// a statement queued behind 300 racing ones once passed 0.5 s, and the limiters rightly counted alone.
     func withGateways(
-        _ count: Int, metrics: TestMetrics = TestMetrics(), _ body: @Sendable ([SharedRateLimiter]) async throws -> Void
+        _ count: Int, metrics: TestMetrics = TestMetrics(), storeTimeout: Duration? = .seconds(10),
+        _ body: @Sendable ([SharedRateLimiter]) async throws -> Void
     ) async throws {
         let postgres = try TestEnvironment.postgresSettings(schema: "itest_gateway")
         try await withPostgres(postgres) { try await emptySchema($0) }
         var settings = RateLimitStoreSettings(postgres: postgres)
         settings.retryInterval = .milliseconds(200)
+        if let storeTimeout { settings.timeout = storeTimeout }
         let gateways = try (0..<count).map { _ in
             try SharedRateLimiter.postgres(
                 settings: settings, policies: ["auth", "user"], clock: .system, metrics: metrics, logger: TestEnvironment.logger)
@@ -89,7 +94,7 @@ struct SharedRateLimitTests {
     @Test("with the database stopped auth answers 503 and user counts per gateway; when it returns, limits are shared again")
     func storeOutageAndRecovery() async throws {
         let metrics = TestMetrics()
-        try await withGateways(2, metrics: metrics) { gateways in
+        try await withGateways(2, metrics: metrics, storeTimeout: nil) { gateways in
             try TestEnvironment.infra("stop-postgres")
             #expect(await gateways[0].decide(auth, client: "ip:198.51.100.1", now: { .now }) == .unavailable)
             #expect(!gateways[0].status.isUp)
