@@ -2,8 +2,11 @@ import CRdKafka
 
 /// Builds a librdkafka configuration object from string properties, failing on the first one it rejects.
 enum RdKafkaConfig {
-    /// Returns a new `rd_kafka_conf_t` owned by the caller (ownership passes to `rd_kafka_new`).
+    /// Returns a new `rd_kafka_conf_t` owned by the caller (ownership passes to `rd_kafka_new`). Every client of ours
+    /// starts here, before librdkafka first loads OpenSSL, so the process is prepared for it (`KafkaProcess.prepare`)
+    /// whether or not its `main` did that already (a test process has none).
     static func make(_ properties: [String: String]) throws -> OpaquePointer {
+        KafkaProcess.prepare()
         guard let conf = rd_kafka_conf_new() else { throw KafkaError.clientCreationFailed("out of memory") }
         var errorBuffer = [CChar](repeating: 0, count: 512)
         for (key, value) in properties.sorted(by: { $0.key < $1.key }) {

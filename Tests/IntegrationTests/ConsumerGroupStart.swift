@@ -1,5 +1,6 @@
 import CRdKafka
 import EventContracts
+import Kafka
 import Testing
 
 /// Where a test's new consumer group begins reading. The broker lives for the whole test run, so a group of its own
@@ -9,6 +10,8 @@ enum ConsumerGroupStart {
     /// Commits the current end of every partition of every contract topic for `group`, before any member of it
     /// runs, so its first member reads only the events published from now on.
     static func atEnd(group: String) throws {
+        // librdkafka directly, not through a client of ours: prepared as `RdKafkaConfig.make` prepares every client.
+        KafkaProcess.prepare()
         let conf = rd_kafka_conf_new()
         var errorText = [CChar](repeating: 0, count: 512)
         for (name, value) in [("bootstrap.servers", TestEnvironment.brokers), ("group.id", group), ("enable.auto.commit", "false")] {

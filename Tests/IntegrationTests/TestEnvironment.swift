@@ -9,16 +9,8 @@ import TestSupport
 enum TestEnvironment {
     static let environment = ProcessInfo.processInfo.environment
 
-    /// Integration tests run only under `deploy/test`, which exports where the infrastructure is. Every suite asks
-    /// before its first test runs, so asking also prepares the test process for librdkafka as every service's `main`
-    /// does (`KafkaProcess.prepare`): without it OpenSSL freed its state at exit while a consumer's close, left to
-    /// finish in the background, was still inside libcrypto, and a test process that had passed crashed as it ended.
-    static var isAvailable: Bool {
-        _ = preparedForKafka
-        return environment["NUTRITION_INFRA_SCRIPT"] != nil
-    }
-
-    private static let preparedForKafka: Void = KafkaProcess.prepare()
+    /// Integration tests run only under `deploy/test`, which exports where the infrastructure is.
+    static var isAvailable: Bool { environment["NUTRITION_INFRA_SCRIPT"] != nil }
 
     /// Logs at `warning` and above, or at `NUTRITION_TEST_LOG_LEVEL` (`debug`, `info`, `notice`, ...) when set.
     static let logger: Logger = {

@@ -8,10 +8,6 @@ import Testing
 struct KafkaMockClusterTests {
     let logger = Logger(label: "kafka-tests")
 
-    /// What every process with librdkafka does first (`KafkaProcess.prepare`; later calls change nothing): these
-    /// tests' handles may still be closing when the test process ends.
-    init() { KafkaProcess.prepare() }
-
     func configuration() -> KafkaConfiguration {
         // The mock cluster answers no admin requests, so its topics come from auto-creation, which our
         // producer otherwise turns off.

@@ -65,7 +65,7 @@ lanes_filter() { # lanes_filter ITEM
 # One lane: runs queue items until the queue is empty, each in its own test process on the lane's PostgreSQL and
 # broker, its output in LOG_DIR/tests/ITEM.log; appends "passed|failed SECONDS ITEM LANE" to RESULTS per item.
 lanes_worker() { # lanes_worker N BINARY QUEUE RESULTS
-  local n=$1 binary=$2 queue=$3 results=$4 item started status vars=()
+  local n=$1 binary=$2 queue=$3 results=$4 item started took status vars=()
   mapfile -t vars < <(lane_env "$n")
   while item=$(lanes_next "$queue"); do
     started=$SECONDS
@@ -73,9 +73,10 @@ lanes_worker() { # lanes_worker N BINARY QUEUE RESULTS
       >"$LOG_DIR/tests/$item.log" 2>&1; then status=passed; else status=failed; fi
     # A filter that matched nothing would pass too.
     grep -qE "Test run with [1-9][0-9]* tests? " "$LOG_DIR/tests/$item.log" || status=failed
-    printf '%s %s %s %s\n' "$status" "$((SECONDS - started))" "$item" "$n" >>"$results"
+    took=$((SECONDS - started))
+    printf '%s %s %s %s\n' "$status" "$took" "$item" "$n" >>"$results"
     if [ "$status" = passed ]; then
-      say "$(printf '%-52s lane %s %4d s' "$item" "$n" "$((SECONDS - started))")"
+      say "$(printf '%-52s lane %s %4d s' "$item" "$n" "$took")"
     else
       printf '    %sFAILED%s: %s (lane %s), output in %s:\n' "$C_ERR" "$C_OFF" "$item" "$n" "$LOG_DIR/tests/$item.log"
       # A test's failures, or a crash (which may come after every test passed, as the process ends).
