@@ -96,6 +96,31 @@ extension UpstreamProxyTests {
         #expect(openStreams.values == [1, 0])
     }
 
+    @Test("at shutdown an open stream of events ends at once, cleanly, with its last chunk after a whole one")
+    func streamEndsAtShutdown() async throws {
+        let metrics = TestMetrics()
+        let stream = Mutex<Task<String, any Error>?>(nil)
+        try await echoUpstream().test(.live) { upstream in
+            let settings = try settings(upstreamPort: try #require(upstream.port))
+            try await tokens.withGateway(settings: settings, metrics: metrics, verifier: nil) { gateway in
+                let port = try #require(gateway.port)
+                stream.withLock {
+                    $0 = Task { try await RawHTTPConnection.send("GET /api/meals/endless-stream HTTP/1.1\r\nHost: gateway\r\n\r\n", port: port) }
+                }
+                // The gateway's shutdown begins when this returns, once the stream is open.
+                let deadline = ContinuousClock.now + .seconds(5)
+                while try metrics.openStreams() != 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(try metrics.openStreams() == 1)
+            }
+        }
+        let received = try #require(try await stream.withLock { $0 }?.value)
+        #expect(received.hasPrefix("HTTP/1.1 200"), "\(received.prefix(300))")
+        #expect(received.contains("Transfer-Encoding: chunked\r\n"))
+        #expect(received.contains("b\r\ndata: one\n\n\r\n"), "the event in a chunk of its own")
+        #expect(received.hasSuffix("\r\n0\r\n\r\n"), "the last chunk after a whole one: \(received.suffix(40))")
+        #expect(try metrics.openStreams() == 0)
+    }
+
     @Test("tracing: a server span per request and a client span per upstream call, whose context replaces the client's on the way up")
     func tracedForwarding() async throws {
         // The in-memory tracer carries its context in headers of its own (`in-memory-span-id`), not W3C's `traceparent`:
@@ -134,5 +159,12 @@ extension UpstreamProxyTests {
             #expect(server.attributes.get("http.response.status_code") == .int64(200))
         }
         #expect(servers.last?.attributes.get("http.response.status_code") == .int64(401))
+    }
+}
+
+extension TestMetrics {
+    /// The gateway's gauge of open streams of events (0 before any was counted).
+    fileprivate func openStreams() throws -> Double {
+        meters.contains { $0.label == "gateway_open_streams" } ? try expectMeter("gateway_open_streams").lastValue ?? 0 : 0
     }
 }

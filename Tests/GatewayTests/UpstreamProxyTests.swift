@@ -59,6 +59,18 @@ struct UpstreamProxyTests {
                     try await writer.finish(nil)
                 })
         }
+        // A stream of events with no end of its own: one event, then a comment every 50 ms until its connection closes.
+        router.get("/api/meals/endless-stream") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "data: one\n\n"))
+                    while true {
+                        try await Task.sleep(for: .milliseconds(50))
+                        try await writer.write(ByteBuffer(string: ":\n"))
+                    }
+                })
+        }
         router.post("/api/private/echo") { request, _ -> [String: String] in
             var seen: [String: String] = [:]
             for field in request.headers { seen[field.name.canonicalName] = field.value }

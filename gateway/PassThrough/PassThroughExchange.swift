@@ -37,6 +37,9 @@ final class PassThroughExchange {
     /// The answer is a stream of Server-Sent Events (`text/event-stream`): it has no end of its own, so no upstream
     /// timeout applies once it started, and at shutdown it is ended (the client reconnects elsewhere).
     var isStream = false
+    /// The answer is a chunked stream of events whose chunks' data the upstream connection reads apart from their framing
+    /// (`UpstreamAnswerParser.Event.body`): the client gets each in a chunk of the gateway's.
+    var rechunksAnswer = false
     /// The upstream connection may serve another request after this answer.
     var upstreamKeepsAlive = true
     /// The request has been sent once more already.

@@ -10,7 +10,10 @@ import ServiceDefaults
 /// router, that admits every request (`PassThroughAdmission`: CORS, the route table, body limits, CSRF, the token and
 /// the rate limit) and forwards each proxied one to its upstream itself, on the connection's event loop, through a
 /// kept-alive upstream connection of that loop (`UpstreamConnectionPool`), streaming both bodies at their reader's
-/// pace, with no task, no request or response object and no log line per request unless asked for (`AccessLog`). An
+/// pace, with no task, no request or response object and no log line per request unless asked for (`AccessLog`).
+/// Upstream connections carry bytes: the request is written as HTTP/1.1 (`UpstreamRequestBytes`), the answer read by
+/// the connection's parser (`UpstreamAnswerParser`) and passed on as it came, its head with only the gateway's edits
+/// (`UpstreamAnswerHeaders`) and its body as read, past the client connection's HTTP/1 encoder. An
 /// admission that must wait (a token's first verification, a limit only the shared rate-limit store decides) suspends
 /// only its request: its parts are held until the decision comes back to the event loop.
 /// The router gets only the gateway's own routes (health, the API document) and the routes it composes (sync,
@@ -30,8 +33,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// what the router gets is converted to HTTPTypes (`GatewayHTTP1Codec`).
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPRequestPart
-    /// The router's answers, in HTTPTypes; what goes to the client is NIO's HTTP/1 parts, so that an upstream's answer
-    /// head is passed on as the upstream connection's decoder read it, with the gateway's edits, not converted twice.
+    /// The router's answers, in HTTPTypes; what goes to the client through the encoder is NIO's HTTP/1 parts (the
+    /// router's answers and the gateway's own); an upstream's answer goes as bytes (`answerBytesOutput`).
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
@@ -55,6 +58,10 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private let logger: Logger
 
     private var context: ChannelHandlerContext?
+    /// The context of the connection's HTTP/1 response encoder: an upstream's answer is written from there, as the
+    /// bytes it is (`UpstreamAnswerHeaders`, then its body as read), past the encoder, which only the router's answers
+    /// and the gateway's own need.
+    private var answerBytesOutput: ChannelHandlerContext?
     private var pool: UpstreamConnectionPool?
     private var peer: String?
     /// The bearer token this connection sent last, and its caller.
@@ -116,6 +123,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        self.answerBytesOutput = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+        assert(answerBytesOutput != nil, "the pass-through runs behind NIO's HTTP/1 response encoder (GatewayHTTP1Channel)")
         self.pool = pools.pool(for: context.eventLoop)
         self.peer = context.channel.remoteAddress?.ipAddress
     }
@@ -126,6 +135,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         abandonExchange()
         admissionNumber += 1
         self.context = nil
+        self.answerBytesOutput = nil
     }
 
     // MARK: - Client side
@@ -367,7 +377,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 return
             }
             if let connection = exchange.connection {
-                connection.channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil)
+                writeBody(buffer, of: exchange, to: connection.channel)
                 flush(connection.channel)
                 if !connection.channel.isWritable { holdClientReads() }
             } else {
@@ -380,11 +390,23 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             // Without a body the request ended as it began: the timeout armed then stands.
             if exchange.bodyBytesRead > 0 { rearmTimeout(of: exchange) }
             if let connection = exchange.connection {
-                connection.channel.write(HTTPClientRequestPart.end(nil), promise: nil)
+                writeEnd(of: exchange, to: connection.channel)
                 flush(connection.channel)
-                exchange.requestSent = true
             }
         }
+    }
+
+    /// Writes a part of `exchange`'s request body to its upstream `channel`, in a chunk when the body is chunked.
+    private func writeBody(_ buffer: ByteBuffer, of exchange: PassThroughExchange, to channel: any Channel) {
+        guard let bytes = UpstreamRequestBytes.body(buffer, chunked: exchange.request.bodyIsChunked, allocator: channel.allocator) else { return }
+        channel.write(bytes, promise: nil)
+    }
+
+    /// Writes the end of `exchange`'s request to its upstream `channel` (the last chunk of a chunked body); the whole
+    /// request has then been sent.
+    private func writeEnd(of exchange: PassThroughExchange, to channel: any Channel) {
+        if exchange.request.bodyIsChunked { channel.write(ChunkedBytes.last(allocator: channel.allocator), promise: nil) }
+        exchange.requestSent = true
     }
 
     /// Starts the requests that waited while another was answered, in order. Parts given to the router outside a read
@@ -438,7 +460,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private func endStream(_ exchange: PassThroughExchange, context: ChannelHandlerContext) {
         guard let status = exchange.answerStatus else { return }
         exchange.upstreamKeepsAlive = false
-        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        // A chunked stream (what the services send) ends with its last chunk; another kind ends as its connection closes.
+        if exchange.rechunksAnswer { writeAnswerBytes(ChunkedBytes.last(allocator: context.channel.allocator)) }
         finish(exchange, status: status, failed: false)
     }
 
@@ -523,50 +546,44 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private func attach(_ connection: UpstreamConnectionPool.Connection, to exchange: PassThroughExchange) {
         exchange.connection = connection
         connection.relay.exchange = self
+        connection.relay.expectAnswer(requestIsHead: exchange.method == .head)
         let channel = connection.channel
-        var head = exchange.request.head
-        head.headers.add(name: "Host", value: connection.address.authority)  // the client's was left out (hop-by-hop)
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        for buffer in exchange.bodyWaiting { channel.write(HTTPClientRequestPart.body(.byteBuffer(buffer)), promise: nil) }
+        // The client's `Host` was left out (hop-by-hop): the connection's address is named instead.
+        channel.write(
+            UpstreamRequestBytes.head(exchange.request.head, host: connection.address.authority, allocator: channel.allocator), promise: nil)
+        for buffer in exchange.bodyWaiting { writeBody(buffer, of: exchange, to: channel) }
         exchange.bodyWaiting = []
-        if exchange.requestRead {
-            channel.write(HTTPClientRequestPart.end(nil), promise: nil)
-            exchange.requestSent = true
-        }
+        if exchange.requestRead { writeEnd(of: exchange, to: channel) }
         flush(channel)
         if channel.isWritable { releaseClientReads() }
     }
 
-    func upstreamRead(_ part: HTTPClientResponsePart) {
+    func upstreamRead(_ event: UpstreamAnswerParser.Event) {
         guard let exchange, let context else { return }
-        switch part {
+        switch event {
         case .head(let head):
-            // An interim answer (100 Continue) is the upstream's business: the client did not ask for it.
-            guard head.status.code >= 200 else { return }
             exchange.endLease()
-            let status = HTTPResponse.Status(code: Int(head.status.code), reasonPhrase: head.status.reasonPhrase)
-            exchange.answerStatus = status
-            exchange.upstreamKeepsAlive = head.isKeepAlive
-            PassThroughTracing.end(exchange.clientSpan, status: status)
+            exchange.answerStatus = head.status
+            exchange.upstreamKeepsAlive = head.keepAlive
+            PassThroughTracing.end(exchange.clientSpan, status: head.status)
             exchange.clientSpan = nil
-            if head.headers.first(name: "content-type")?.lowercased().hasPrefix("text/event-stream") == true {
+            if head.isEventStream {
                 exchange.isStream = true
+                exchange.rechunksAnswer = head.framing == .chunked
                 exchange.deadline = nil
                 counters.openStreams.increment()
             }
-            context.write(
-                wrapOutboundOut(
-                    .head(
-                        HTTPResponseHead(
-                            version: .http1_1, status: head.status,
-                            headers: upstreamAnswerHeaders.headers(
-                                head.headers, decided: exchange.request.answerHeaders, requestId: exchange.requestId)))),
-                promise: nil)
+            // An answer without a length ends when its connection closes: the client's closes after it too.
+            if head.framing == .untilClose { closeAfterExchange = true }
+            var bytes = context.channel.allocator.buffer(capacity: head.fieldLines.readableBytes + 512)
+            upstreamAnswerHeaders.write(
+                head, decided: exchange.request.answerHeaders, requestId: exchange.requestId, closing: closeAfterExchange, into: &bytes)
+            writeAnswerBytes(bytes)
             // A stream whose head came after the shutdown began would never end: it ends at once, as open ones did.
             if exchange.isStream, quiescing { endStream(exchange, context: context) }
         case .body(let buffer):
             guard exchange.answerStatus != nil else { return }
-            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            writeAnswerBytes(exchange.rechunksAnswer ? ChunkedBytes.chunk(buffer, allocator: context.channel.allocator) : buffer)
             if !context.channel.isWritable, let connection = exchange.connection, !exchange.upstreamPaused {
                 exchange.upstreamPaused = true
                 connection.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
@@ -574,9 +591,14 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         case .end:
             guard let status = exchange.answerStatus else { return }
             exchange.answerRead = true
-            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+            if exchange.rechunksAnswer { writeAnswerBytes(ChunkedBytes.last(allocator: context.channel.allocator)) }
             finish(exchange, status: status, failed: false)
         }
+    }
+
+    /// Writes bytes of an upstream's answer to the client, past the HTTP/1 encoder (`answerBytesOutput`).
+    private func writeAnswerBytes(_ bytes: ByteBuffer) {
+        answerBytesOutput?.write(NIOAny(bytes), promise: nil)
     }
 
     func upstreamReadComplete() {

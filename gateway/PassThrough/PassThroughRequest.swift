@@ -21,6 +21,9 @@ struct PassThroughRequest: Sendable {
     /// The client sent `Expect: 100-continue`: the gateway answers `100 Continue` once it takes the body.
     var expectsContinue: Bool
 
+    /// The body goes up chunked (its length was not declared; the head says `Transfer-Encoding: chunked`).
+    var bodyIsChunked: Bool { undeclaredBodyLimit != nil }
+
     /// The upstream's name in the route table, for spans, logs and errors.
     var upstreamName: String { balancer.name }
 }

@@ -1,35 +1,59 @@
 import HTTPTypes
-import NIOHTTP1
+import NIOCore
 
-/// An upstream's answer headers as the client gets them: without hop-by-hop headers and the upstream's request id,
-/// with the headers the admission decided (rate limit, CORS; a `Vary` of the upstream's is kept beside
-/// `Vary: Origin`), the request id and the gateway's `Server`. The upstream's own are copied as its connection's
-/// decoder read them (it checked them), not made into HTTPTypes fields and back.
+/// An upstream's answer head as the client gets it, written as HTTP/1.1 bytes: the upstream's status, its field lines
+/// as it sent them (`UpstreamAnswerHead`) without the hop-by-hop ones and its request id, then the framing the client
+/// needs (`Transfer-Encoding: chunked` when the body goes on chunked, `Connection: close` when the connection ends after
+/// it), the headers the admission decided (rate limit, CORS; a `Vary` of the upstream's is kept beside
+/// `Vary: Origin`), the request id and the gateway's `Server`. Nothing is decoded into header objects and encoded again.
 struct UpstreamAnswerHeaders: Sendable {
     /// `Server` of every answer, as the router's answers say it; nil passes the upstream's on.
     let serverName: String?
 
-    /// The client's headers of an answer whose upstream sent `upstream`, to the request `requestId`, which the
-    /// admission gave `decided`.
-    func headers(_ upstream: HTTPHeaders, decided: HTTPFields, requestId: String) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(upstream.count + decided.count + 2)
-        for (name, value) in upstream where !Self.isNotPassedBack(name) {
-            if serverName != nil, ASCIICase.equals(name.utf8, lowercased: "server") { continue }
-            headers.add(name: name, value: value)
+    /// Writes the client's head of the answer `head`, to the request `requestId`, which the admission gave `decided`;
+    /// with `Connection: close` when `closing`.
+    func write(_ head: UpstreamAnswerHead, decided: HTTPFields, requestId: String, closing: Bool, into buffer: inout ByteBuffer) {
+        buffer.writeStaticString("HTTP/1.1 ")
+        let code = head.status.code
+        buffer.writeInteger(UInt8(ascii: "0") + UInt8(code / 100))
+        buffer.writeInteger(UInt8(ascii: "0") + UInt8(code / 10 % 10))
+        buffer.writeInteger(UInt8(ascii: "0") + UInt8(code % 10))
+        buffer.writeInteger(UInt8(ascii: " "))
+        buffer.writeString(head.status.reasonPhrase)
+        buffer.writeStaticString("\r\n")
+        let dropsServer = serverName != nil
+        head.forEachFieldLine { name, line in
+            if Self.isNotPassedBack(name) || (dropsServer && ASCIICase.equals(name, lowercased: "server")) { return }
+            buffer.writeBytes(line)
         }
-        for field in decided { headers.add(name: field.name.rawName, value: field.value) }
-        headers.add(name: "X-Request-Id", value: requestId)
-        if let serverName { headers.add(name: "Server", value: serverName) }
-        return headers
+        if head.framing == .chunked { buffer.writeStaticString("Transfer-Encoding: chunked\r\n") }
+        if closing { buffer.writeStaticString("Connection: close\r\n") }
+        for field in decided { Self.writeField(field.name.rawName, field.value, into: &buffer) }
+        Self.writeField("X-Request-Id", requestId, into: &buffer)
+        if let serverName { Self.writeField("Server", serverName, into: &buffer) }
+        buffer.writeStaticString("\r\n")
+    }
+
+    private static func writeField(_ name: String, _ value: String, into buffer: inout ByteBuffer) {
+        buffer.writeString(name)
+        buffer.writeStaticString(": ")
+        buffer.writeString(value)
+        buffer.writeStaticString("\r\n")
     }
 
     /// Whether an upstream's answer header `name` (in any case) is one the client does not get from it.
-    static func isNotPassedBack(_ name: String) -> Bool {
-        notPassedBack.contains { ASCIICase.equals(name.utf8, lowercased: $0) }
+    static func isNotPassedBack(_ name: some Collection<UInt8>) -> Bool {
+        let count = name.count
+        guard count < notPassedBackByLength.count else { return false }
+        return notPassedBackByLength[count].contains { ASCIICase.equals(name, lowercasedBytes: $0) }
     }
 
     /// Upstream answer headers the client does not get from the upstream: the hop-by-hop ones, and the request id,
-    /// which the gateway sets.
-    private static let notPassedBack = Array(ProxyHeaders.hopByHop.union(["x-request-id"]))
+    /// which the gateway sets; by the length of their names (a line's name is compared with those of its length only).
+    private static let notPassedBackByLength: [[[UInt8]]] = {
+        let names = ProxyHeaders.hopByHop.union(["x-request-id"]).map { Array($0.utf8) }
+        var byLength = [[[UInt8]]](repeating: [], count: (names.map(\.count).max() ?? 0) + 1)
+        for name in names { byLength[name.count].append(name) }
+        return byLength
+    }()
 }

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 
 /// Kept-alive HTTP/1.1 connections from one event loop to the upstream services. Each event loop of the gateway has
@@ -48,10 +47,9 @@ final class UpstreamConnectionPool {
             .connectTimeout(connectTimeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // No second check of the request's header bytes: every name and value comes from the client's
-                    // request as the HTTP parser and HTTPTypes checked it, or is one the gateway made (as Hummingbird's
-                    // own server pipeline skips it after HTTPTypes).
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
+                    // Bytes both ways: the requests as `UpstreamRequestBytes` writes them (every name and value comes
+                    // from the client's request as the HTTP parser and HTTPTypes checked it, or is one the gateway
+                    // made), the answers read by the relay's parser.
                     try channel.pipeline.syncOperations.addHandler(UpstreamResponseRelay())
                 }
             }
@@ -63,7 +61,7 @@ final class UpstreamConnectionPool {
         eventLoop.preconditionInEventLoop()
         let upstream = connection.address
         connection.relay.exchange = nil
-        guard connection.channel.isActive, idle[upstream, default: []].count < maxIdlePerUpstream else {
+        guard connection.channel.isActive, connection.relay.isReusable, idle[upstream, default: []].count < maxIdlePerUpstream else {
             connection.channel.close(promise: nil)
             return
         }

@@ -1,19 +1,34 @@
 import NIOCore
-import NIOHTTP1
 
-/// Receives what an upstream connection of the pass-through says and hands it to the exchange that leased the
-/// connection (`UpstreamExchangeDelegate`); while the connection waits in its pool, a close removes it from there.
-/// Lives on the connection's event loop, as do the exchange and the pool.
+/// Reads an upstream connection's answers (`UpstreamAnswerParser`) and hands them to the exchange that leased the
+/// connection (`UpstreamExchangeDelegate`); while the connection waits in its pool, a close removes it from there, and
+/// any byte it sends closes it. Lives on the connection's event loop, as do the exchange and the pool.
 final class UpstreamResponseRelay: ChannelInboundHandler {
-    typealias InboundIn = HTTPClientResponsePart
+    typealias InboundIn = ByteBuffer
 
     /// The exchange using the connection; nil while it is idle in the pool.
     var exchange: (any UpstreamExchangeDelegate)?
     /// Called once when the connection closes while idle.
     var onIdleClose: (() -> Void)?
+    /// The connection may serve another request once its answer ended: false when bytes followed that end.
+    private(set) var isReusable = true
+    private var parser = UpstreamAnswerParser()
+
+    /// A request was sent on the connection (a HEAD request when `requestIsHead`): its answer comes next.
+    func expectAnswer(requestIsHead: Bool) {
+        parser.expectAnswer(requestIsHead: requestIsHead)
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        exchange?.upstreamRead(unwrapInboundIn(data))
+        var buffer = unwrapInboundIn(data)
+        do {
+            while let event = try parser.next(from: &buffer) {
+                if case .end = event, buffer.readableBytes > 0 { isReusable = false }
+                exchange?.upstreamRead(event)
+            }
+        } catch {
+            errorCaught(context: context, error: error)
+        }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -27,9 +42,20 @@ final class UpstreamResponseRelay: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        isReusable = false
         if let exchange {
-            self.exchange = nil
-            exchange.upstreamClosed(error: nil)
+            do {
+                // An answer that lasts until the connection closes ends here.
+                if let end = try parser.inputClosed() {
+                    exchange.upstreamRead(end)
+                } else {
+                    self.exchange = nil
+                    exchange.upstreamClosed(error: nil)
+                }
+            } catch {
+                self.exchange = nil
+                exchange.upstreamClosed(error: error)
+            }
         } else {
             onIdleClose?()
         }
@@ -38,6 +64,7 @@ final class UpstreamResponseRelay: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        isReusable = false
         if let exchange {
             self.exchange = nil
             exchange.upstreamClosed(error: error)
@@ -48,8 +75,8 @@ final class UpstreamResponseRelay: ChannelInboundHandler {
 
 /// The pass-through's side of an upstream connection in use: every call comes on the connection's event loop.
 protocol UpstreamExchangeDelegate: AnyObject {
-    /// A part of the upstream's answer.
-    func upstreamRead(_ part: HTTPClientResponsePart)
+    /// The next part of the upstream's answer.
+    func upstreamRead(_ event: UpstreamAnswerParser.Event)
     /// The end of one read from the socket: time to flush what was passed on.
     func upstreamReadComplete()
     /// The connection takes writes again after its write buffer had filled.

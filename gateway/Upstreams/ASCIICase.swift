@@ -6,4 +6,15 @@ enum ASCIICase {
     static func equals(_ bytes: some Collection<UInt8>, lowercased: String) -> Bool {
         bytes.count == lowercased.utf8.count && zip(bytes, lowercased.utf8).allSatisfy { $0 | 0x20 == $1 }
     }
+
+    /// `bytes` spell `lowercased` (lower-case ASCII bytes) in any case, as above.
+    static func equals(_ bytes: some Collection<UInt8>, lowercasedBytes lowercased: [UInt8]) -> Bool {
+        guard bytes.count == lowercased.count else { return false }
+        var index = 0
+        for byte in bytes {
+            guard byte | 0x20 == lowercased[index] else { return false }
+            index += 1
+        }
+        return true
+    }
 }
