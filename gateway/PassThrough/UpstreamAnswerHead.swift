@@ -88,8 +88,7 @@ struct UpstreamAnswerHead {
         var end = 0
         while end + 1 < raw.count, raw[end] != UInt8(ascii: "\r") { end += 1 }
         guard end + 1 < raw.count, raw[end + 1] == UInt8(ascii: "\n"), end >= 12 else { throw .badStatusLine }
-        let prefix = "HTTP/1.".utf8
-        guard zip(raw, prefix).allSatisfy({ $0 == $1 }) else { throw .badStatusLine }
+        guard raw.starts(with: "HTTP/1.".utf8) else { throw .badStatusLine }
         let minor = raw[7]
         guard minor == UInt8(ascii: "0") || minor == UInt8(ascii: "1"), raw[8] == UInt8(ascii: " ") else { throw .badStatusLine }
         var code = 0
