@@ -121,6 +121,26 @@ extension UpstreamProxyTests {
         #expect(try metrics.openStreams() == 0)
     }
 
+    @Test("an HTTP/1.0 client gets a chunked answer's data without chunks, and its connection closes after it unless it asked to keep it")
+    func http10Clients() async throws {
+        try await withGateway { gateway in
+            let port = try #require(gateway.port)
+            let stream = try await RawHTTPConnection.send("GET /api/meals/stream HTTP/1.0\r\nHost: gateway\r\n\r\n", port: port)
+            #expect(stream.hasPrefix("HTTP/1.1 200"), "\(stream.prefix(300))")
+            #expect(!stream.lowercased().contains("transfer-encoding"))
+            #expect(stream.contains("Connection: close\r\n"))
+            #expect(stream.hasSuffix("\r\n\r\ndata: one\n\ndata: two\n\n"), "the data as it came, ended by the close: \(stream.suffix(60))")
+
+            // Two requests on one connection: the first asks to keep it, the second does not.
+            let request = "GET /api/meals/echo HTTP/1.0\r\nHost: gateway\r\n"
+            let kept = try await RawHTTPConnection.send(request + "Connection: keep-alive\r\n\r\n" + request + "\r\n", port: port)
+            let answers = kept.components(separatedBy: "HTTP/1.1 200 OK\r\n").dropFirst()
+            #expect(answers.count == 2, "\(kept)")
+            #expect(answers.first?.contains("Connection: keep-alive\r\n") == true)
+            #expect(answers.last?.contains("Connection: close\r\n") == true)
+        }
+    }
+
     @Test("tracing: a server span per request and a client span per upstream call, whose context replaces the client's on the way up")
     func tracedForwarding() async throws {
         // The in-memory tracer carries its context in headers of its own (`in-memory-span-id`), not W3C's `traceparent`:

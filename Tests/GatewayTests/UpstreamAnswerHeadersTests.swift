@@ -13,10 +13,13 @@ struct UpstreamAnswerHeadersTests {
         + "transfer-encoding: chunked\r\nVary: Accept-Encoding\r\nx-request-id: upstream-made\r\nServer: meals\r\nETag: \"7\"\r\n"
         + "Proxy-Authenticate: Basic\r\nTrailer: X-Sum\r\n\r\n"
 
-    private func clientHead(_ upstream: String, serverName: String?, decided: HTTPFields, closing: Bool = false) throws -> String {
+    private func clientHead(
+        _ upstream: String, serverName: String?, decided: HTTPFields, connection: UpstreamAnswerHeaders.Connection? = nil
+    ) throws -> String {
         let head = try #require(try UpstreamAnswerHead(parsing: ByteBuffer(string: upstream), requestIsHead: false))
         var bytes = ByteBuffer()
-        UpstreamAnswerHeaders(serverName: serverName).write(head, decided: decided, requestId: "req-1", closing: closing, into: &bytes)
+        UpstreamAnswerHeaders(serverName: serverName).write(
+            head, decided: decided, requestId: "req-1", chunked: head.framing == .chunked, connection: connection, into: &bytes)
         return String(buffer: bytes)
     }
 
@@ -32,7 +35,7 @@ struct UpstreamAnswerHeadersTests {
     @Test("without a Server of its own the gateway passes the upstream's on; a closing connection says so")
     func upstreamServerKept() throws {
         let head = try clientHead(
-            "HTTP/1.1 200 OK\r\nServer: meals\r\nContent-Length: 2\r\nConnection: close\r\n\r\n", serverName: nil, decided: [:], closing: true)
+            "HTTP/1.1 200 OK\r\nServer: meals\r\nContent-Length: 2\r\nConnection: close\r\n\r\n", serverName: nil, decided: [:], connection: .close)
         #expect(head == "HTTP/1.1 200 OK\r\nServer: meals\r\nContent-Length: 2\r\nConnection: close\r\nX-Request-Id: req-1\r\n\r\n")
     }
 

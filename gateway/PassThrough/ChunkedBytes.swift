@@ -1,7 +1,7 @@
 import NIOCore
 
 /// Chunked transfer coding's framing (RFC 9112 section 7.1), for a request body the client sent chunked and for a
-/// stream of events the gateway passes on in chunks of its own (`PassThroughExchange.rechunksAnswer`).
+/// stream of events the gateway passes on in chunks of its own (`AnswerChunks.again`).
 enum ChunkedBytes {
     /// `data` as one chunk of a chunked body.
     static func chunk(_ data: ByteBuffer, allocator: ByteBufferAllocator) -> ByteBuffer {

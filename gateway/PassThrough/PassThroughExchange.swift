@@ -37,9 +37,10 @@ final class PassThroughExchange {
     /// The answer is a stream of Server-Sent Events (`text/event-stream`): it has no end of its own, so no upstream
     /// timeout applies once it started, and at shutdown it is ended (the client reconnects elsewhere).
     var isStream = false
-    /// The answer is a chunked stream of events whose chunks' data the upstream connection reads apart from their framing
-    /// (`UpstreamAnswerParser.Event.body`): the client gets each in a chunk of the gateway's.
-    var rechunksAnswer = false
+    /// The client speaks HTTP/1.1; an HTTP/1.0 client reads no chunked answer.
+    let clientIsHTTP11: Bool
+    /// How a chunked answer's framing reaches the client.
+    var answerChunks = AnswerChunks.asSent
     /// The upstream connection may serve another request after this answer.
     var upstreamKeepsAlive = true
     /// The request has been sent once more already.
@@ -50,8 +51,12 @@ final class PassThroughExchange {
     /// upstream timeout applies.
     var deadline: NIODeadline?
 
-    init(request: PassThroughRequest, requestId: String, method: HTTPRequest.Method, started: ContinuousClock.Instant, active: Meter) {
+    init(
+        request: PassThroughRequest, requestId: String, method: HTTPRequest.Method, clientIsHTTP11: Bool, started: ContinuousClock.Instant,
+        active: Meter
+    ) {
         self.request = request
+        self.clientIsHTTP11 = clientIsHTTP11
         self.started = started
         self.requestId = requestId
         self.method = method
@@ -67,4 +72,15 @@ final class PassThroughExchange {
     /// It may be sent again on a new connection: a safe request without a body whose connection closed before any
     /// answer (RFC 9110 section 9.2.2; a draining or restarting service closes kept-alive connections), once.
     var mayRetry: Bool { request.isSafeToRetry && !request.hasBody && !retried && answerStatus == nil }
+}
+
+/// How a chunked answer's framing reaches the client.
+enum AnswerChunks {
+    /// As the upstream sent it.
+    case asSent
+    /// In chunks of the gateway's: a stream of events, read as its chunks' data, so that the gateway can end it between
+    /// two chunks when it shuts down.
+    case again
+    /// Not at all: an HTTP/1.0 client gets the data, and the end of its connection ends the answer.
+    case removed
 }

@@ -95,8 +95,10 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// An upstream connection written to during the client's read: flushed once at the read's end, so a request's
     /// head and end go out in one write.
     private var upstreamToFlush: (any Channel)?
-    /// Close once the exchange in progress has answered (shutdown, or the client sent `Connection: close`).
+    /// Close once the exchange in progress has answered (shutdown, or the client asked for it).
     private var closeAfterExchange = false
+    /// The client of the request being started speaks HTTP/1.1 (not HTTP/1.0).
+    private var clientIsHTTP11 = true
     /// The server is shutting down (`ChannelShouldQuiesceEvent` came while an exchange or admission was in progress).
     private var quiescing = false
     /// Reads from the client are held while the upstream does not take the request body as fast as the client
@@ -252,6 +254,10 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 passToRouter(part, context: context)
                 return
             }
+            // The connection closes after the answer when the client asked so (`Connection: close`, or HTTP/1.0
+            // without `keep-alive`).
+            if !head.isKeepAlive { closeAfterExchange = true }
+            clientIsHTTP11 = head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1)
             if let request = request(of: head, context: context) { begin(request, context: context) }
         }
     }
@@ -260,7 +266,6 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private func begin(_ request: HTTPRequest, context: ChannelHandlerContext) {
         let started = ContinuousClock.now
         let requestId = RequestIdMiddleware<GatewayRequestContext>.acceptable(request.headerFields.value(of: .requestId)) ?? RandomRequestId.make()
-        if request.headerFields.value(of: .connection)?.lowercased().contains("close") == true { closeAfterExchange = true }
         switch admission.begin(request, peer: peer, requestId: requestId, recent: &recentBearer) {
         case .decided(let decision):
             apply(decision, to: request, requestId: requestId, started: started, context: context)
@@ -313,7 +318,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             // read whole, so its client, still sending, can read the refusal (a 401 to refresh its token on, say).
             startDiscarding(upTo: max(Self.discardLimit, declaredLength ?? 0))
             let span = tracing?.serverSpan(for: request, route: route)
-            writeError(error, requestId: requestId, closing: closesConnection, context: context)
+            writeError(error, requestId: requestId, closing: closesConnection || closeAfterExchange, context: context)
             metrics.record(route: route ?? "Unknown", method: request.method, status: error.status, since: started, failed: true)
             PassThroughTracing.end(span, status: error.status, requestId: requestId)
             if closesConnection || closeAfterExchange { context.close(promise: nil) }
@@ -322,7 +327,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             let serverSpan = tracing?.serverSpan(for: request, route: forwarded.route)
             let clientSpan = serverSpan.flatMap { tracing?.clientSpan(for: &forwarded, under: $0) }
             let exchange = PassThroughExchange(
-                request: forwarded, requestId: requestId, method: request.method, started: started, active: metrics.active(request.method))
+                request: forwarded, requestId: requestId, method: request.method, clientIsHTTP11: clientIsHTTP11, started: started,
+                active: metrics.active(request.method))
             exchange.serverSpan = serverSpan
             exchange.clientSpan = clientSpan
             self.exchange = exchange
@@ -461,7 +467,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         guard let status = exchange.answerStatus else { return }
         exchange.upstreamKeepsAlive = false
         // A chunked stream (what the services send) ends with its last chunk; another kind ends as its connection closes.
-        if exchange.rechunksAnswer { writeAnswerBytes(ChunkedBytes.last(allocator: context.channel.allocator)) }
+        if exchange.answerChunks == .again { writeAnswerBytes(ChunkedBytes.last(allocator: context.channel.allocator)) }
         finish(exchange, status: status, failed: false)
     }
 
@@ -546,7 +552,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     private func attach(_ connection: UpstreamConnectionPool.Connection, to exchange: PassThroughExchange) {
         exchange.connection = connection
         connection.relay.exchange = self
-        connection.relay.expectAnswer(requestIsHead: exchange.method == .head)
+        connection.relay.expectAnswer(requestIsHead: exchange.method == .head, decodesChunks: !exchange.clientIsHTTP11)
         let channel = connection.channel
         // The client's `Host` was left out (hop-by-hop): the connection's address is named instead.
         channel.write(
@@ -569,21 +575,24 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             exchange.clientSpan = nil
             if head.isEventStream {
                 exchange.isStream = true
-                exchange.rechunksAnswer = head.framing == .chunked
                 exchange.deadline = nil
                 counters.openStreams.increment()
             }
-            // An answer without a length ends when its connection closes: the client's closes after it too.
-            if head.framing == .untilClose { closeAfterExchange = true }
+            if head.framing == .chunked { exchange.answerChunks = !exchange.clientIsHTTP11 ? .removed : head.isEventStream ? .again : .asSent }
+            // An answer without a length ends when its connection closes, and so does one without its chunks: the
+            // client's connection closes after it.
+            if head.framing == .untilClose || exchange.answerChunks == .removed { closeAfterExchange = true }
             var bytes = context.channel.allocator.buffer(capacity: head.fieldLines.readableBytes + 512)
             upstreamAnswerHeaders.write(
-                head, decided: exchange.request.answerHeaders, requestId: exchange.requestId, closing: closeAfterExchange, into: &bytes)
+                head, decided: exchange.request.answerHeaders, requestId: exchange.requestId,
+                chunked: head.framing == .chunked && exchange.answerChunks != .removed,
+                connection: closeAfterExchange ? .close : exchange.clientIsHTTP11 ? nil : .keepAlive, into: &bytes)
             writeAnswerBytes(bytes)
             // A stream whose head came after the shutdown began would never end: it ends at once, as open ones did.
             if exchange.isStream, quiescing { endStream(exchange, context: context) }
         case .body(let buffer):
             guard exchange.answerStatus != nil else { return }
-            writeAnswerBytes(exchange.rechunksAnswer ? ChunkedBytes.chunk(buffer, allocator: context.channel.allocator) : buffer)
+            writeAnswerBytes(exchange.answerChunks == .again ? ChunkedBytes.chunk(buffer, allocator: context.channel.allocator) : buffer)
             if !context.channel.isWritable, let connection = exchange.connection, !exchange.upstreamPaused {
                 exchange.upstreamPaused = true
                 connection.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
@@ -591,7 +600,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         case .end:
             guard let status = exchange.answerStatus else { return }
             exchange.answerRead = true
-            if exchange.rechunksAnswer { writeAnswerBytes(ChunkedBytes.last(allocator: context.channel.allocator)) }
+            if exchange.answerChunks == .again { writeAnswerBytes(ChunkedBytes.last(allocator: context.channel.allocator)) }
             finish(exchange, status: status, failed: false)
         }
     }

@@ -3,16 +3,23 @@ import NIOCore
 
 /// An upstream's answer head as the client gets it, written as HTTP/1.1 bytes: the upstream's status, its field lines
 /// as it sent them (`UpstreamAnswerHead`) without the hop-by-hop ones and its request id, then the framing the client
-/// needs (`Transfer-Encoding: chunked` when the body goes on chunked, `Connection: close` when the connection ends after
-/// it), the headers the admission decided (rate limit, CORS; a `Vary` of the upstream's is kept beside
+/// needs (`Transfer-Encoding: chunked` when the body goes on chunked; `Connection: close` when the connection ends after
+/// it, `keep-alive` to an HTTP/1.0 client when it does not), the headers the admission decided (rate limit, CORS; a `Vary` of the upstream's is kept beside
 /// `Vary: Origin`), the request id and the gateway's `Server`. Nothing is decoded into header objects and encoded again.
 struct UpstreamAnswerHeaders: Sendable {
     /// `Server` of every answer, as the router's answers say it; nil passes the upstream's on.
     let serverName: String?
 
+    /// The `Connection` header of an answer.
+    enum Connection {
+        case close, keepAlive
+    }
+
     /// Writes the client's head of the answer `head`, to the request `requestId`, which the admission gave `decided`;
-    /// with `Connection: close` when `closing`.
-    func write(_ head: UpstreamAnswerHead, decided: HTTPFields, requestId: String, closing: Bool, into buffer: inout ByteBuffer) {
+    /// its body goes on `chunked` or not; with `connection` when one is given.
+    func write(
+        _ head: UpstreamAnswerHead, decided: HTTPFields, requestId: String, chunked: Bool, connection: Connection?, into buffer: inout ByteBuffer
+    ) {
         buffer.writeStaticString("HTTP/1.1 ")
         let code = head.status.code
         buffer.writeInteger(UInt8(ascii: "0") + UInt8(code / 100))
@@ -26,8 +33,12 @@ struct UpstreamAnswerHeaders: Sendable {
             if Self.isNotPassedBack(name) || (dropsServer && ASCIICase.equals(name, lowercased: "server")) { return }
             buffer.writeBytes(line)
         }
-        if head.framing == .chunked { buffer.writeStaticString("Transfer-Encoding: chunked\r\n") }
-        if closing { buffer.writeStaticString("Connection: close\r\n") }
+        if chunked { buffer.writeStaticString("Transfer-Encoding: chunked\r\n") }
+        switch connection {
+        case .close: buffer.writeStaticString("Connection: close\r\n")
+        case .keepAlive: buffer.writeStaticString("Connection: keep-alive\r\n")
+        case nil: break
+        }
         for field in decided { Self.writeField(field.name.rawName, field.value, into: &buffer) }
         Self.writeField("X-Request-Id", requestId, into: &buffer)
         if let serverName { Self.writeField("Server", serverName, into: &buffer) }

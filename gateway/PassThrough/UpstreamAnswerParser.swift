@@ -15,8 +15,8 @@ struct UpstreamAnswerParser {
     enum Event {
         case head(UpstreamAnswerHead)
         /// Body bytes as the upstream sent them, with their chunk framing when chunked, except in a stream of events
-        /// (`UpstreamAnswerHead.isEventStream`), whose chunks' data comes without it: the pass-through chunks it again,
-        /// so that it can end the stream between two chunks when it shuts down.
+        /// (`UpstreamAnswerHead.isEventStream`) and when asked (`expectAnswer`), where the chunks' data comes without
+        /// it (`AnswerChunks`).
         case body(ByteBuffer)
         case end
     }
@@ -39,11 +39,15 @@ struct UpstreamAnswerParser {
 
     private var state = State.idle
     private var requestIsHead = false
+    private var decodesChunks = false
 
-    /// Expects the answer to a request, which was a HEAD request when `requestIsHead` (its answer has no body).
-    mutating func expectAnswer(requestIsHead: Bool) {
+    /// Expects the answer to a request, which was a HEAD request when `requestIsHead` (its answer has no body); a
+    /// chunked answer comes as its chunks' data when `decodesChunks` (for an HTTP/1.0 client), as a stream of events
+    /// always does.
+    mutating func expectAnswer(requestIsHead: Bool, decodesChunks: Bool = false) {
         state = .head(pending: nil, scanned: 0)
         self.requestIsHead = requestIsHead
+        self.decodesChunks = decodesChunks
     }
 
     /// No answer is being read or expected.
@@ -152,7 +156,7 @@ struct UpstreamAnswerParser {
         switch head.framing {
         case .none, .length(0): state = .ending
         case .length(let length): state = .length(remaining: length)
-        case .chunked: state = .chunked(ChunkedBodyScanner(decodes: head.isEventStream))
+        case .chunked: state = .chunked(ChunkedBodyScanner(decodes: decodesChunks || head.isEventStream))
         case .untilClose: state = .untilClose
         }
         return .head(head)

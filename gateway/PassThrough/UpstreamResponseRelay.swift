@@ -14,9 +14,10 @@ final class UpstreamResponseRelay: ChannelInboundHandler {
     private(set) var isReusable = true
     private var parser = UpstreamAnswerParser()
 
-    /// A request was sent on the connection (a HEAD request when `requestIsHead`): its answer comes next.
-    func expectAnswer(requestIsHead: Bool) {
-        parser.expectAnswer(requestIsHead: requestIsHead)
+    /// A request was sent on the connection (a HEAD request when `requestIsHead`): its answer comes next, a chunked
+    /// one as its chunks' data when `decodesChunks` (`UpstreamAnswerParser.expectAnswer`).
+    func expectAnswer(requestIsHead: Bool, decodesChunks: Bool) {
+        parser.expectAnswer(requestIsHead: requestIsHead, decodesChunks: decodesChunks)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
