@@ -4,8 +4,9 @@ import NIOCore
 /// An upstream's answer head as the client gets it, written as HTTP/1.1 bytes: the upstream's status, its field lines
 /// as it sent them (`UpstreamAnswerHead`) without the hop-by-hop ones and its request id, then the framing the client
 /// needs (`Transfer-Encoding: chunked` when the body goes on chunked; `Connection: close` when the connection ends after
-/// it, `keep-alive` to an HTTP/1.0 client when it does not), the headers the admission decided (rate limit, CORS; a `Vary` of the upstream's is kept beside
-/// `Vary: Origin`), the request id and the gateway's `Server`. Nothing is decoded into header objects and encoded again.
+/// it, `keep-alive` to an HTTP/1.0 client when it does not), the headers the admission decided (rate limit, CORS; a
+/// `Vary` of the upstream's is kept beside `Vary: Origin`), the request id and the gateway's `Server`. Nothing is
+/// decoded into header objects and encoded again.
 struct UpstreamAnswerHeaders: Sendable {
     /// `Server` of every answer, as the router's answers say it; nil passes the upstream's on.
     let serverName: String?
@@ -39,16 +40,9 @@ struct UpstreamAnswerHeaders: Sendable {
         case .keepAlive: buffer.writeStaticString("Connection: keep-alive\r\n")
         case nil: break
         }
-        for field in decided { Self.writeField(field.name.rawName, field.value, into: &buffer) }
-        Self.writeField("X-Request-Id", requestId, into: &buffer)
-        if let serverName { Self.writeField("Server", serverName, into: &buffer) }
-        buffer.writeStaticString("\r\n")
-    }
-
-    private static func writeField(_ name: String, _ value: String, into buffer: inout ByteBuffer) {
-        buffer.writeString(name)
-        buffer.writeStaticString(": ")
-        buffer.writeString(value)
+        for field in decided { buffer.writeHTTPField(field.name.rawName, field.value) }
+        buffer.writeHTTPField("X-Request-Id", requestId)
+        if let serverName { buffer.writeHTTPField("Server", serverName) }
         buffer.writeStaticString("\r\n")
     }
 

@@ -14,12 +14,7 @@ enum UpstreamRequestBytes {
         buffer.writeStaticString(" HTTP/1.1\r\nHost: ")
         buffer.writeString(host)
         buffer.writeStaticString("\r\n")
-        for (name, value) in head.headers {
-            buffer.writeString(name)
-            buffer.writeStaticString(": ")
-            buffer.writeString(value)
-            buffer.writeStaticString("\r\n")
-        }
+        for (name, value) in head.headers { buffer.writeHTTPField(name, value) }
         buffer.writeStaticString("\r\n")
         return buffer
     }
