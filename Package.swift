@@ -101,7 +101,7 @@ let package = Package(
         // The food catalog, with no server or database in it: the USDA foods in memory and their typo-tolerant search
         // (`FoodCatalog`), nutrient profiles and food traits, allergens, barcodes (GTIN), the energy check. Meals grounds
         // analyses on it; the foods service serves it with packaged products.
-        .target(name: "FoodData", path: "Shared/FoodData"),
+        .target(name: "FoodData", dependencies: ["APIContracts"], path: "Shared/FoodData"),
         .target(
             name: "ServiceDefaults",
             dependencies: [
@@ -251,6 +251,14 @@ let package = Package(
         ),
         // What several test targets share (the in-memory configuration reader).
         .target(name: "TestSupport", dependencies: [configuration], path: "Tests/TestSupport"),
+        // The trends read models in memory, behaving as their SQL does (`InMemoryTrendsStore`): the router tests' store, and
+        // the consistency suite's second implementation beside PostgreSQL. It reads TrendsService's internals
+        // (`@testable`), so it builds with the tests (debug), never into a product.
+        .target(
+            name: "TrendsTesting",
+            dependencies: ["TrendsService", "ServiceDefaults", "EventContracts", logging],
+            path: "Tests/TrendsTesting"
+        ),
         .testTarget(
             name: "ContractTests",
             dependencies: ["ContractTesting", "EventContracts", "SyncContracts", .product(name: "Crypto", package: "swift-crypto")],
@@ -264,7 +272,7 @@ let package = Package(
         .testTarget(
             name: "ServiceDefaultsTests",
             dependencies: [
-                "ServiceDefaults", "TestSupport", hummingbird, lifecycle, logging, configuration, metrics, metricsTestKit, tracing,
+                "ServiceDefaults", "APIContracts", "TestSupport", hummingbird, lifecycle, logging, configuration, metrics, metricsTestKit, tracing,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -291,8 +299,8 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "BackendKit", "PostgresSupport", "Messaging", "SyncContracts", "Kafka", "CRdKafka", "EventContracts", "ServiceDefaults",
-                "AccessTokens", "AuthService", "MealsService", "FoodsService", "FoodData", "MetricsService", "TrendsService", "SharingService",
-                "Gateway",
+                "AccessTokens", "AuthService", "MealsService", "FoodsService", "FoodData", "MetricsService", "TrendsService", "TrendsTesting",
+                "SharingService", "Gateway",
                 "ContractTesting", "TestSupport", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -334,8 +342,8 @@ let package = Package(
         .testTarget(
             name: "TrendsTests",
             dependencies: [
-                "TrendsService", "ServiceDefaults", "EventContracts", "TestSupport", "ContractTesting", hummingbird, httpTypes, configuration,
-                logging, .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "TrendsService", "TrendsTesting", "ServiceDefaults", "EventContracts", "TestSupport", "ContractTesting", hummingbird, httpTypes,
+                configuration, logging, .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/TrendsTests"
         ),

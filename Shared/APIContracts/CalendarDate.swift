@@ -76,7 +76,10 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     public var isoWeekday: Int { ((ordinal + 3) % 7 + 7) % 7 + 1 }
 
     /// The Monday of this day's ISO week.
-    public var startOfWeek: CalendarDate { adding(days: 1 - isoWeekday) }
+    public var startOfWeek: CalendarDate { startOfWeek(on: .monday) }
+
+    /// The first day of this day's week, in a week that starts on `first`.
+    public func startOfWeek(on first: Weekday) -> CalendarDate { adding(days: -(((isoWeekday - first.isoNumber) % 7 + 7) % 7)) }
 
     public var startOfMonth: CalendarDate { CalendarDate(year: year, month: month)! }
 
@@ -88,6 +91,10 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         calendar.timeZone = zone
         return calendar.date(from: DateComponents(year: year, month: month, day: day))!
     }
+
+    /// The latest calendar date any zone has at `now` (UTC+14's): no entry can be dated later, whatever zone it was
+    /// logged in.
+    public static func latestAnywhere(at now: Date) -> CalendarDate { CalendarDate(now, in: TimeZone(secondsFromGMT: 14 * 3600)!) }
 
     /// Today in `zone` at `now`.
     public static func today(in zone: TimeZone, now: Date) -> CalendarDate { CalendarDate(now, in: zone) }

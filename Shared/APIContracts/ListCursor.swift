@@ -8,7 +8,7 @@ public enum ListCursor {
         Base64URL.encode(Data("\(key)|\(id.lowercasedString)".utf8))
     }
 
-    /// The key and id a client sent back; 400 `invalid_cursor` for anything this API did not make.
+    /// The key and id a client sent back; 422 `invalid_cursor` for anything this API did not make.
     public static func decode(_ text: String) throws -> (key: String, id: UUID) {
         guard text.count <= 400, let data = Base64URL.decode(text), let plain = String(data: data, encoding: .utf8),
             !plain.contains("\u{0}"), let separator = plain.lastIndex(of: "|"),
@@ -34,6 +34,8 @@ public enum ListCursor {
     /// Years 1 to 9999: anything outside was not made here, and would overflow PostgreSQL's timestamp arithmetic.
     static let validMicros: ClosedRange<Int64> = -62_135_596_800_000_000...253_402_300_799_999_999
 
-    /// 400 for a cursor this API did not make.
-    public static let invalid = APIError.badRequest("The cursor is not one this API returned.", code: "invalid_cursor")
+    /// 422 for a cursor this API did not make (a query value that is wrong, as a body's field would be).
+    public static let invalid = APIError(
+        .unprocessableContent, code: "invalid_cursor", message: "The cursor is not one this API returned.",
+        details: ["cursor": "is not a cursor this API returned"])
 }

@@ -36,6 +36,9 @@ public struct UserProfileUpdated: EventPayload {
     public var deletePhotosAfterDays: Int?
     /// How much the user means to drink a day, in millilitres; absent: no water goal.
     public var dailyWaterGoalMillilitres: Int?
+    /// The first day of the user's calendar week (`monday` ... `sunday`); absent: monday (events published before
+    /// the setting existed).
+    public var weekStart: String?
     /// The user's calendar date (`YYYY-MM-DD`, in `timeZone`) from which the goals in this event (calories, macros,
     /// balance) are in force: the day they were last changed. Days before it were judged by the goals before. Absent
     /// from events published before goal history existed.

@@ -1,3 +1,5 @@
+import APIContracts
+
 /// Ranks table foods against a free-text query, tolerating plurals (by singular words), prefixes
 /// ("toast" finds "toasted") and typos (edit distance 1 for words of 3-6 letters, 2 from 7).
 ///

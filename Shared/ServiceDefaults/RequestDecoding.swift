@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 
 extension Request {
-    /// Decodes a JSON body, answering 415 for another content type and 400 `malformed_body` naming the first
-    /// field that could not be read; the decoder's own text never reaches the client. The body is read up to `limit`
-    /// bytes (the context's upload limit by default); a longer one is 413.
+    /// Decodes a JSON body strictly (`StrictJSONDecoder`): 415 for another content type, 400 `malformed_body` for bytes
+    /// that are not JSON, 422 `validation_failed` or `unknown_field` naming every field that is wrong; the decoder's own
+    /// text never reaches the client. The body is read up to `limit` bytes (the context's upload limit by default); a
+    /// longer one is 413.
     public func decodeJSON<Value: Decodable>(as type: Value.Type, context: some RequestContext, upTo limit: Int? = nil) async throws -> Value {
         if let contentType = headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
@@ -16,11 +17,7 @@ extension Request {
                 .unprocessableContent, code: "validation_failed", message: "Text may not contain the NUL character.",
                 details: ["body": "must not contain \\u0000"])
         }
-        do {
-            return try JSONDecoder().decode(Value.self, from: Data(buffer: body))
-        } catch let error as DecodingError {
-            throw APIError(.badRequest, code: "malformed_body", message: "The request body could not be read.", details: Self.details(of: error))
-        }
+        return try StrictJSONDecoder.decode(Value.self, from: Data(buffer: body))
     }
 
     /// Like `decodeJSON`, but a request without a body (no length and no type, or length 0) gives `empty`.
@@ -48,10 +45,5 @@ extension Request {
             index = bytes.index(after: index)
         }
         return false
-    }
-
-    /// The field path and what is wrong with it, in words a client developer understands (`DecodingProblems`).
-    public static func details(of error: DecodingError) -> [String: String] {
-        DecodingProblems.details(of: error)
     }
 }

@@ -9,7 +9,7 @@ public struct SyncFeedQuery: Sendable, Equatable {
     public static let defaultLimit = 100
     public static let maximumLimit = 500
 
-    /// 400 `invalid_cursor` for a `since` this API did not make; 422 for a `limit` out of range.
+    /// 422 `invalid_cursor` for a `since` this API did not make; 422 for a `limit` out of range.
     public init(since: String?, limit: String?) throws {
         if let limit {
             guard let value = Int(limit), (1...Self.maximumLimit).contains(value) else {

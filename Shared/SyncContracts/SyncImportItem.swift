@@ -7,7 +7,7 @@ import WireJSON
 public struct SyncImportItem: Sendable {
     /// The item as it came.
     public let value: JSONValue
-    /// The item re-encoded with sorted keys: what it is decoded from, and the tiebreak of its write stamp.
+    /// The item re-encoded with sorted keys: the tiebreak of its write stamp.
     public let bytes: Data
 
     public init(_ value: JSONValue) throws {
@@ -23,13 +23,9 @@ public struct SyncImportItem: Sendable {
         return ""
     }
 
-    /// The item as `type`; 400 `malformed_body` naming the field that could not be read, `what` the kind of item.
-    public func decoded<Value: Decodable>(as type: Value.Type, what: String) throws -> Value {
-        do {
-            return try JSONDecoder().decode(type, from: bytes)
-        } catch let error as DecodingError {
-            throw APIError(
-                .badRequest, code: "malformed_body", message: "The \(what) could not be read.", details: DecodingProblems.details(of: error))
-        }
+    /// The item as `type`, strictly (`StrictJSONDecoder`): 422 naming every field of the item that is wrong, its `id`
+    /// known beside `type`'s fields.
+    public func decoded<Value: Decodable>(as type: Value.Type) throws -> Value {
+        try StrictJSONDecoder.decode(type, from: value, envelopeKeys: ["id"])
     }
 }

@@ -98,12 +98,13 @@ struct RegistrationRoutesTests {
         }
     }
 
-    @Test("a missing password is 400 malformed_body, a weak one 422 naming password; neither creates an account")
+    @Test("a missing password is 422 naming it as required, a weak one 422 naming password; neither creates an account")
     func missingPassword() async throws {
         try await withRoutes { client in
             let missing = try await register(client, #"{"email":"nopass@example.com"}"#)
-            #expect(missing.status == .badRequest)
-            #expect(try decode(ErrorBody.self, missing).error.code == "malformed_body")
+            #expect(missing.status == .unprocessableContent)
+            #expect(try decode(ErrorBody.self, missing).error.code == "validation_failed")
+            #expect(try decode(ErrorBody.self, missing).error.details == ["password": "is required"])
 
             let weak = try await register(client, #"{"email":"weak@example.com","password":"short"}"#)
             #expect(weak.status == .unprocessableContent)

@@ -81,7 +81,8 @@ struct ProductRoutesTests {
             let badCode = try await client.call(.post, "/api/foods/products", json: FoodsFixtures.draft(barcode: "036000291453"))
             #expect(badCode.status == .unprocessableContent && badCode.errorCode == "invalid_barcode", "\(badCode.text)")
             let unreadable = try await client.call(.post, "/api/foods/products", json: #"{"barcode":12}"#)
-            #expect(unreadable.status == .badRequest && unreadable.errorCode == "malformed_body")
+            #expect(
+                unreadable.status == .unprocessableContent && unreadable.details["barcode"] as? String == "must be a string", "\(unreadable.text)")
         }
     }
 

@@ -52,7 +52,7 @@ struct CustomMealRoutesTests {
                 let answer = try await client.call(method, uri, json: json, as: harness.stranger)
                 #expect(answer.status == .notFound, "\(method) \(uri) answered \(answer.status) to a stranger")
             }
-            #expect(try await client.call(.get, "/api/custom-meals?cursor=garbage").status == .badRequest)
+            #expect(try await client.call(.get, "/api/custom-meals?cursor=garbage").status == .unprocessableContent)
             #expect(try await client.call(.get, "/api/custom-meals?limit=101").status == .unprocessableContent)
             let badLog = try await client.call(.post, path + "/log", json: #"{"eatenAt":"later"}"#)
             #expect(badLog.status == .unprocessableContent && badLog.details["eatenAt"] != nil)

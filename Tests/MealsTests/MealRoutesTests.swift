@@ -36,7 +36,7 @@ struct MealRoutesTests {
         }
     }
 
-    @Test("another user's meal answers 404 on every route, and an id that is not a UUID is 404")
+    @Test("another user's meal answers 404 on every route; an id that is not a UUID is 422 naming id")
     func isolation() async throws {
         try await harness.withRoutes { client in
             let meal = try await client.createMeal()
@@ -50,7 +50,8 @@ struct MealRoutesTests {
                 #expect(answer.status == .notFound && answer.errorCode == "not_found", "\(method) \(uri) answered \(answer.status)")
             }
             #expect(try await client.call(.get, "/api/meals", as: harness.stranger).list("meals").isEmpty)
-            #expect(try await client.call(.get, "/api/meals/not-a-meal").status == .notFound)
+            let notAnId = try await client.call(.get, "/api/meals/not-a-meal")
+            #expect(notAnId.status == .unprocessableContent && notAnId.details["id"] as? String == "must be a UUID")
             let still = try await client.call(.get, path)
             #expect(still.status == .ok && still.json["notes"] == nil && still.number("version") == 1)
         }
@@ -165,7 +166,7 @@ struct MealRoutesTests {
             let range = try await client.call(.get, "/api/meals?from=2026-03-02&to=2026-03-03").list("meals")
             #expect(range.map { $0["localDate"] as? String } == ["2026-03-03", "2026-03-02"])
             let badCursor = try await client.call(.get, "/api/meals?cursor=garbage")
-            #expect(badCursor.status == .badRequest && badCursor.errorCode == "invalid_cursor")
+            #expect(badCursor.status == .unprocessableContent && badCursor.errorCode == "invalid_cursor")
             let badFilters = try await client.call(.get, "/api/meals?status=eaten&limit=0&from=March&mealType=brunch")
             #expect(badFilters.status == .unprocessableContent)
             for field in ["status", "limit", "from", "mealType"] { #expect(badFilters.details[field] != nil, "\(field) is not named") }

@@ -44,18 +44,18 @@ struct MealsSyncRoutesTests {
         }
     }
 
-    @Test("feed refusals: a cursor this API did not make is 400, a limit out of range 422, a cursor older than the kept deletions 410")
+    @Test("feed refusals: a cursor this API did not make or a limit out of range is 422, a cursor older than the kept deletions 410")
     func feedRefusals() async throws {
         try await harness.withRoutes { client in
             let bad = try await client.call(.get, "/api/sync/meals/changes?since=yesterday")
-            #expect(bad.status == .badRequest && bad.errorCode == "invalid_cursor")
+            #expect(bad.status == .unprocessableContent && bad.errorCode == "invalid_cursor" && bad.details["cursor"] != nil)
             #expect(try await client.call(.get, "/api/sync/meals/changes?limit=501").status == .unprocessableContent)
             harness.store.expire(userId: harness.owner, through: 10)
             let expired = try await client.call(.get, "/api/sync/meals/changes?since=3")
             #expect(expired.status == .gone && expired.errorCode == "sync_cursor_expired")
             #expect(try await client.call(.get, "/api/sync/meals/changes?since=0").status == .ok, "starting again works")
             #expect(try await client.call(.get, "/api/sync/meals/conflicts?limit=0").status == .unprocessableContent)
-            #expect(try await client.call(.get, "/api/sync/meals/conflicts?cursor=garbage").status == .badRequest)
+            #expect(try await client.call(.get, "/api/sync/meals/conflicts?cursor=garbage").status == .unprocessableContent)
         }
     }
 

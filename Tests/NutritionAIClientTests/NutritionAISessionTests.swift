@@ -32,7 +32,7 @@ struct NutritionAISessionTests {
         #"{"token":"\#(access)","accessToken":"\#(access)","tokenType":"Bearer","expiresAt":"2026-05-10T12:15:00Z","expiresIn":900,"#
             + #""refreshToken":"\#(refresh)","sessionId":"6f1c2a1e-0000-4000-8000-000000000001","#
             + #""user":{"id":"6f1c2a1e-0000-4000-8000-000000000002","email":"ada@example.com","displayName":"Ada","createdAt":"2026-05-10T12:00:00Z"},"#
-            + #""profile":{"displayName":"Ada","dietPreference":"balanced","weightUnit":"kg","timeZone":"UTC","version":1,"#
+            + #""profile":{"displayName":"Ada","dietPreference":"balanced","weightUnit":"kg","timeZone":"UTC","weekStart":"monday","version":1,"#
             + #""updatedAt":"2026-05-10T12:00:00Z"}}"#
     }
 

@@ -71,17 +71,20 @@ struct ShareRoutesTests {
         #expect(harness.store.link("any") == nil)
     }
 
-    @Test("another user's meal, a deleted meal and a path that is not a meal id are all 404")
+    @Test("another user's meal and a deleted meal are 404; a path that is not a UUID is 422 naming id")
     func unknownMeals() async throws {
         let harness = Harness()
         let othersMeal = harness.meal(of: UUID())
         let deleted = harness.meal()
         harness.store.deleted(mealId: deleted.mealId)
         try await harness.withRoutes { client in
-            for path in ["/api/share/meal/\(othersMeal.mealId)", "/api/share/meal/\(deleted.mealId)", "/api/share/meal/not-a-uuid"] {
+            for path in ["/api/share/meal/\(othersMeal.mealId)", "/api/share/meal/\(deleted.mealId)"] {
                 let response = try await client.execute(uri: path, method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
                 #expect(response.status == .notFound, "\(path)")
             }
+            let notAnId = try await client.execute(
+                uri: "/api/share/meal/not-a-uuid", method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
+            #expect(notAnId.status == .unprocessableContent && Harness.errorCode(notAnId) == "validation_failed")
         }
     }
 
@@ -195,7 +198,7 @@ struct ShareRoutesTests {
                 #expect(response.status == .unprocessableContent, "limit \(limit)")
             }
             let forged = try await client.execute(uri: "/api/share?cursor=bm90LWEtY3Vyc29y", method: .get, headers: harness.caller(json: false))
-            #expect(forged.status == .badRequest)
+            #expect(forged.status == .unprocessableContent)
             #expect(Harness.errorCode(forged) == "invalid_cursor")
         }
     }

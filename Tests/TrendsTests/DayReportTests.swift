@@ -69,20 +69,36 @@ struct DayReportTests {
         #expect(both.daysMet == 2 && both.achievementRate == 1 && both.dailyCalorieGoal == 1000)
     }
 
-    @Test("this week starts on Monday in the user's calendar; all time includes everything")
+    @Test("this week is the seven days from the profile's weekStart that hold today, for every weekStart and weekday")
     func statsSpans() {
+        for offset in 0..<7 {
+            let today = CalendarDate("2026-11-16")!.adding(days: offset)  // Monday to Sunday
+            for weekStart in Weekday.allCases {
+                let spans = UserStatsReport.spans(today: today, weekStart: weekStart)
+                #expect(
+                    spans.week.contains(today) && spans.week.lowerBound.days(until: spans.week.upperBound) == 6, "\(today), week from \(weekStart)")
+                #expect(spans.week.lowerBound.isoWeekday == weekStart.isoNumber, "\(today), week from \(weekStart)")
+            }
+        }
+    }
+
+    @Test("each span reads its own totals; all time reaches the last logged day when it is after today")
+    func statsTotals() {
         let today = CalendarDate("2026-11-22")!  // a Sunday
-        let totals: [CalendarDate: PeriodTotals] = [
-            today: PeriodTotals(
+        let spans = UserStatsReport.spans(today: today, weekStart: .monday)
+        let totals: [ClosedRange<CalendarDate>: PeriodTotals] = [
+            spans.today: PeriodTotals(
                 mealsConsumed: 2, mealsScanned: 1, daysLogged: 1, calories: 1200, proteinGrams: 0, carbsGrams: 0, fatGrams: 0, fiberGrams: 0),
-            CalendarDate("2026-11-16")!: PeriodTotals(
+            spans.week: PeriodTotals(
                 mealsConsumed: 10, mealsScanned: 1, daysLogged: 5, calories: 9000, proteinGrams: 0, carbsGrams: 0, fatGrams: 0, fiberGrams: 0),
         ]
-        let report = UserStatsReport(today: today, totals: totals, streaks: Streaks(loggedDays: [today], today: today))
-        #expect(report.week.from == CalendarDate("2026-11-16"))
+        let tomorrow = today.adding(days: 1)
+        let report = UserStatsReport(today: today, weekStart: .monday, totals: totals, loggedDays: [today, tomorrow])
+        #expect(report.week.from == CalendarDate("2026-11-16") && report.week.to == CalendarDate("2026-11-22"))
         #expect(report.today.mealsAnalyzed == 3 && report.today.averageCaloriesPerMeal == 600)
         #expect(report.week.averageCaloriesPerDay == 1800)
         #expect(report.allTime.mealsAnalyzed == 0 && report.allTime.averageCaloriesPerDay == nil)
+        #expect(report.allTime.to == tomorrow, "an entry dated after today (a move west) is inside all time")
         #expect(report.currentStreak == 1)
     }
 }

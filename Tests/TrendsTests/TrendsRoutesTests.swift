@@ -8,6 +8,7 @@ import ServiceDefaults
 import Testing
 
 @testable import TrendsService
+@testable import TrendsTesting
 
 /// The trends routes at the router, on an in-memory store: every route's answer and refusals, the user's "today",
 /// and that ready reports are served without reading the read models again until the user's data changes. Every
@@ -160,7 +161,7 @@ struct TrendsRoutesTests {
         }
     }
 
-    @Test("a day's history has its summary and every meal, consumed and scanned, in the order eaten; a path not a date is 404")
+    @Test("a day's history has its summary and every meal, consumed and scanned, in the order eaten; a path not a date is 422")
     func history() async throws {
         logDay(daysAgo: 1, calories: 1_000)
         let lunch = logMeal("Lentil soup", daysAgo: 1, dietScore: 80)
@@ -174,8 +175,11 @@ struct TrendsRoutesTests {
             #expect((answer.json["summary"] as? [String: Any])?["calories"] as? Double == 1_000)
             let empty = try await get("/api/history/2026-01-01", client)
             #expect(empty.status == .ok && (empty.json["meals"] as? [Any])?.isEmpty == true)
-            #expect(try await get("/api/history/yesterday", client).status == .notFound)
-            #expect(try await get("/api/history/2026-02-30", client).status == .notFound)
+            for impossible in ["yesterday", "2026-02-30"] {
+                let answer = try await get("/api/history/\(impossible)", client)
+                #expect(answer.status == .unprocessableContent, "\(impossible)")
+                #expect((answer.json["error"] as? [String: Any])?["details"] as? [String: String] == ["date": "must be a date as YYYY-MM-DD"])
+            }
         }
     }
 

@@ -46,7 +46,7 @@ struct SyncChangesCursor: Codable, Sendable, Equatable {
         return Base64URL.encode((try? encoder.encode(self)) ?? Data())
     }
 
-    /// The cursor a client sent back; 400 `invalid_cursor` for anything this gateway did not make.
+    /// The cursor a client sent back; 422 `invalid_cursor` for anything this gateway did not make.
     static func decode(_ text: String?) throws -> SyncChangesCursor {
         guard let text, !text.isEmpty, text != "0" else { return .start }
         guard text.count <= 400, let data = Base64URL.decode(text),

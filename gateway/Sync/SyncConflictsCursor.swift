@@ -36,7 +36,7 @@ struct SyncConflictsCursor: Codable, Sendable, Equatable {
         return Base64URL.encode((try? encoder.encode(self)) ?? Data())
     }
 
-    /// The cursor a client sent back (nil or empty: the start); 400 `invalid_cursor` for anything this gateway did not
+    /// The cursor a client sent back (nil or empty: the start); 422 `invalid_cursor` for anything this gateway did not
     /// make.
     static func decode(_ text: String?) throws -> SyncConflictsCursor {
         guard let text, !text.isEmpty else { return SyncConflictsCursor() }

@@ -104,8 +104,8 @@ struct SyncController: Sendable {
         return value
     }
 
-    /// Reads the import body: 415 for another content type, 413 over `maxBytes`, 400 `malformed_body` when it is not
-    /// `{"meals": [...], "weighIns": [...], ...}`.
+    /// Reads the import body: 415 for another content type, 413 over `maxBytes`, 400 `malformed_body` for bytes that are
+    /// not JSON, 422 when it is not `{"meals": [...], "weighIns": [...], ...}` (`StrictJSONDecoder`).
     static func decodeImport(_ request: Request, maxBytes: Int) async throws -> SyncImportRequest {
         if let contentType = request.headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
             throw APIError(.unsupportedMediaType, code: "unsupported_media_type", message: "Send the body as application/json.")
@@ -114,12 +114,7 @@ struct SyncController: Sendable {
             throw APIError(.contentTooLarge, code: "payload_too_large", message: "The request body is larger than \(maxBytes) bytes.")
         }
         let bytes = try await request.body.collect(upTo: maxBytes)
-        do {
-            return try JSONDecoder().decode(SyncImportRequest.self, from: Data(buffer: bytes))
-        } catch let error as DecodingError {
-            throw APIError(
-                .badRequest, code: "malformed_body", message: "The request body could not be read.", details: Request.details(of: error))
-        }
+        return try StrictJSONDecoder.decode(SyncImportRequest.self, from: Data(buffer: bytes))
     }
 
     /// 401 when the route reached the handler without a verified caller (a routes file that made it public).

@@ -389,6 +389,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Profile/dailyWaterGoalMillilitres`.
             public var dailyWaterGoalMillilitres: Swift.Int?
+            /// The first day of the user's calendar week: stats' `week` is the seven days from it that hold today. Default `monday`; rolling 7/30/90-day trends and day streaks do not depend on it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Profile/weekStart`.
+            public var weekStart: Components.Schemas.Weekday
             /// Creates a new `Profile`.
             ///
             /// - Parameters:
@@ -413,6 +417,7 @@ extension Components {
             ///   - conflict: Only on the answer to `PUT /api/users/profile` whose write was older (by `modifiedAt`) than the stored one: the write was not applied, this is the stored profile, and the conflict is listed at `GET /api/sync/conflicts`.
             ///   - deletePhotosAfterDays: How many days meal photos are kept (MacroLog's photo clean-up: the meals service removes older photos on a schedule, as `DELETE /api/meals/{id}/photo` would; the meals stay); absent: photos are kept.
             ///   - dailyWaterGoalMillilitres: How much the user means to drink a day, in millilitres; the trends day summaries show the day's water against it. Absent: no water goal.
+            ///   - weekStart: The first day of the user's calendar week: stats' `week` is the seven days from it that hold today. Default `monday`; rolling 7/30/90-day trends and day streaks do not depend on it.
             public init(
                 displayName: Swift.String,
                 dietPreference: Components.Schemas.DietPreference,
@@ -434,7 +439,8 @@ extension Components {
                 historyRetentionDays: Swift.Int? = nil,
                 conflict: Components.Schemas.Profile.conflictPayload? = nil,
                 deletePhotosAfterDays: Swift.Int? = nil,
-                dailyWaterGoalMillilitres: Swift.Int? = nil
+                dailyWaterGoalMillilitres: Swift.Int? = nil,
+                weekStart: Components.Schemas.Weekday
             ) {
                 self.displayName = displayName
                 self.dietPreference = dietPreference
@@ -457,6 +463,7 @@ extension Components {
                 self.conflict = conflict
                 self.deletePhotosAfterDays = deletePhotosAfterDays
                 self.dailyWaterGoalMillilitres = dailyWaterGoalMillilitres
+                self.weekStart = weekStart
             }
             public enum CodingKeys: String, CodingKey {
                 case displayName
@@ -480,6 +487,7 @@ extension Components {
                 case conflict
                 case deletePhotosAfterDays
                 case dailyWaterGoalMillilitres
+                case weekStart
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -567,6 +575,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .dailyWaterGoalMillilitres
                 )
+                self.weekStart = try container.decode(
+                    Components.Schemas.Weekday.self,
+                    forKey: .weekStart
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "displayName",
                     "dietPreference",
@@ -588,7 +600,8 @@ extension Components {
                     "historyRetentionDays",
                     "conflict",
                     "deletePhotosAfterDays",
-                    "dailyWaterGoalMillilitres"
+                    "dailyWaterGoalMillilitres",
+                    "weekStart"
                 ])
             }
         }
@@ -1105,6 +1118,36 @@ extension Components {
                 case name
                 case timeZone
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.password = try container.decode(
+                    Swift.String.self,
+                    forKey: .password
+                )
+                self.displayName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "password",
+                    "displayName",
+                    "name",
+                    "timeZone"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/LoginRequest`.
         public struct LoginRequest: Codable, Hashable, Sendable {
@@ -1128,6 +1171,21 @@ extension Components {
                 case email
                 case password
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                self.password = try container.decode(
+                    Swift.String.self,
+                    forKey: .password
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "password"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/RefreshRequest`.
         public struct RefreshRequest: Codable, Hashable, Sendable {
@@ -1144,6 +1202,16 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case refreshToken
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.refreshToken = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .refreshToken
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "refreshToken"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ChangePasswordRequest`.
@@ -1170,6 +1238,21 @@ extension Components {
                 case currentPassword
                 case newPassword
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.currentPassword = try container.decode(
+                    Swift.String.self,
+                    forKey: .currentPassword
+                )
+                self.newPassword = try container.decode(
+                    Swift.String.self,
+                    forKey: .newPassword
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "currentPassword",
+                    "newPassword"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/PasswordResetRequest`.
         public struct PasswordResetRequest: Codable, Hashable, Sendable {
@@ -1186,6 +1269,16 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case email
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Swift.String.self,
+                    forKey: .email
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/PasswordResetConfirmation`.
@@ -1214,6 +1307,21 @@ extension Components {
                 case token
                 case newPassword
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.token = try container.decode(
+                    Swift.String.self,
+                    forKey: .token
+                )
+                self.newPassword = try container.decode(
+                    Swift.String.self,
+                    forKey: .newPassword
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "token",
+                    "newPassword"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/DeleteAccountRequest`.
         public struct DeleteAccountRequest: Codable, Hashable, Sendable {
@@ -1230,6 +1338,16 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case password
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.password = try container.decode(
+                    Swift.String.self,
+                    forKey: .password
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "password"
+                ])
             }
         }
         /// Every field is optional: an absent field keeps its value; `null` clears an optional goal (for displayName, dietPreference, weightUnit and timeZone `null` is 422 `cannot be null`). 422 names every invalid field. The `custom` diet requires `customMacros`; another diet drops them.
@@ -1303,6 +1421,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProfileUpdate/dailyWaterGoalMillilitres`.
             public var dailyWaterGoalMillilitres: Swift.Int?
+            /// The first day of the user's calendar week: stats' `week` is the seven days from it that hold today. Default `monday`; rolling 7/30/90-day trends and day streaks do not depend on it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProfileUpdate/weekStart`.
+            public var weekStart: Components.Schemas.Weekday?
             /// Creates a new `ProfileUpdate`.
             ///
             /// - Parameters:
@@ -1324,6 +1446,7 @@ extension Components {
             ///   - modifiedAt: When the client made the change (ISO 8601), for last-write-wins: an older write than the stored one is not applied (200 with the stored profile and `conflict: stale_write_ignored`). Absent: the server's time. A time more than 5 minutes ahead of the server counts as the server's time. 422 naming it when not a timestamp.
             ///   - deletePhotosAfterDays: Days a meal photo is kept (1 to 3650; 422 naming the field otherwise); `null` keeps photos; absent keeps the current setting.
             ///   - dailyWaterGoalMillilitres: The daily water goal in millilitres (250 to 10000; 422 naming the field otherwise); `null` clears it; absent keeps it.
+            ///   - weekStart: The first day of the user's calendar week: stats' `week` is the seven days from it that hold today. Default `monday`; rolling 7/30/90-day trends and day streaks do not depend on it.
             public init(
                 displayName: Swift.String? = nil,
                 dietPreference: Components.Schemas.DietPreference? = nil,
@@ -1342,7 +1465,8 @@ extension Components {
                 historyRetentionDays: Swift.Int? = nil,
                 modifiedAt: Foundation.Date? = nil,
                 deletePhotosAfterDays: Swift.Int? = nil,
-                dailyWaterGoalMillilitres: Swift.Int? = nil
+                dailyWaterGoalMillilitres: Swift.Int? = nil,
+                weekStart: Components.Schemas.Weekday? = nil
             ) {
                 self.displayName = displayName
                 self.dietPreference = dietPreference
@@ -1362,6 +1486,7 @@ extension Components {
                 self.modifiedAt = modifiedAt
                 self.deletePhotosAfterDays = deletePhotosAfterDays
                 self.dailyWaterGoalMillilitres = dailyWaterGoalMillilitres
+                self.weekStart = weekStart
             }
             public enum CodingKeys: String, CodingKey {
                 case displayName
@@ -1382,6 +1507,107 @@ extension Components {
                 case modifiedAt
                 case deletePhotosAfterDays
                 case dailyWaterGoalMillilitres
+                case weekStart
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.displayName = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .displayName
+                )
+                self.dietPreference = try container.decodeIfPresent(
+                    Components.Schemas.DietPreference.self,
+                    forKey: .dietPreference
+                )
+                self.dailyCalorieGoal = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dailyCalorieGoal
+                )
+                self.proteinGoalGrams = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .proteinGoalGrams
+                )
+                self.carbsGoalGrams = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .carbsGoalGrams
+                )
+                self.fatGoalGrams = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .fatGoalGrams
+                )
+                self.calorieBalanceGoal = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .calorieBalanceGoal
+                )
+                self.targetWeight = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .targetWeight
+                )
+                self.weightUnit = try container.decodeIfPresent(
+                    Components.Schemas.WeightUnit.self,
+                    forKey: .weightUnit
+                )
+                self.timeZone = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .timeZone
+                )
+                self.heightCm = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .heightCm
+                )
+                self.birthDate = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .birthDate
+                )
+                self.sex = try container.decodeIfPresent(
+                    Components.Schemas.ProfileUpdate.sexPayload.self,
+                    forKey: .sex
+                )
+                self.activityLevel = try container.decodeIfPresent(
+                    Components.Schemas.ProfileUpdate.activityLevelPayload.self,
+                    forKey: .activityLevel
+                )
+                self.historyRetentionDays = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .historyRetentionDays
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                self.deletePhotosAfterDays = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .deletePhotosAfterDays
+                )
+                self.dailyWaterGoalMillilitres = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .dailyWaterGoalMillilitres
+                )
+                self.weekStart = try container.decodeIfPresent(
+                    Components.Schemas.Weekday.self,
+                    forKey: .weekStart
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "displayName",
+                    "dietPreference",
+                    "dailyCalorieGoal",
+                    "proteinGoalGrams",
+                    "carbsGoalGrams",
+                    "fatGoalGrams",
+                    "calorieBalanceGoal",
+                    "targetWeight",
+                    "weightUnit",
+                    "timeZone",
+                    "heightCm",
+                    "birthDate",
+                    "sex",
+                    "activityLevel",
+                    "historyRetentionDays",
+                    "modifiedAt",
+                    "deletePhotosAfterDays",
+                    "dailyWaterGoalMillilitres",
+                    "weekStart"
+                ])
             }
         }
         /// Energy and nutrients of an amount of food (per 100 g in the food table).
@@ -4156,6 +4382,21 @@ extension Components {
                 case reason
                 case note
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.reason = try container.decode(
+                    Components.Schemas.ProductReport.reasonPayload.self,
+                    forKey: .reason
+                )
+                self.note = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .note
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "reason",
+                    "note"
+                ])
+            }
         }
         /// The product's reports after this one.
         ///
@@ -4790,6 +5031,46 @@ extension Components {
                 case consumed
                 case modifiedAt
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decode(
+                    [Components.Schemas.ItemRequest].self,
+                    forKey: .items
+                )
+                self.title = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.eatenAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .eatenAt
+                )
+                self.notes = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .notes
+                )
+                self.tags = try container.decodeIfPresent(
+                    Components.Schemas.MealTags.self,
+                    forKey: .tags
+                )
+                self.consumed = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .consumed
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "title",
+                    "eatenAt",
+                    "notes",
+                    "tags",
+                    "consumed",
+                    "modifiedAt"
+                ])
+            }
         }
         /// Fields given are changed; `items` replaces every item and recomputes totals and scores.
         ///
@@ -4881,6 +5162,51 @@ extension Components {
                 case captureKind
                 case consumed
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.items = try container.decodeIfPresent(
+                    [Components.Schemas.ItemRequest].self,
+                    forKey: .items
+                )
+                self.title = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.eatenAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .eatenAt
+                )
+                self.notes = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .notes
+                )
+                self.tags = try container.decodeIfPresent(
+                    Components.Schemas.MealUpdateRequest.tagsPayload.self,
+                    forKey: .tags
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                self.captureKind = try container.decodeIfPresent(
+                    Components.Schemas.CaptureKind.self,
+                    forKey: .captureKind
+                )
+                self.consumed = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .consumed
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "items",
+                    "title",
+                    "eatenAt",
+                    "notes",
+                    "tags",
+                    "modifiedAt",
+                    "captureKind",
+                    "consumed"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/ConsumeRequest`.
         public struct ConsumeRequest: Codable, Hashable, Sendable {
@@ -4905,6 +5231,21 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case notes
                 case eatenAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.notes = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .notes
+                )
+                self.eatenAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .eatenAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "notes",
+                    "eatenAt"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/CustomMealRequest`.
@@ -4966,6 +5307,31 @@ extension Components {
                 case tags
                 case items
                 case modifiedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.tags = try container.decodeIfPresent(
+                    Components.Schemas.CustomMealRequest.tagsPayload.self,
+                    forKey: .tags
+                )
+                self.items = try container.decode(
+                    [Components.Schemas.ItemRequest].self,
+                    forKey: .items
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name",
+                    "tags",
+                    "items",
+                    "modifiedAt"
+                ])
             }
         }
         /// Either `image` or `text`, not both (422); with `kind=label`, `image` only.
@@ -5643,6 +6009,31 @@ extension Components {
                 case notes
                 case modifiedAt
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.date = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.weight = try container.decode(
+                    Swift.Double.self,
+                    forKey: .weight
+                )
+                self.notes = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .notes
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "date",
+                    "weight",
+                    "notes",
+                    "modifiedAt"
+                ])
+            }
         }
         /// - Remark: Generated from `#/components/schemas/KetonesRequest`.
         public struct KetonesRequest: Codable, Hashable, Sendable {
@@ -5683,6 +6074,31 @@ extension Components {
                 case level
                 case notes
                 case modifiedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.date = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.level = try container.decode(
+                    Swift.Double.self,
+                    forKey: .level
+                )
+                self.notes = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .notes
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "date",
+                    "level",
+                    "notes",
+                    "modifiedAt"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/NutrientTotals`.
@@ -6848,8 +7264,12 @@ extension Components {
         public struct UserStats: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/UserStats/today`.
             public var today: Components.Schemas.StatsSpan
+            /// This calendar week: the seven days from the profile's `weekStart` that hold today (`from` its first day, `to` its last, which may be after today).
+            ///
             /// - Remark: Generated from `#/components/schemas/UserStats/week`.
             public var week: Components.Schemas.StatsSpan
+            /// Every entry the user has (`from` absent; `to` today, or a later day with an entry logged in a zone further east before a move west).
+            ///
             /// - Remark: Generated from `#/components/schemas/UserStats/allTime`.
             public var allTime: Components.Schemas.StatsSpan
             /// - Remark: Generated from `#/components/schemas/UserStats/currentStreak`.
@@ -6860,8 +7280,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - today:
-            ///   - week:
-            ///   - allTime:
+            ///   - week: This calendar week: the seven days from the profile's `weekStart` that hold today (`from` its first day, `to` its last, which may be after today).
+            ///   - allTime: Every entry the user has (`from` absent; `to` today, or a later day with an entry logged in a zone further east before a move west).
             ///   - currentStreak:
             ///   - longestStreak:
             public init(
@@ -8363,6 +8783,26 @@ extension Components {
                 case expiresInDays
                 case includePhoto
                 case showDisplayName
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.expiresInDays = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .expiresInDays
+                )
+                self.includePhoto = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .includePhoto
+                )
+                self.showDisplayName = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .showDisplayName
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "expiresInDays",
+                    "includePhoto",
+                    "showDisplayName"
+                ])
             }
         }
         /// What anyone with the link may see: never an email or user id.
@@ -10745,6 +11185,31 @@ extension Components {
                     case notes
                     case modifiedAt
                 }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.date = try container.decode(
+                        Swift.String.self,
+                        forKey: .date
+                    )
+                    self.level = try container.decode(
+                        Swift.Double.self,
+                        forKey: .level
+                    )
+                    self.notes = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .notes
+                    )
+                    self.modifiedAt = try container.decodeIfPresent(
+                        Foundation.Date.self,
+                        forKey: .modifiedAt
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "date",
+                        "level",
+                        "notes",
+                        "modifiedAt"
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketones`.
             public typealias ketonesPayload = [Components.Schemas.MetricsImportRequest.ketonesPayloadPayload]
@@ -10786,6 +11251,31 @@ extension Components {
                     case millilitres
                     case modifiedAt
                 }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.date = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .date
+                    )
+                    self.millilitres = try container.decode(
+                        Swift.Int.self,
+                        forKey: .millilitres
+                    )
+                    self.modifiedAt = try container.decodeIfPresent(
+                        Foundation.Date.self,
+                        forKey: .modifiedAt
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id",
+                        "date",
+                        "millilitres",
+                        "modifiedAt"
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/water`.
             public typealias waterPayload = [Components.Schemas.MetricsImportRequest.waterPayloadPayload]
@@ -10810,6 +11300,26 @@ extension Components {
                 case weighIns
                 case ketones
                 case water
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.weighIns = try container.decodeIfPresent(
+                    [OpenAPIRuntime.OpenAPIObjectContainer].self,
+                    forKey: .weighIns
+                )
+                self.ketones = try container.decodeIfPresent(
+                    Components.Schemas.MetricsImportRequest.ketonesPayload.self,
+                    forKey: .ketones
+                )
+                self.water = try container.decodeIfPresent(
+                    Components.Schemas.MetricsImportRequest.waterPayload.self,
+                    forKey: .water
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "weighIns",
+                    "ketones",
+                    "water"
+                ])
             }
         }
         /// The caller's profile in the changes feed: `id` is the user id (lower case), `data` the `GET /api/users/profile` body. Profiles are never deleted while the account lives, so no tombstone.
@@ -11377,6 +11887,21 @@ extension Components {
                     case id
                     case modifiedAt
                 }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.modifiedAt = try container.decodeIfPresent(
+                        Foundation.Date.self,
+                        forKey: .modifiedAt
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id",
+                        "modifiedAt"
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/meals`.
             public typealias mealsPayload = [Components.Schemas.GatewaySyncImportRequest.mealsPayloadPayload]
@@ -11430,6 +11955,41 @@ extension Components {
                     case tags
                     case modifiedAt
                 }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.name = try container.decode(
+                        Swift.String.self,
+                        forKey: .name
+                    )
+                    self.mealType = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .mealType
+                    )
+                    self.items = try container.decode(
+                        [OpenAPIRuntime.OpenAPIObjectContainer].self,
+                        forKey: .items
+                    )
+                    self.tags = try container.decodeIfPresent(
+                        [Swift.String].self,
+                        forKey: .tags
+                    )
+                    self.modifiedAt = try container.decodeIfPresent(
+                        Foundation.Date.self,
+                        forKey: .modifiedAt
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id",
+                        "name",
+                        "mealType",
+                        "items",
+                        "tags",
+                        "modifiedAt"
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMeals`.
             public typealias customMealsPayload = [Components.Schemas.GatewaySyncImportRequest.customMealsPayloadPayload]
@@ -11475,6 +12035,36 @@ extension Components {
                     case notes
                     case modifiedAt
                 }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.date = try container.decode(
+                        Swift.String.self,
+                        forKey: .date
+                    )
+                    self.weight = try container.decode(
+                        Swift.Double.self,
+                        forKey: .weight
+                    )
+                    self.unit = try container.decodeIfPresent(
+                        Components.Schemas.WeightUnit.self,
+                        forKey: .unit
+                    )
+                    self.notes = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .notes
+                    )
+                    self.modifiedAt = try container.decodeIfPresent(
+                        Foundation.Date.self,
+                        forKey: .modifiedAt
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "date",
+                        "weight",
+                        "unit",
+                        "notes",
+                        "modifiedAt"
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighIns`.
             public typealias weighInsPayload = [Components.Schemas.GatewaySyncImportRequest.weighInsPayloadPayload]
@@ -11515,6 +12105,31 @@ extension Components {
                     case level
                     case notes
                     case modifiedAt
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.date = try container.decode(
+                        Swift.String.self,
+                        forKey: .date
+                    )
+                    self.level = try container.decode(
+                        Swift.Double.self,
+                        forKey: .level
+                    )
+                    self.notes = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .notes
+                    )
+                    self.modifiedAt = try container.decodeIfPresent(
+                        Foundation.Date.self,
+                        forKey: .modifiedAt
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "date",
+                        "level",
+                        "notes",
+                        "modifiedAt"
+                    ])
                 }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketones`.
@@ -11557,6 +12172,31 @@ extension Components {
                     case millilitres
                     case modifiedAt
                 }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.date = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .date
+                    )
+                    self.millilitres = try container.decode(
+                        Swift.Int.self,
+                        forKey: .millilitres
+                    )
+                    self.modifiedAt = try container.decodeIfPresent(
+                        Foundation.Date.self,
+                        forKey: .modifiedAt
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id",
+                        "date",
+                        "millilitres",
+                        "modifiedAt"
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/water`.
             public typealias waterPayload = [Components.Schemas.GatewaySyncImportRequest.waterPayloadPayload]
@@ -11589,6 +12229,36 @@ extension Components {
                 case weighIns
                 case ketones
                 case water
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.meals = try container.decodeIfPresent(
+                    Components.Schemas.GatewaySyncImportRequest.mealsPayload.self,
+                    forKey: .meals
+                )
+                self.customMeals = try container.decodeIfPresent(
+                    Components.Schemas.GatewaySyncImportRequest.customMealsPayload.self,
+                    forKey: .customMeals
+                )
+                self.weighIns = try container.decodeIfPresent(
+                    Components.Schemas.GatewaySyncImportRequest.weighInsPayload.self,
+                    forKey: .weighIns
+                )
+                self.ketones = try container.decodeIfPresent(
+                    Components.Schemas.GatewaySyncImportRequest.ketonesPayload.self,
+                    forKey: .ketones
+                )
+                self.water = try container.decodeIfPresent(
+                    Components.Schemas.GatewaySyncImportRequest.waterPayload.self,
+                    forKey: .water
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "meals",
+                    "customMeals",
+                    "weighIns",
+                    "ketones",
+                    "water"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/SyncImportResult`.
@@ -11780,6 +12450,16 @@ extension Components {
                     public enum CodingKeys: String, CodingKey {
                         case id
                     }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.id = try container.decode(
+                            Swift.String.self,
+                            forKey: .id
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "id"
+                        ])
+                    }
                 }
                 /// - Remark: Generated from `#/components/schemas/MealsImportRequest/mealsPayload/value2`.
                 public var value2: Components.Schemas.MealsImportRequest.mealsPayloadPayload.Value2Payload
@@ -11856,6 +12536,41 @@ extension Components {
                     case tags
                     case modifiedAt
                 }
+                public init(from decoder: any Swift.Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(
+                        Swift.String.self,
+                        forKey: .id
+                    )
+                    self.name = try container.decode(
+                        Swift.String.self,
+                        forKey: .name
+                    )
+                    self.mealType = try container.decodeIfPresent(
+                        Swift.String.self,
+                        forKey: .mealType
+                    )
+                    self.items = try container.decode(
+                        [OpenAPIRuntime.OpenAPIObjectContainer].self,
+                        forKey: .items
+                    )
+                    self.tags = try container.decodeIfPresent(
+                        [Swift.String].self,
+                        forKey: .tags
+                    )
+                    self.modifiedAt = try container.decodeIfPresent(
+                        Foundation.Date.self,
+                        forKey: .modifiedAt
+                    )
+                    try decoder.ensureNoAdditionalProperties(knownKeys: [
+                        "id",
+                        "name",
+                        "mealType",
+                        "items",
+                        "tags",
+                        "modifiedAt"
+                    ])
+                }
             }
             /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMeals`.
             public typealias customMealsPayload = [Components.Schemas.MealsImportRequest.customMealsPayloadPayload]
@@ -11876,6 +12591,21 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case meals
                 case customMeals
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.meals = try container.decodeIfPresent(
+                    Components.Schemas.MealsImportRequest.mealsPayload.self,
+                    forKey: .meals
+                )
+                self.customMeals = try container.decodeIfPresent(
+                    Components.Schemas.MealsImportRequest.customMealsPayload.self,
+                    forKey: .customMeals
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "meals",
+                    "customMeals"
+                ])
             }
         }
         /// Up to 10 tags, each 1 to 32 characters after trimming; stored in lower case, repeats removed, in the order given.
@@ -12081,6 +12811,26 @@ extension Components {
                 case baseUrl
                 case model
             }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.apiKey = try container.decode(
+                    Swift.String.self,
+                    forKey: .apiKey
+                )
+                self.baseUrl = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .baseUrl
+                )
+                self.model = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .model
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "apiKey",
+                    "baseUrl",
+                    "model"
+                ])
+            }
         }
         /// A conflict last-write-wins resolved, as `GET /api/sync/conflicts` lists it (both sides as stored).
         ///
@@ -12236,6 +12986,8 @@ extension Components {
             public var modifiedAt: Foundation.Date?
             /// - Remark: Generated from `#/components/schemas/ExportProfile/dailyWaterGoalMillilitres`.
             public var dailyWaterGoalMillilitres: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ExportProfile/weekStart`.
+            public var weekStart: Components.Schemas.Weekday?
             /// Creates a new `ExportProfile`.
             ///
             /// - Parameters:
@@ -12263,6 +13015,7 @@ extension Components {
             ///   - updatedAt:
             ///   - modifiedAt:
             ///   - dailyWaterGoalMillilitres:
+            ///   - weekStart:
             public init(
                 displayName: Swift.String,
                 dietPreference: Swift.String,
@@ -12287,7 +13040,8 @@ extension Components {
                 version: Swift.Int,
                 updatedAt: Foundation.Date,
                 modifiedAt: Foundation.Date? = nil,
-                dailyWaterGoalMillilitres: Swift.Int? = nil
+                dailyWaterGoalMillilitres: Swift.Int? = nil,
+                weekStart: Components.Schemas.Weekday? = nil
             ) {
                 self.displayName = displayName
                 self.dietPreference = dietPreference
@@ -12313,6 +13067,7 @@ extension Components {
                 self.updatedAt = updatedAt
                 self.modifiedAt = modifiedAt
                 self.dailyWaterGoalMillilitres = dailyWaterGoalMillilitres
+                self.weekStart = weekStart
             }
             public enum CodingKeys: String, CodingKey {
                 case displayName
@@ -12339,6 +13094,7 @@ extension Components {
                 case updatedAt
                 case modifiedAt
                 case dailyWaterGoalMillilitres
+                case weekStart
             }
         }
         /// A session's metadata; never its tokens.
@@ -13251,6 +14007,31 @@ extension Components {
                 case date
                 case millilitres
                 case modifiedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.date = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.millilitres = try container.decode(
+                    Swift.Int.self,
+                    forKey: .millilitres
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "date",
+                    "millilitres",
+                    "modifiedAt"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/WaterEntry`.
@@ -14355,6 +15136,18 @@ extension Components {
                     "usageWarning"
                 ])
             }
+        }
+        /// A day of the week.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Weekday`.
+        @frozen public enum Weekday: String, Codable, Hashable, Sendable, CaseIterable {
+            case monday = "monday"
+            case tuesday = "tuesday"
+            case wednesday = "wednesday"
+            case thursday = "thursday"
+            case friday = "friday"
+            case saturday = "saturday"
+            case sunday = "sunday"
         }
     }
 }

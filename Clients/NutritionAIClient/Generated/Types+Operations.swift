@@ -2668,6 +2668,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/auth/sessions/{id}/delete(endSession)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -7566,6 +7589,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/get(getMeal)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -7956,7 +8002,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed`: `details` maps every invalid field to what is wrong.
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
             ///
             /// - Remark: Generated from `#/paths//api/meals/{id}/put(updateMeal)/responses/422`.
             ///
@@ -9011,7 +9057,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed`: `details` maps every invalid field to what is wrong.
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
             ///
             /// - Remark: Generated from `#/paths//api/meals/{id}/consume/post(consumeMeal)/responses/422`.
             ///
@@ -10114,6 +10160,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/photo/get(getMealPhoto)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -10264,7 +10333,6 @@ public enum Operations {
                         }
                     }
                     case image(OpenAPIRuntime.MultipartPart<Operations.putMealPhoto.Input.Body.multipartFormPayload.imagePayload>)
-                    case undocumented(OpenAPIRuntime.MultipartRawPart)
                 }
                 /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/content/multipart\/form-data`.
                 case multipartForm(OpenAPIRuntime.MultipartBody<Operations.putMealPhoto.Input.Body.multipartFormPayload>)
@@ -10283,6 +10351,16 @@ public enum Operations {
                     }
                     public enum CodingKeys: String, CodingKey {
                         case image
+                    }
+                    public init(from decoder: any Swift.Decoder) throws {
+                        let container = try decoder.container(keyedBy: CodingKeys.self)
+                        self.image = try container.decode(
+                            Swift.String.self,
+                            forKey: .image
+                        )
+                        try decoder.ensureNoAdditionalProperties(knownKeys: [
+                            "image"
+                        ])
                     }
                 }
                 /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/content/application\/json`.
@@ -11955,6 +12033,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/{id}/get(getFood)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -13942,6 +14043,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -15579,6 +15703,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/custom-meals/{id}/get(getCustomMeal)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -15955,7 +16102,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed`: `details` maps every invalid field to what is wrong.
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
             ///
             /// - Remark: Generated from `#/paths//api/custom-meals/{id}/put(replaceCustomMeal)/responses/422`.
             ///
@@ -16560,6 +16707,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/custom-meals/{id}/delete(deleteCustomMeal)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -22460,6 +22630,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/history/{date}/get(getDayHistory)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -24078,6 +24271,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/share/{token}/get(viewSharedMeal)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -24436,6 +24652,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/share/{token}/delete(revokeShareLink)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -25019,6 +25258,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/get(getSharedPage)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -25439,6 +25701,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.svg/get(getShareCard)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -25847,6 +26132,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/card.png/get(getShareCardImage)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -26322,6 +26630,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//shared/{token}/photo/get(getSharedPhoto)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -31791,6 +32122,29 @@ public enum Operations {
                     }
                 }
             }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/get(getSignedMealPhoto)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -32194,6 +32548,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//media/photos/{photoId}/thumbnail/get(getSignedMealPhotoThumbnail)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

@@ -40,6 +40,8 @@ struct Profile: Sendable, Equatable {
     var deletePhotosAfterDays: Int?
     /// How much the user means to drink a day, in millilitres; nil: no water goal.
     var dailyWaterGoalMillilitres: Int?
+    /// The first day of the user's calendar week (stats' `week`).
+    var weekStart: Weekday = .monday
     var version: Int = 1
     var updatedAt: Date
     /// The user's change number of the profile's last write (the changes feed's order); 0 before it is stored.
@@ -74,6 +76,7 @@ struct Profile: Sendable, Equatable {
         event.historyRetentionDays = historyRetentionDays
         event.deletePhotosAfterDays = deletePhotosAfterDays
         event.dailyWaterGoalMillilitres = dailyWaterGoalMillilitres
+        event.weekStart = weekStart.rawValue
         event.goalsEffectiveFrom = goalsEffectiveFrom
         return event
     }

@@ -32,13 +32,14 @@ struct ProfileUpdate: Decodable, Sendable {
     var historyRetentionDays: Field<Int> = .absent
     var deletePhotosAfterDays: Field<Int> = .absent
     var dailyWaterGoalMillilitres: Field<Int> = .absent
+    var weekStart: Field<String> = .absent
     /// When the client made the change (ISO 8601), for last-write-wins; the server's time when absent.
     var modifiedAt: String?
 
     private enum Keys: String, CodingKey {
         case displayName, dietPreference, customMacros, dailyCalorieGoal, proteinGoalGrams, carbsGoalGrams, fatGoalGrams
         case calorieBalanceGoal, targetWeight, weightUnit, timeZone, heightCm, birthDate, sex, activityLevel, historyRetentionDays
-        case deletePhotosAfterDays, dailyWaterGoalMillilitres
+        case deletePhotosAfterDays, dailyWaterGoalMillilitres, weekStart
         case modifiedAt
     }
 
@@ -69,6 +70,7 @@ struct ProfileUpdate: Decodable, Sendable {
         historyRetentionDays = try field(.historyRetentionDays)
         deletePhotosAfterDays = try field(.deletePhotosAfterDays)
         dailyWaterGoalMillilitres = try field(.dailyWaterGoalMillilitres)
+        weekStart = try field(.weekStart)
         modifiedAt = try container.decodeIfPresent(String.self, forKey: .modifiedAt)
     }
 
@@ -145,6 +147,9 @@ struct ProfileUpdate: Decodable, Sendable {
         set(
             dailyWaterGoalMillilitres, "dailyWaterGoalMillilitres", { updated.dailyWaterGoalMillilitres = $0 },
             check: range(Profile.dailyWaterGoalMillilitres))
+        set(weekStart, "weekStart", required: true, { updated.weekStart = $0.flatMap(Weekday.init(rawValue:)) ?? .monday }) {
+            Weekday(rawValue: $0) == nil ? "must be one of \(Weekday.names.joined(separator: ", "))" : nil
+        }
 
         if problems.isEmpty {
             if updated.dietPreference == "custom", updated.customMacros == nil {

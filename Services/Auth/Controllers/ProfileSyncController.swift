@@ -22,7 +22,7 @@ struct ProfileSyncController: Sendable {
     }
 
     /// `GET /api/sync/profile/changes?since=&limit=`: at most one change, the profile (id: the user id), when its
-    /// last write's change number is after `since`. 400 `invalid_cursor`, 422 for `limit`, 410 `sync_cursor_expired`.
+    /// last write's change number is after `since`. 422 `invalid_cursor`, 422 for `limit`, 410 `sync_cursor_expired`.
     @Sendable func changes(request: Request, context: AppRequestContext) async throws -> SyncChangePage<ProfileBody> {
         let caller = try CallerIdentity(request)
         let query = try SyncFeedQuery(
@@ -38,7 +38,7 @@ struct ProfileSyncController: Sendable {
     }
 
     /// `GET /api/sync/profile/conflicts?limit=&cursor=`: the caller's recorded profile conflicts, newest first.
-    /// 422 for a `limit` outside 1...100; 400 `invalid_cursor`.
+    /// 422 for a `limit` outside 1...100; 422 `invalid_cursor`.
     @Sendable func conflicts(request: Request, context: AppRequestContext) async throws -> SyncConflictPage<JSONValue> {
         let caller = try CallerIdentity(request)
         var limit = Self.defaultConflictLimit

@@ -34,6 +34,8 @@ struct ProfileBody: ResponseCodable, Equatable {
     var deletePhotosAfterDays: Int?
     /// Millilitres a day; absent: no water goal.
     var dailyWaterGoalMillilitres: Int?
+    /// The first day of the user's calendar week.
+    var weekStart: Weekday
     var version: Int
     var updatedAt: Date
     /// `stale_write_ignored` on the answer to a write that lost to a newer one (last-write-wins); absent otherwise.
@@ -62,6 +64,7 @@ struct ProfileBody: ResponseCodable, Equatable {
         historyRetentionDays = profile.historyRetentionDays
         deletePhotosAfterDays = profile.deletePhotosAfterDays
         dailyWaterGoalMillilitres = profile.dailyWaterGoalMillilitres
+        weekStart = profile.weekStart
         version = profile.version
         updatedAt = profile.updatedAt
     }

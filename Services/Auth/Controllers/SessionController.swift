@@ -111,7 +111,7 @@ struct SessionController: Sendable {
     @Sendable func endOne(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let logger = context.logger
         let caller = try CallerIdentity(request)
-        guard let sessionId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("No such session.") }
+        let sessionId = try context.parameters.uuid("id")
         let now = now()
         let ended = try await client.withConnection { connection in
             try await issuer.requireActive(caller, now: now, on: connection, logger: logger)

@@ -26,7 +26,8 @@ enum AccountExportTables {
                     ExportColumn("birthDate", "birth_date"), ExportColumn("sex", "sex"), ExportColumn("activityLevel", "activity_level"),
                     ExportColumn("historyRetentionDays", "history_retention_days"),
                     ExportColumn("deletePhotosAfterDays", "delete_photos_after_days"),
-                    ExportColumn("dailyWaterGoalMillilitres", "daily_water_goal_ml"), ExportColumn("version", "version"),
+                    ExportColumn("dailyWaterGoalMillilitres", "daily_water_goal_ml"), ExportColumn("weekStart", "week_start"),
+                    ExportColumn("version", "version"),
                     ExportColumn("updatedAt", "updated_at", .timestamp), ExportColumn("modifiedAt", "modified_at", .timestamp),
                 ]),
             ExportTable(

@@ -93,7 +93,8 @@ struct AccountRepository: Sendable {
                 user_id, display_name, diet_preference, custom_protein_pct, custom_carbs_pct, custom_fat_pct, daily_calorie_goal,
                 protein_goal_grams, carbs_goal_grams, fat_goal_grams, calorie_balance_goal, target_weight_kg, weight_unit,
                 time_zone, height_cm, birth_date, sex, activity_level, history_retention_days, version, updated_at, change_seq,
-                modified_at, modified_tiebreak, goals_effective_from, delete_photos_after_days, daily_water_goal_ml)
+                modified_at, modified_tiebreak, goals_effective_from, delete_photos_after_days, daily_water_goal_ml,
+                week_start)
             VALUES (
                 \(profile.userId), \(profile.displayName), \(profile.dietPreference), \(profile.customMacros?.proteinPercent),
                 \(profile.customMacros?.carbsPercent), \(profile.customMacros?.fatPercent), \(profile.dailyCalorieGoal),
@@ -101,7 +102,7 @@ struct AccountRepository: Sendable {
                 \(profile.targetWeightKg), \(profile.weightUnit), \(profile.timeZone), \(profile.heightCm), \(profile.birthDate)::date,
                 \(profile.sex), \(profile.activityLevel), \(profile.historyRetentionDays), \(profile.version), \(profile.updatedAt),
                 \(profile.changeSeq), \(stamp.date), \(stamp.tiebreak), \(profile.goalsEffectiveFrom)::date, \(profile.deletePhotosAfterDays),
-                \(profile.dailyWaterGoalMillilitres))
+                \(profile.dailyWaterGoalMillilitres), \(profile.weekStart.rawValue))
             ON CONFLICT (user_id) DO UPDATE SET
                 display_name = EXCLUDED.display_name, diet_preference = EXCLUDED.diet_preference,
                 custom_protein_pct = EXCLUDED.custom_protein_pct, custom_carbs_pct = EXCLUDED.custom_carbs_pct,
@@ -114,7 +115,7 @@ struct AccountRepository: Sendable {
                 version = EXCLUDED.version, updated_at = EXCLUDED.updated_at,
                 change_seq = EXCLUDED.change_seq, modified_at = EXCLUDED.modified_at, modified_tiebreak = EXCLUDED.modified_tiebreak,
                 goals_effective_from = EXCLUDED.goals_effective_from, delete_photos_after_days = EXCLUDED.delete_photos_after_days,
-                daily_water_goal_ml = EXCLUDED.daily_water_goal_ml
+                daily_water_goal_ml = EXCLUDED.daily_water_goal_ml, week_start = EXCLUDED.week_start
             """, logger: logger)
     }
 
@@ -123,19 +124,19 @@ struct AccountRepository: Sendable {
         protein_goal_grams, carbs_goal_grams, fat_goal_grams, calorie_balance_goal, target_weight_kg, weight_unit, time_zone,
         height_cm, to_char(birth_date, 'YYYY-MM-DD'), sex, activity_level, history_retention_days, version, updated_at,
         change_seq, modified_at, modified_tiebreak, to_char(goals_effective_from, 'YYYY-MM-DD'), delete_photos_after_days,
-        daily_water_goal_ml
+        daily_water_goal_ml, week_start
         """
 
     private static func decodeProfile(_ row: PostgresRow) throws -> Profile {
         let (
             userId, displayName, diet, proteinPercent, carbsPercent, fatPercent, calories, proteinGoal, carbsGoal, fatGoal,
             balance, targetWeight, unit, zone, height, birthDate, sex, activity, retention, version, updatedAt,
-            changeSeq, modifiedAt, tiebreak, goalsEffectiveFrom, photoRetention, waterGoal
+            changeSeq, modifiedAt, tiebreak, goalsEffectiveFrom, photoRetention, waterGoal, weekStart
         ) = try row.decode(
             (
                 UUID, String, String, Double?, Double?, Double?, Int?, Int?, Int?, Int?,
                 Int?, Double?, String, String, Double?, String?, String?, String?, Int?, Int, Date,
-                Int64, Date, String, String, Int?, Int?
+                Int64, Date, String, String, Int?, Int?, String
             ).self)
         var macros: MacroSplit?
         if let proteinPercent, let carbsPercent, let fatPercent {
@@ -146,7 +147,7 @@ struct AccountRepository: Sendable {
             proteinGoalGrams: proteinGoal, carbsGoalGrams: carbsGoal, fatGoalGrams: fatGoal, calorieBalanceGoal: balance,
             targetWeightKg: targetWeight, weightUnit: unit, timeZone: zone, heightCm: height, birthDate: birthDate, sex: sex,
             activityLevel: activity, historyRetentionDays: retention, deletePhotosAfterDays: photoRetention,
-            dailyWaterGoalMillilitres: waterGoal, version: version, updatedAt: updatedAt,
+            dailyWaterGoalMillilitres: waterGoal, weekStart: Weekday(rawValue: weekStart) ?? .monday, version: version, updatedAt: updatedAt,
             changeSeq: changeSeq,
             writeStamp: WriteStamp(modifiedAt, tiebreak: tiebreak), goalsEffectiveFrom: goalsEffectiveFrom)
     }

@@ -74,12 +74,7 @@ struct AnalysisRequestReader: Sendable {
 
     private func readJSON(_ request: Request) async throws -> AnalysisInput {
         let body = try await collect(request, upTo: maxBodyBytes(json: true))
-        let decoded: AnalyzeJSONRequest
-        do {
-            decoded = try JSONDecoder().decode(AnalyzeJSONRequest.self, from: Data(buffer: body))
-        } catch let error as DecodingError {
-            throw APIError(.badRequest, code: "malformed_body", message: "The request body could not be read.", details: Request.details(of: error))
-        }
+        let decoded = try StrictJSONDecoder.decode(AnalyzeJSONRequest.self, from: Data(buffer: body))
         var input = AnalysisInput(
             kind: decoded.kind, barcode: decoded.barcode, text: decoded.text, hint: decoded.hint, mealType: decoded.mealType,
             captureKind: decoded.captureKind, eatenAt: decoded.eatenAt,
@@ -87,7 +82,7 @@ struct AnalysisRequestReader: Sendable {
         if var encoded = decoded.image {
             if encoded.hasPrefix("data:"), let comma = encoded.firstIndex(of: ",") { encoded = String(encoded[encoded.index(after: comma)...]) }
             guard let bytes = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
-                throw APIError(.badRequest, code: "invalid_image_encoding", message: "image must be base64 (or a base64 data: URL).")
+                throw APIError.invalid(["image": "must be base64 (or a base64 data: URL)"])
             }
             input.photo = PhotoUpload(bytes: Array(bytes), format: .jpeg)
         }

@@ -154,7 +154,7 @@ struct CustomMealController: Sendable {
     }
 
     private static func id(_ context: AppRequestContext) throws -> UUID {
-        try RequestPreconditions.resourceId(context, notFound: "No such custom meal.")
+        try RequestPreconditions.resourceId(context)
     }
 }
 

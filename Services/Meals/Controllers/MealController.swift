@@ -39,7 +39,7 @@ struct MealController: Sendable {
         var filter = MealListFilter(limit: limit)
         for field in ["from", "to"] {
             guard let value = query[Substring(field)].map(String.init) else { continue }
-            if CallerProfile.standard.startOfDay(value) == nil { problems[field] = "Use a date such as 2026-05-01." }
+            if CallerProfile.standard.startOfDay(value) == nil { problems[field] = "must be a date as YYYY-MM-DD" }
             if field == "from" { filter.fromDate = value } else { filter.toDate = value }
         }
         switch query["status"].map(String.init) {
@@ -189,9 +189,9 @@ struct MealController: Sendable {
         return Self.answer(outcome, photos: photos)
     }
 
-    /// The `:id` of a meal route; 404 for anything that is not a meal id.
+    /// The `:id` of a meal route; 422 for anything that is not a UUID.
     static func mealId(_ context: AppRequestContext) throws -> UUID {
-        try RequestPreconditions.resourceId(context, notFound: "No such meal.")
+        try RequestPreconditions.resourceId(context)
     }
 
     /// Creates the meal a `PUT` with items names when the id is free (201); nil when the id turned out to be taken

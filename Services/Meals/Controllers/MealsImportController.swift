@@ -62,7 +62,7 @@ struct MealsImportController: Sendable {
             guard let mealId = UUID(uuidString: id) else {
                 throw APIError.invalid(["id": "Give every meal the UUID the device stores it under."])
             }
-            let entry = try item.decoded(as: MealEntryRequest.self, what: "meal")
+            let entry = try item.decoded(as: MealEntryRequest.self)
             let meal = try await maker.meal(entry, id: mealId, userId: userId, body: item.bytes, profile: profile, logger: context.logger)
             if let date = CalendarDate(meal.localDate), let refusal = profile.retention?.refusal(of: date, field: "eatenAt", now: maker.now()) {
                 throw refusal
@@ -88,7 +88,7 @@ struct MealsImportController: Sendable {
             guard let mealId = UUID(uuidString: id) else {
                 throw APIError.invalid(["id": "Give every custom meal the UUID the device stores it under."])
             }
-            let body = try item.decoded(as: CustomMealRequest.self, what: "custom meal")
+            let body = try item.decoded(as: CustomMealRequest.self)
             let now = maker.now()
             let foods = try await maker.foods.itemFoods(for: body.items, logger: context.logger)
             let (name, mealType, tags) = try CustomMealFields.check(body, foods: foods, caller: userId, now: now)

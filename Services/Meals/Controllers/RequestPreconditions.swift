@@ -6,10 +6,9 @@ import SyncContracts
 
 /// What meal and custom-meal routes read before acting: the `:id` of the resource and the `If-Match` version.
 enum RequestPreconditions {
-    /// The `:id` path parameter; 404 (with `notFound`) for anything that is not an id.
-    static func resourceId(_ context: AppRequestContext, notFound: String) throws -> UUID {
-        guard let text = context.parameters.get("id"), let id = UUID(uuidString: text) else { throw APIError.notFound(notFound) }
-        return id
+    /// The `:id` path parameter; 422 for anything that is not a UUID.
+    static func resourceId(_ context: AppRequestContext) throws -> UUID {
+        try context.parameters.uuid("id")
     }
 
     /// 409 `version_conflict` when the client's `expected` version is not the `current` one of `resource`.

@@ -164,11 +164,8 @@ struct MetricsController: Sendable {
         return (range, unit, records)
     }
 
-    /// The `:date` path parameter; 404 for anything that is not a date (no such record can exist).
+    /// The `:date` path parameter; 422 for anything that is not a date.
     private static func pathDate(_ context: AppRequestContext) throws -> CalendarDate {
-        guard let date = context.parameters.get("date").flatMap({ CalendarDate($0) }) else {
-            throw APIError.notFound("No such day; use a date such as 2026-05-01.")
-        }
-        return date
+        try context.parameters.calendarDate("date")
     }
 }

@@ -17,7 +17,7 @@ struct MetricsFieldReader {
     mutating func date(_ text: String?) -> CalendarDate? {
         guard let text else { return profile.today(now: now) }
         guard let date = CalendarDate(text) else {
-            problems["date"] = "Use a date such as 2026-05-01."
+            problems["date"] = "must be a date as YYYY-MM-DD"
             return nil
         }
         guard date <= profile.latestAllowedDate(now: now) else {

@@ -78,7 +78,7 @@ struct MetricsImportController: Sendable {
     ) async throws -> SyncImportResult {
         let id = item.string("date")
         do {
-            let weighIn = try item.decoded(as: Item.self, what: "weigh-in").request.values(profile: profile, now: now(), body: item.bytes)
+            let weighIn = try item.decoded(as: Item.self).request.values(profile: profile, now: now(), body: item.bytes)
             if let refusal = profile.retention?.refusal(of: weighIn.date, field: "date", now: now()) { throw refusal }
             let outcome = try await store.change(
                 userId: userId, date: weighIn.date, write: DayWrite(stamp: weighIn.stamp, isServerTimed: weighIn.isServerTimed),
@@ -106,7 +106,7 @@ struct MetricsImportController: Sendable {
     ) async throws -> SyncImportResult {
         let id = item.string("date")
         do {
-            let body = try item.decoded(as: KetonesItem.self, what: "ketone level")
+            let body = try item.decoded(as: KetonesItem.self)
             var fields = MetricsFieldReader(profile: profile, now: now())
             let date = fields.date(body.date)
             let level = fields.ketones(body.level)
@@ -139,7 +139,7 @@ struct MetricsImportController: Sendable {
     ) async throws -> SyncImportResult {
         let id = item.string("id")
         do {
-            let body = try item.decoded(as: WaterRequest.self, what: "water entry")
+            let body = try item.decoded(as: WaterRequest.self)
             guard body.id != nil else { throw APIError.invalid(["id": "Give every water entry the UUID the device stores it under."]) }
             var write = try body.write(profile: profile, now: now(), body: item.bytes)
             write.keepsExisting = body.modifiedAt == nil

@@ -46,9 +46,7 @@ struct WaterController: Sendable {
     /// `DELETE /api/metrics/water/:id?modifiedAt=`: 204; 404 when the caller has no such entry.
     @Sendable func removeWater(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let caller = try CallerIdentity(request)
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
-            throw APIError.notFound("No such water entry.")
-        }
+        let id = try context.parameters.uuid("id")
         let profile = try await store.profile(of: caller.userId, logger: context.logger)
         var fields = MetricsFieldReader(profile: profile, now: now())
         let modifiedAt = request.uri.queryParameters["modifiedAt"].map(String.init)

@@ -30,7 +30,7 @@ struct ShareController: Sendable {
     /// the wait; 503 `busy` when too many requests wait already.
     @Sendable func share(request: Request, context: AppRequestContext) async throws -> EditedResponse<ShareLinkBody> {
         let caller = try CallerIdentity(request)
-        guard let mealId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchMeal }
+        let mealId = try context.parameters.uuid("id")
         let body = try await request.decodeOptionalJSON(as: ShareRequest.self, empty: ShareRequest(), context: context)
         let days = body.expiresInDays ?? ShareRequest.defaultDays
         guard (1...ShareRequest.maximumDays).contains(days) else {

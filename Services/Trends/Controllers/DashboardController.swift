@@ -27,11 +27,11 @@ struct DashboardController: Sendable {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         let today = state.profile.today(now: now())
+        let spans = UserStatsReport.spans(today: today, weekStart: state.profile.weekStart)
         return try await reports.answer("stats/\(today)", of: state, encoder: context.responseEncoder) {
-            async let totals = store.totals(
-                of: caller.userId, from: [today, today.startOfWeek, UserStatsReport.beginning], through: today, logger: context.logger)
+            async let totals = store.totals(of: caller.userId, over: [spans.today, spans.week, spans.allTime], logger: context.logger)
             async let logged = store.loggedDays(of: caller.userId, logger: context.logger)
-            return UserStatsReport(today: today, totals: try await totals, streaks: Streaks(loggedDays: try await logged, today: today))
+            return UserStatsReport(today: today, weekStart: state.profile.weekStart, totals: try await totals, loggedDays: try await logged)
         }
     }
 
@@ -39,7 +39,7 @@ struct DashboardController: Sendable {
     @Sendable func progress(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
-        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
+        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()), now: now())
         let range = reader.lastDays(fallback: 7, limits: 1...90)
         try reader.check()
         return try await reports.answer("progress/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
@@ -48,39 +48,41 @@ struct DashboardController: Sendable {
         }
     }
 
-    /// `GET /api/calendar?month=YYYY-MM`: each day of the month up to today with its goal status.
+    /// `GET /api/calendar?month=YYYY-MM`: each day of the month up to today (and any later day with an entry) with its goal
+    /// status.
     @Sendable func calendar(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
-        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
+        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()), now: now())
         let range = reader.month()
         try reader.check()
-        return try await reports.answer("calendar/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
+        let today = reader.today
+        return try await reports.answer("calendar/\(range.lowerBound)/\(range.upperBound)/\(today)", of: state, encoder: context.responseEncoder) {
             let days = try await store.summaries(of: caller.userId, in: range, logger: context.logger)
-            return DaysReport(range: range, summaries: days, goals: state.profile.goals)
+            return DaysReport(range: range.shown(today: today, summaries: days), summaries: days, goals: state.profile.goals)
         }
     }
 
-    /// `GET /api/summaries?from=YYYY-MM-DD&to=YYYY-MM-DD` (at most 366 days, cut at today): each day's totals, goal
-    /// status and health rating, with the averages, macro split and goal achievement over the range.
+    /// `GET /api/summaries?from=YYYY-MM-DD&to=YYYY-MM-DD` (at most 366 days, cut after today unless later days have
+    /// entries): each day's totals, goal status and health rating, with the averages, macro split and goal achievement
+    /// over the range.
     @Sendable func summariesOfRange(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
-        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
+        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()), now: now())
         let range = reader.dateRange(maximumDays: SummariesReport.maximumDays)
         try reader.check()
-        return try await reports.answer("summaries/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
+        let today = reader.today
+        return try await reports.answer("summaries/\(range.lowerBound)/\(range.upperBound)/\(today)", of: state, encoder: context.responseEncoder) {
             let days = try await store.summaries(of: caller.userId, in: range, logger: context.logger)
-            return SummariesReport(range: range, summaries: days, goals: state.profile.goals)
+            return SummariesReport(range: range.shown(today: today, summaries: days), summaries: days, goals: state.profile.goals)
         }
     }
 
-    /// `GET /api/history/:date`: the day's summary and meals; 404 for a path that is not a date.
+    /// `GET /api/history/:date`: the day's summary and meals; 422 for a path that is not a date, as everywhere.
     @Sendable func history(request: Request, context: AppRequestContext) async throws -> DayHistory {
         let caller = try CallerIdentity(request)
-        guard let date = context.parameters.get("date").flatMap({ CalendarDate($0) }) else {
-            throw APIError.notFound("No such day; use a date such as 2026-05-01.")
-        }
+        let date = try context.parameters.calendarDate("date")
         let profile = try await reports.state(of: caller.userId, logger: context.logger).profile
         async let days = store.summaries(of: caller.userId, in: date...date, logger: context.logger)
         async let dayMeals = store.meals(of: caller.userId, on: date, logger: context.logger)

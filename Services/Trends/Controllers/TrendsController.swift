@@ -21,7 +21,7 @@ struct TrendsController: Sendable {
     @Sendable func trends(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
-        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()))
+        var reader = TrendsQueryReader(request, today: state.profile.today(now: now()), now: now())
         let period = reader.period()
         try reader.check()
         let today = reader.today

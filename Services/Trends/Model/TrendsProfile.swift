@@ -15,6 +15,8 @@ struct TrendsProfile: Sendable, Equatable {
     var activityLevel: String?
     /// Millilitres a day; nil: no water goal.
     var dailyWaterGoalMillilitres: Int?
+    /// The first day of the user's calendar week (stats' `week`).
+    var weekStart: Weekday = .monday
     /// The daily calorie goal period by period, which past days are judged by (`dailyCalorieGoal` is today's).
     var goals: GoalHistory = .none
 

@@ -1,7 +1,10 @@
 import ServiceDefaults
 
-/// `GET /api/user/stats`: counts, totals and averages for today, this week (ISO week, Monday first, in the
-/// user's zone) and all time, with the logging streak.
+/// `GET /api/user/stats`: counts, totals and averages for today, this week (the calendar week that starts on the
+/// profile's `weekStart`, Monday unless set, in the user's zone) and all time, with the logging streak.
+///
+/// Every entry keeps the local date it was logged on. A user who moved west may have entries dated up to two days after
+/// their today: they count in the week and all time at once, and in `today` when their day comes.
 struct UserStatsReport: Codable, Sendable, Equatable {
     struct Nutrients: Codable, Sendable, Equatable {
         var calories: Double
@@ -49,12 +52,25 @@ struct UserStatsReport: Codable, Sendable, Equatable {
     var longestStreak: Int
 
     /// The first day "all time" starts from.
-    static let beginning = CalendarDate(year: 1, month: 1)!
+    static let beginning = CalendarDate("0001-01-01")!
+    /// The last day "all time" reaches.
+    static let end = CalendarDate("9999-12-31")!
 
-    init(today day: CalendarDate, totals: [CalendarDate: PeriodTotals], streaks: Streaks) {
-        today = Span(from: day, to: day, totals[day] ?? .zero)
-        week = Span(from: day.startOfWeek, to: day, totals[day.startOfWeek] ?? .zero)
-        allTime = Span(from: nil, to: day, totals[Self.beginning] ?? .zero)
+    /// The spans whose totals a report of `today` needs, for a week that starts on `weekStart`.
+    static func spans(today: CalendarDate, weekStart: Weekday) -> (
+        today: ClosedRange<CalendarDate>, week: ClosedRange<CalendarDate>, allTime: ClosedRange<CalendarDate>
+    ) {
+        let first = today.startOfWeek(on: weekStart)
+        return (today...today, first...first.adding(days: 6), beginning...end)
+    }
+
+    /// - Parameter loggedDays: every day with a consumed meal; all time reaches the last of them when it is after today.
+    init(today day: CalendarDate, weekStart: Weekday, totals: [ClosedRange<CalendarDate>: PeriodTotals], loggedDays: [CalendarDate]) {
+        let spans = Self.spans(today: day, weekStart: weekStart)
+        today = Span(from: day, to: day, totals[spans.today] ?? .zero)
+        week = Span(from: spans.week.lowerBound, to: spans.week.upperBound, totals[spans.week] ?? .zero)
+        allTime = Span(from: nil, to: max(day, loggedDays.max() ?? day), totals[spans.allTime] ?? .zero)
+        let streaks = Streaks(loggedDays: loggedDays, today: day)
         currentStreak = streaks.current
         longestStreak = streaks.longest
     }

@@ -11,14 +11,15 @@ struct ProfileProjection: Sendable {
         try await connection.query(
             """
             INSERT INTO user_profiles (user_id, time_zone, weight_unit, daily_calorie_goal, calorie_balance_goal, target_weight_kg,
-                height_cm, birth_date, sex, activity_level, daily_water_goal_ml, version)
+                height_cm, birth_date, sex, activity_level, daily_water_goal_ml, week_start, version)
             VALUES (\(event.userId), \(event.timeZone), \(event.weightUnit), \(event.dailyCalorieGoal), \(event.calorieBalanceGoal),
-                \(event.targetWeightKg), \(event.heightCm), \(event.birthDate), \(event.sex), \(event.activityLevel), \(event.dailyWaterGoalMillilitres), \(event.version))
+                \(event.targetWeightKg), \(event.heightCm), \(event.birthDate), \(event.sex), \(event.activityLevel), \(event.dailyWaterGoalMillilitres),
+                \(event.weekStart ?? Weekday.monday.rawValue), \(event.version))
             ON CONFLICT (user_id) DO UPDATE SET time_zone = EXCLUDED.time_zone, weight_unit = EXCLUDED.weight_unit,
                 daily_calorie_goal = EXCLUDED.daily_calorie_goal, calorie_balance_goal = EXCLUDED.calorie_balance_goal,
                 target_weight_kg = EXCLUDED.target_weight_kg, height_cm = EXCLUDED.height_cm, birth_date = EXCLUDED.birth_date,
                 sex = EXCLUDED.sex, activity_level = EXCLUDED.activity_level, daily_water_goal_ml = EXCLUDED.daily_water_goal_ml,
-                version = EXCLUDED.version
+                week_start = EXCLUDED.week_start, version = EXCLUDED.version
             WHERE user_profiles.version < EXCLUDED.version
             """, logger: logger)
         try await recordGoals(event, on: connection, logger: logger)

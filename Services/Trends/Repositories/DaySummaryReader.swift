@@ -47,26 +47,30 @@ struct DaySummaryReader: Sendable {
         return days
     }
 
-    /// The totals of every day from each of `starts` through `end`, in one query.
+    /// The totals of the days within each of `spans`, in one query. A span given twice is one span: the spans are
+    /// made distinct before the days are joined to them, so no day is counted twice (a Monday's today and week were
+    /// once the same start date, and every day of them counted twice).
     func totals(
-        of userId: UUID, from starts: [CalendarDate], through end: CalendarDate, logger: Logger
-    ) async throws -> [CalendarDate: PeriodTotals] {
-        let startTexts = starts.map(\.description)
+        of userId: UUID, over spans: [ClosedRange<CalendarDate>], logger: Logger
+    ) async throws -> [ClosedRange<CalendarDate>: PeriodTotals] {
         let rows = try await client.query(
             """
-            SELECT since::text, coalesce(sum(s.consumed_count), 0)::int8, coalesce(sum(s.scanned_count), 0)::int8,
+            SELECT span.first_day::text, span.last_day::text, coalesce(sum(s.consumed_count), 0)::int8, coalesce(sum(s.scanned_count), 0)::int8,
                 count(s.day) FILTER (WHERE s.consumed_count > 0), coalesce(sum(s.calories), 0), coalesce(sum(s.protein), 0),
                 coalesce(sum(s.carbs), 0), coalesce(sum(s.fat), 0), coalesce(sum(s.fiber), 0)
-            FROM unnest(\(startTexts)::date[]) AS since
-            LEFT JOIN daily_summaries s ON s.user_id = \(userId) AND s.day >= since AND s.day <= \(end.description)::date
-            GROUP BY since
+            FROM (
+                SELECT DISTINCT first_day, last_day
+                FROM unnest(\(spans.map(\.lowerBound.description))::date[], \(spans.map(\.upperBound.description))::date[]) AS t(first_day, last_day)
+            ) span
+            LEFT JOIN daily_summaries s ON s.user_id = \(userId) AND s.day BETWEEN span.first_day AND span.last_day
+            GROUP BY span.first_day, span.last_day
             """, logger: logger)
-        var totals: [CalendarDate: PeriodTotals] = [:]
-        for try await row in rows.decode((String, Int, Int, Int, Double, Double, Double, Double, Double).self) {
-            guard let since = CalendarDate(row.0) else { continue }
-            totals[since] = PeriodTotals(
-                mealsConsumed: row.1, mealsScanned: row.2, daysLogged: row.3, calories: row.4, proteinGrams: row.5, carbsGrams: row.6,
-                fatGrams: row.7, fiberGrams: row.8)
+        var totals: [ClosedRange<CalendarDate>: PeriodTotals] = [:]
+        for try await row in rows.decode((String, String, Int, Int, Int, Double, Double, Double, Double, Double).self) {
+            guard let first = CalendarDate(row.0), let last = CalendarDate(row.1) else { continue }
+            totals[first...last] = PeriodTotals(
+                mealsConsumed: row.2, mealsScanned: row.3, daysLogged: row.4, calories: row.5, proteinGrams: row.6, carbsGrams: row.7,
+                fatGrams: row.8, fiberGrams: row.9)
         }
         return totals
     }

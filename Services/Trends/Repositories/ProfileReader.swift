@@ -33,15 +33,16 @@ struct ProfileReader: Sendable {
         let rows = try await client.query(
             """
             SELECT time_zone, weight_unit, daily_calorie_goal, calorie_balance_goal, target_weight_kg, height_cm, birth_date, sex,
-                activity_level, daily_water_goal_ml
+                activity_level, daily_water_goal_ml, week_start
             FROM user_profiles WHERE user_id = \(userId)
             """, logger: logger)
-        for try await row in rows.decode((String, String, Int?, Int?, Double?, Double?, String?, String?, String?, Int?).self) {
+        for try await row in rows.decode((String, String, Int?, Int?, Double?, Double?, String?, String?, String?, Int?, String).self) {
             var profile = TrendsProfile(
                 timeZone: TimeZone(identifier: row.0) ?? TrendsProfile.standard.timeZone, weightUnit: row.1, dailyCalorieGoal: row.2,
                 calorieBalanceGoal: row.3, targetWeightKg: row.4, heightCm: row.5, birthDate: row.6.flatMap { CalendarDate($0) },
                 sex: row.7, activityLevel: row.8)
             profile.dailyWaterGoalMillilitres = row.9
+            profile.weekStart = Weekday(rawValue: row.10) ?? .monday
             return profile
         }
         return .standard

@@ -36,10 +36,10 @@ struct PostgresTrendsStore: TrendsStore {
         try await summaries.loggedDays(of: userId, logger: logger)
     }
 
-    func totals(of userId: UUID, from starts: [CalendarDate], through end: CalendarDate, logger: Logger) async throws
-        -> [CalendarDate: PeriodTotals]
+    func totals(of userId: UUID, over spans: [ClosedRange<CalendarDate>], logger: Logger) async throws
+        -> [ClosedRange<CalendarDate>: PeriodTotals]
     {
-        try await summaries.totals(of: userId, from: starts, through: end, logger: logger)
+        try await summaries.totals(of: userId, over: spans, logger: logger)
     }
 
     func highlights(of userId: UUID, in range: ClosedRange<CalendarDate>, best: Bool, limit: Int, logger: Logger) async throws

@@ -14,9 +14,9 @@ protocol TrendsStore: Sendable {
     func summaries(of userId: UUID, in range: ClosedRange<CalendarDate>, logger: Logger) async throws -> [DaySummary]
     /// Every day on which the user consumed a meal, oldest first.
     func loggedDays(of userId: UUID, logger: Logger) async throws -> [CalendarDate]
-    /// The totals of every day from each of `starts` through `end`.
-    func totals(of userId: UUID, from starts: [CalendarDate], through end: CalendarDate, logger: Logger) async throws
-        -> [CalendarDate: PeriodTotals]
+    /// The totals of the days within each of `spans` (a span given twice is one span, counted once).
+    func totals(of userId: UUID, over spans: [ClosedRange<CalendarDate>], logger: Logger) async throws
+        -> [ClosedRange<CalendarDate>: PeriodTotals]
     /// The best (highest diet score, then health score) or worst consumed meals of `range`, most recent first among equals.
     func highlights(of userId: UUID, in range: ClosedRange<CalendarDate>, best: Bool, limit: Int, logger: Logger) async throws
         -> [MealHighlight]

@@ -1,7 +1,8 @@
-/// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), the usual measure of typos.
-enum EditDistance {
+/// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), the usual measure of typos: food
+/// search's tolerance and the closest known field of a misspelt request.
+public enum EditDistance {
     /// The distance between `a` and `b`, or `limit + 1` as soon as it must exceed `limit`.
-    static func between(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+    public static func between(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)
