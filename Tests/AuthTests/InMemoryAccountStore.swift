@@ -8,7 +8,7 @@ import Synchronization
 @testable import AuthService
 
 /// `AccountStore` in memory, for router tests: the same rules as the Postgres one (an address registers once, else
-/// 400 `email_taken`; a caller whose session is not active gets 401 `session_ended`; a profile change gets the next
+/// 409 `email_taken`; a caller whose session is not active gets 401 `session_ended`; a profile change gets the next
 /// version and one `user.profile_updated`, no change writes nothing; a deletion ends every session and publishes
 /// `user.deleted` once) and a record of what it published.
 final class InMemoryAccountStore: AccountStore {
@@ -53,7 +53,7 @@ final class InMemoryAccountStore: AccountStore {
     ) async throws -> SessionBody {
         try state.withLock { state in
             guard state.emailKeys[email.key] == nil else {
-                throw APIError(.badRequest, code: "email_taken", message: "An account with this email already exists.")
+                throw APIError(.conflict, code: "email_taken", message: "An account with this email already exists.")
             }
             let sessionId = UUID()
             state.emailKeys[email.key] = userId

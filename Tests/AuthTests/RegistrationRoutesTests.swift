@@ -113,12 +113,12 @@ struct RegistrationRoutesTests {
         #expect(store.published.isEmpty)
     }
 
-    @Test("an address registers once: the second sign-up is 400 email_taken")
+    @Test("an address registers once: the second sign-up is 409 email_taken")
     func emailTaken() async throws {
         try await withRoutes { client in
             #expect(try await register(client, #"{"email":"once@example.com","password":"correct horse battery"}"#).status == .created)
             let again = try await register(client, #"{"email":"ONCE@example.com","password":"correct horse battery"}"#)
-            #expect(again.status == .badRequest)
+            #expect(again.status == .conflict)
             #expect(try decode(ErrorBody.self, again).error.code == "email_taken")
         }
     }

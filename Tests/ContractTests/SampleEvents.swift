@@ -95,6 +95,7 @@ enum SampleEvents {
         profile.sex = "female"
         profile.activityLevel = "moderate"
         profile.dailyWaterGoalMillilitres = 2000
+        profile.weekStart = "sunday"
         return profile
     }
 }

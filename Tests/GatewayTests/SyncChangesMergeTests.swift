@@ -126,7 +126,7 @@ struct SyncChangesMergeTests {
             Base64URL.encode(Data(#"{"v":1,"profile":-1,"meals":0,"metrics":0}"#.utf8)), Base64URL.encode(Data("v1.1.2.3".utf8)),
         ] {
             let error = try #require(throws: APIError.self, "\(invalid)") { try SyncChangesCursor.decode(invalid) }
-            #expect(error.status == .badRequest)
+            #expect(error.status == .unprocessableContent)
             #expect(error.code == "invalid_cursor")
         }
     }

@@ -153,13 +153,13 @@ struct SyncRoutesTests {
         }
     }
 
-    @Test("a cursor the gateway did not make is 400 invalid_cursor; a limit out of range 422")
+    @Test("a cursor the gateway did not make is 422 invalid_cursor; a limit out of range 422")
     func badQueries() async throws {
         let headers = try await authorized()
         try await withGateway(FakeSyncAreas()) { gateway in
             for uri in ["/api/sync/changes?since=17", "/api/sync/conflicts?cursor=abc"] {
                 try await gateway.execute(uri: uri, method: .get, headers: headers) { response in
-                    #expect(response.status == .badRequest, "\(uri)")
+                    #expect(response.status == .unprocessableContent, "\(uri)")
                     let code = try Self.errorCode(response)
                     #expect(code == "invalid_cursor")
                 }
@@ -246,9 +246,9 @@ struct SyncRoutesTests {
             }
             try await gateway.execute(uri: "/api/sync/import", method: .post, headers: headers, body: ByteBuffer(string: #"{"meals":3}"#)) {
                 response in
-                #expect(response.status == .badRequest)
+                #expect(response.status == .unprocessableContent)
                 let code = try Self.errorCode(response)
-                #expect(code == "malformed_body")
+                #expect(code == "validation_failed")
             }
             try await gateway.execute(
                 uri: "/api/sync/import", method: .post, headers: headers,

@@ -19,7 +19,7 @@ struct AccountTests {
 
             let again = try await stack.gateway.call(
                 .post, "/api/auth/register", json: #"{"email":"ada@EXAMPLE.com","password":"another password","displayName":"Eve"}"#)
-            #expect(again.status == .badRequest)
+            #expect(again.status == .conflict)
             #expect(again.errorCode == "email_taken")
 
             let invalid = try await stack.gateway.call(

@@ -92,9 +92,14 @@ struct BodyMetricsTests {
                 #expect(error.code == "validation_failed" && error.details[field] != nil, "\(json) did not name \(field): \(error)")
             }
             let unreadable = try await stack.gateway.call(.post, "/api/metrics/weight", json: #"{"weight":"heavy"}"#, token: token)
-            #expect(unreadable.status == .badRequest)
+            #expect(unreadable.status == .unprocessableContent)
+            #expect(try unreadable.decoded(ErrorBodyFields.self).error.details == ["weight": "must be a number"])
             let missing = try await stack.gateway.call(.post, "/api/metrics/ketones", json: "{}", token: token)
-            #expect(missing.status == .badRequest)
+            #expect(missing.status == .unprocessableContent)
+            #expect(try missing.decoded(ErrorBodyFields.self).error.details == ["level": "is required"])
+            let misspelt = try await stack.gateway.call(.post, "/api/metrics/weight", json: #"{"weight":70,"unti":"kg"}"#, token: token)
+            #expect(misspelt.status == .unprocessableContent)
+            #expect(try misspelt.decoded(ErrorBodyFields.self).error.code == "unknown_field")
             let badDays = try await stack.gateway.call(.get, "/api/metrics/daily?days=0", token: token)
             #expect(badDays.status == .unprocessableContent)
             let daily = try await stack.gateway.call(.get, "/api/metrics/daily?days=366", token: token)
@@ -102,7 +107,7 @@ struct BodyMetricsTests {
         }
     }
 
-    @Test("removing a weight answers 204, then 404; every change publishes the day's full record with a new version")
+    @Test("removing a weight answers 204, then 404 (422 for a day that cannot be); every change publishes the day's full record with a new version")
     func removalAndEvents() async throws {
         try await TrackingStack.run(start: Self.start) { stack in
             let (token, userId) = try await stack.signUp()
@@ -110,7 +115,7 @@ struct BodyMetricsTests {
             _ = try await stack.gateway.call(.post, "/api/metrics/ketones", json: #"{"level":0.9}"#, token: token)
             #expect(try await stack.gateway.call(.delete, "/api/metrics/weight/2026-03-10", token: token).status == .noContent)
             #expect(try await stack.gateway.call(.delete, "/api/metrics/weight/2026-03-10", token: token).status == .notFound)
-            #expect(try await stack.gateway.call(.delete, "/api/metrics/weight/not-a-day", token: token).status == .notFound)
+            #expect(try await stack.gateway.call(.delete, "/api/metrics/weight/not-a-day", token: token).status == .unprocessableContent)
             #expect(try await stack.gateway.call(.delete, "/api/metrics/ketones/2026-03-10", token: token).status == .noContent)
 
             let messages = try await publishedEvents(subject: userId.uuidString.lowercased(), topic: .weightLogged, settle: .seconds(2))

@@ -31,14 +31,28 @@ struct CalendarScenario {
         var deleted = false
     }
 
+    /// What the user did, as the services' routes would be asked to do it.
+    enum Action {
+        case profile(UserProfileUpdated)
+        /// A meal written for the first time (consumed, or only scanned).
+        case log(Meal)
+        /// New amounts, and when `moved` another time of eating (and so maybe another day).
+        case edit(Meal, moved: Bool)
+        case consume(Meal)
+        case unconsume(Meal)
+        case delete(Meal)
+        case water(WaterLogged)
+        case weight(WeightLogged)
+    }
+
     let seed: UInt64
     let userId: UUID
     /// The zone the user ends in (today's zone) and the one they started in.
     let zone: TimeZone
     let firstZone: TimeZone
     let weekStart: Weekday
-    /// Every event, in the order they are published.
-    private(set) var events: [any EventPayload] = []
+    /// What the user did, in the order they did it.
+    private(set) var actions: [Action] = []
     /// The seven instants after the history at which the figures are read.
     let nows: [Date]
     private(set) var meals: [UUID: Meal] = [:]
@@ -90,7 +104,7 @@ struct CalendarScenario {
             event.goalsEffectiveFrom = "2026-01-01"
             return event
         }
-        events.append(profile(firstZone, version: 1))
+        actions.append(.profile(profile(firstZone, version: 1)))
         func zoneAt(_ instant: Date) -> TimeZone { instant < move || !moves ? firstZone : last }
         func instant(in range: ClosedRange<Date>) -> Date {
             Date(
@@ -99,7 +113,7 @@ struct CalendarScenario {
         }
 
         // Meals, spread over the history and crowded into its last day (entries logged just before a move west).
-        var pending: [(Date, any EventPayload)] = []
+        var pending: [(Date, Action)] = []
         for index in 0..<Int.random(in: 15...60, using: &random) {
             let crowded = movesWestAtTheEnd && index % 4 == 0
             let eatenAt = instant(in: (crowded ? move.addingTimeInterval(-10 * 3_600) : start)...(crowded ? move : end))
@@ -107,7 +121,7 @@ struct CalendarScenario {
                 id: uuid(), day: CalendarDate(eatenAt, in: zoneAt(eatenAt)), eatenAt: eatenAt, consumed: Int.random(in: 0..<5, using: &random) > 0,
                 calories: Int.random(in: 50...1_200, using: &random), protein: Int.random(in: 0...80, using: &random), version: 1)
             var at = eatenAt
-            pending.append((at, meal.consumed ? MealConsumed(meal: snapshot(meal)) : MealAnalyzed(meal: snapshot(meal))))
+            pending.append((at, .log(meal)))
             // Follow-ups, each a new version, published after the meal.
             for _ in 0..<Int.random(in: 0...3, using: &random) where !meal.deleted {
                 at = at.addingTimeInterval(Double(Int.random(in: 60...86_400, using: &random)))
@@ -116,24 +130,24 @@ struct CalendarScenario {
                 case 0..<4:  // edited: other amounts, sometimes eaten at another time (another day)
                     meal.calories = Int.random(in: 50...1_200, using: &random)
                     meal.protein = Int.random(in: 0...80, using: &random)
-                    if Bool.random(using: &random) {
+                    let timeMoves = Bool.random(using: &random)
+                    if timeMoves {
                         let moved = min(
                             end, max(start, meal.eatenAt.addingTimeInterval(Double(Int.random(in: -2 * 86_400...2 * 86_400, using: &random)))))
                         meal.eatenAt = moved
                         // The meals service files the new time under the zone of the profile at the edit.
                         meal.day = CalendarDate(moved, in: zoneAt(at))
                     }
-                    pending.append((at, meal.consumed ? MealConsumed(meal: snapshot(meal)) : MealAnalyzed(meal: snapshot(meal))))
-                case 4..<6 where meal.consumed:  // unconsumed: the deletion and the full copy beside it
+                    pending.append((at, .edit(meal, moved: timeMoves)))
+                case 4..<6 where meal.consumed:
                     meal.consumed = false
-                    pending.append((at, MealDeleted(mealId: meal.id, userId: userId, reason: "unconsumed", version: meal.version)))
-                    pending.append((at, MealAnalyzed(meal: snapshot(meal))))
-                case 4..<6:  // consumed after being scanned
+                    pending.append((at, .unconsume(meal)))
+                case 4..<6:
                     meal.consumed = true
-                    pending.append((at, MealConsumed(meal: snapshot(meal))))
+                    pending.append((at, .consume(meal)))
                 default:
                     meal.deleted = true
-                    pending.append((at, MealDeleted(mealId: meal.id, userId: userId, reason: "deleted", version: meal.version)))
+                    pending.append((at, .delete(meal)))
                 }
             }
             meals[meal.id] = meal
@@ -148,8 +162,10 @@ struct CalendarScenario {
             pending.append(
                 (
                     at,
-                    WaterLogged(
-                        userId: userId, date: day.description, totalMillilitres: total, entryCount: total / 250, loggedAt: at, version: version)
+                    .water(
+                        WaterLogged(
+                            userId: userId, date: day.description, totalMillilitres: total, entryCount: total / 250, loggedAt: at,
+                            version: version))
                 ))
         }
         // Weigh-ins: they touch no figure of a day's meals, but go through the same consumer.
@@ -158,27 +174,58 @@ struct CalendarScenario {
             pending.append(
                 (
                     at,
-                    WeightLogged(
-                        userId: userId, date: CalendarDate(at, in: zoneAt(at)).description,
-                        weightKg: Double(Int.random(in: 600...900, using: &random)) / 10, ketonesMmolPerLiter: nil, loggedAt: at, version: 1)
+                    .weight(
+                        WeightLogged(
+                            userId: userId, date: CalendarDate(at, in: zoneAt(at)).description,
+                            weightKg: Double(Int.random(in: 600...900, using: &random)) / 10, ketonesMmolPerLiter: nil, loggedAt: at,
+                            version: 1))
                 ))
         }
-        if moves { pending.append((move, profile(last, version: 2))) }
-        // Published in the order they happened; a water day's versions rise in that order.
+        if moves { pending.append((move, .profile(profile(last, version: 2)))) }
+        // Done in the order they happened; a water day's versions rise in that order.
         var waterVersions: [String: Int] = [:]
-        let ordered = pending.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
-        for event in ordered {
-            if var water = event as? WaterLogged {
-                water.version = (waterVersions[water.date] ?? 0) + 1
-                waterVersions[water.date] = water.version
-                events.append(water)
-            } else {
-                events.append(event)
+        for action in pending.enumerated().sorted(by: { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }).map(\.element.1) {
+            guard case .water(var water) = action else {
+                actions.append(action)
+                continue
             }
+            water.version = (waterVersions[water.date] ?? 0) + 1
+            waterVersions[water.date] = water.version
+            actions.append(.water(water))
         }
         // The last copy of each day's water decides.
         water = [:]
-        for case let event as WaterLogged in events { water[CalendarDate(event.date)!] = event.totalMillilitres }
+        for case .water(let event) in actions { water[CalendarDate(event.date)!] = event.totalMillilitres }
+    }
+
+    /// The scenario without water and weigh-ins (for a journey that logs meals only).
+    var withoutBodyMetrics: CalendarScenario {
+        var scenario = self
+        scenario.actions = actions.filter { action in
+            switch action {
+            case .water, .weight: false
+            default: true
+            }
+        }
+        scenario.water = [:]
+        return scenario
+    }
+
+    /// The events the services publish for the actions, in order: a meal's full state after each change (an unconsume
+    /// with the full copy beside it, as the meals service sends them).
+    var events: [any EventPayload] {
+        actions.flatMap { action -> [any EventPayload] in
+            switch action {
+            case .profile(let event): [event]
+            case .log(let meal), .edit(let meal, _): [meal.consumed ? MealConsumed(meal: snapshot(meal)) : MealAnalyzed(meal: snapshot(meal))]
+            case .consume(let meal): [MealConsumed(meal: snapshot(meal))]
+            case .unconsume(let meal):
+                [MealDeleted(mealId: meal.id, userId: userId, reason: "unconsumed", version: meal.version), MealAnalyzed(meal: snapshot(meal))]
+            case .delete(let meal): [MealDeleted(mealId: meal.id, userId: userId, reason: "deleted", version: meal.version)]
+            case .water(let event): [event]
+            case .weight(let event): [event]
+            }
+        }
     }
 
     /// The meal as the meals service publishes it.

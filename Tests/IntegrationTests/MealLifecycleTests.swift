@@ -94,7 +94,7 @@ struct MealLifecycleTests {
             let range = try await stack.gateway.call(.get, "/api/meals?from=2026-03-02&to=2026-03-03", token: token).decoded(MealPage.self)
             #expect(range.meals.map(\.localDate) == ["2026-03-03", "2026-03-02"])
             let badCursor = try await stack.gateway.call(.get, "/api/meals?cursor=garbage", token: token)
-            #expect(badCursor.status == .badRequest && badCursor.errorCode == "invalid_cursor")
+            #expect(badCursor.status == .unprocessableContent && badCursor.errorCode == "invalid_cursor")
             let badFilter = try await stack.gateway.call(.get, "/api/meals?status=eaten&limit=0", token: token)
             #expect(badFilter.status == .unprocessableContent)
         }

@@ -107,7 +107,7 @@ struct MealsSyncTests {
             }
             #expect(seen.count == 5 && seen == seen.sorted() && Set(seen).count == 5)
             let bad = try await stack.gateway.call(.get, "/api/sync/meals/changes?since=abc", token: token)
-            #expect(bad.status == .badRequest && bad.errorCode == "invalid_cursor")
+            #expect(bad.status == .unprocessableContent && bad.errorCode == "invalid_cursor")
         }
     }
 

@@ -158,7 +158,7 @@ struct OfflineSyncJourneyTests {
             #expect(first.results.map(\.status) == [.created, .created, .alreadyPresent, .rejected, .rejected, .created, .rejected])
             #expect(first.results.map(\.type) == ["meal", "meal", "meal", "meal", "meal", "weigh_in", "weigh_in"])
             #expect(first.results[3].error?.code == "validation_failed" && first.results[3].error?.details["id"] != nil)
-            #expect(first.results[4].error?.code == "malformed_body" && first.results[6].error?.details["date"] != nil)
+            #expect(first.results[4].error?.code == "validation_failed" && first.results[6].error?.details["date"] != nil)
             #expect(first.summary == .init(created: 3, alreadyPresent: 1, rejected: 3))
 
             // Another device weighs in again for the day; the store sent again (its weigh-in has no modifiedAt) leaves it.

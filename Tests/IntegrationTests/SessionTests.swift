@@ -114,7 +114,7 @@ struct SessionTests {
 
             let reuse = try await stack.gateway.call(
                 .post, "/api/auth/password-reset/confirm", json: #"{"token":"\#(token)","newPassword":"yet another one"}"#)
-            #expect(reuse.status == .badRequest && reuse.errorCode == "invalid_reset_token")
+            #expect(reuse.status == .unprocessableContent && reuse.errorCode == "invalid_reset_token")
 
             _ = try await stack.gateway.call(.post, "/api/auth/password-reset", json: #"{"email":"ivan@example.com"}"#)
             let second = try #require(try await mailedResetToken(in: stack.mailDirectory, for: "ivan@example.com", excluding: [token]))

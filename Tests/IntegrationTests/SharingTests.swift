@@ -86,7 +86,7 @@ struct SharingTests {
             #expect(unknown.status == .conflict && unknown.errorCode == "meal_not_ready" && unknown.headers[.retryAfter] == "1")
             #expect(stack.waitingShares(for: neverLogged) == 0, "the request gave its waiting slot back")
             let notAnId = try await stack.gateway.call(.post, "/api/share/meal/not-a-meal", json: "{}", token: owner)
-            #expect(notAnId.status == .notFound)
+            #expect(notAnId.status == .unprocessableContent)
         }
     }
 
@@ -117,8 +117,9 @@ struct SharingTests {
             for (body, status, field) in [
                 (#"{"expiresInDays":0}"#, HTTPResponse.Status.unprocessableContent, "expiresInDays"),
                 (#"{"expiresInDays":31}"#, .unprocessableContent, "expiresInDays"),
-                (#"{"expiresInDays":"soon"}"#, .badRequest, "expiresInDays"),
-                (#"{"includePhoto":"yes"}"#, .badRequest, "includePhoto"),
+                (#"{"expiresInDays":"soon"}"#, .unprocessableContent, "expiresInDays"),
+                (#"{"includePhoto":"yes"}"#, .unprocessableContent, "includePhoto"),
+                (#"{"expiresIn":3}"#, .unprocessableContent, "expiresIn"),
             ] {
                 let refused = try await stack.share(mealId, json: body, token: token)
                 #expect(refused.status == status, "\(body)")

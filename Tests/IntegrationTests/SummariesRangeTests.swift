@@ -80,8 +80,8 @@ struct SummariesRangeTests {
                 ("?from=2026-03-01&to=03/09/2026", ["to"]),
                 ("?from=2026-03-09&to=2026-03-01", ["to"]),
                 ("?from=2025-03-08&to=2026-03-09", ["to"]),
-                // Today in UTC, tomorrow in Los Angeles.
-                ("?from=2026-03-10&to=2026-03-10", ["from"]),
+                // After the latest date any zone has (UTC+14's 2026-03-10): no entry can be dated so late.
+                ("?from=2026-03-11&to=2026-03-11", ["from"]),
             ]
             for (query, fields) in refusals {
                 let answer = try await stack.gateway.call(.get, "/api/summaries\(query)", token: token)

@@ -176,7 +176,7 @@ struct WaterAndImportJourneyTests {
                 ])
             #expect(Array(first.results.map { $0.id.lowercased() }.prefix(2)) == [meal, custom] && first.results[6].id.lowercased() == glass)
             #expect(first.results[2].error?.details["id"] != nil, "a custom meal without an id: \(String(describing: first.results[2].error))")
-            #expect(first.results[5].error?.code == "malformed_body")
+            #expect(first.results[5].error?.code == "validation_failed")
             #expect(first.results[8].error?.details["millilitres"] != nil && first.results[9].error?.details["id"] != nil)
             #expect(first.summary == .init(created: 6, alreadyPresent: 0, rejected: 4))
 

@@ -70,7 +70,7 @@ struct PasswordController: Sendable {
     }
 
     /// `POST /api/auth/password-reset/confirm`: sets the password and ends every session. 204;
-    /// 400 `invalid_reset_token` for an unknown, used or expired token; 422 for a weak password.
+    /// 422 `invalid_reset_token` for an unknown, used or expired token; 422 for a weak password.
     @Sendable func confirmReset(request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let logger = context.logger
         let body = try await request.decodeJSON(as: PasswordResetConfirmation.self, context: context)
@@ -79,7 +79,9 @@ struct PasswordController: Sendable {
         let now = now()
         let emailKey = try await store.confirmReset(tokenHash: OpaqueToken.hash(body.token), to: newHash, now: now, logger: logger)
         guard let emailKey else {
-            throw APIError(.badRequest, code: "invalid_reset_token", message: "This reset link is invalid, used or expired; ask for a new one.")
+            throw APIError(
+                .unprocessableContent, code: "invalid_reset_token", message: "This reset link is invalid, used or expired; ask for a new one.",
+                details: ["token": "is not a reset token in force"])
         }
         try await throttle.recordSuccess(emailKey)
         return .noContent

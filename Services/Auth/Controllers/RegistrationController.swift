@@ -16,7 +16,7 @@ struct RegistrationController: Sendable {
     }
 
     /// `POST /api/auth/register`: 201 with tokens (or cookies, `SessionAnswer`), account and profile (in `timeZone`,
-    /// UTC without it); 400 `email_taken`; 400 `malformed_body` without `email` or `password`; 422 naming each bad
+    /// UTC without it); 409 `email_taken`; 422 without `email` or `password`; 422 naming each bad
     /// field (`name` when it differs from `displayName`, `timeZone` when it is not an IANA name).
     @Sendable func register(request: Request, context: AppRequestContext) async throws -> SessionAnswer {
         let logger = context.logger

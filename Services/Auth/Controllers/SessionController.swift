@@ -59,8 +59,8 @@ struct SessionController: Sendable {
         let body = try await request.decodeOptionalJSON(as: RefreshRequest.self, empty: RefreshRequest(), context: context)
         guard let presented = body.refreshToken ?? fromCookie else {
             throw APIError(
-                .badRequest, code: "malformed_body", message: "Send refreshToken, or the refresh cookie with X-Session-Transport: cookie.",
-                details: ["refreshToken": "required"])
+                .unprocessableContent, code: "validation_failed",
+                message: "Send refreshToken, or the refresh cookie with X-Session-Transport: cookie.", details: ["refreshToken": "is required"])
         }
         let next = OpaqueToken.generate()
         let now = now()

@@ -23,7 +23,7 @@ struct PostgresAccountStore: AccountStore {
             do {
                 try await accounts.insertUser(id: userId, email: email, passwordHash: passwordHash, now: now, on: connection, logger: logger)
             } catch is AccountRepository.EmailTaken {
-                throw APIError(.badRequest, code: "email_taken", message: "An account with this email already exists.")
+                throw APIError(.conflict, code: "email_taken", message: "An account with this email already exists.")
             }
             var profile = profile
             profile.writeStamp = profile.writeStamp ?? WriteStamp(now, tiebreak: "")

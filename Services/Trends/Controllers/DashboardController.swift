@@ -28,7 +28,7 @@ struct DashboardController: Sendable {
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         let today = state.profile.today(now: now())
         let spans = UserStatsReport.spans(today: today, weekStart: state.profile.weekStart)
-        return try await reports.answer("stats/\(today)", of: state, encoder: context.responseEncoder) {
+        return try await reports.answer("stats/\(today)", of: state, encoder: context.responseEncoder, logger: context.logger) {
             async let totals = store.totals(of: caller.userId, over: [spans.today, spans.week, spans.allTime], logger: context.logger)
             async let logged = store.loggedDays(of: caller.userId, logger: context.logger)
             return UserStatsReport(today: today, weekStart: state.profile.weekStart, totals: try await totals, loggedDays: try await logged)
@@ -42,7 +42,9 @@ struct DashboardController: Sendable {
         var reader = TrendsQueryReader(request, today: state.profile.today(now: now()), now: now())
         let range = reader.lastDays(fallback: 7, limits: 1...90)
         try reader.check()
-        return try await reports.answer("progress/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder) {
+        return try await reports.answer(
+            "progress/\(range.lowerBound)/\(range.upperBound)", of: state, encoder: context.responseEncoder, logger: context.logger
+        ) {
             let days = try await store.summaries(of: caller.userId, in: range, logger: context.logger)
             return DaysReport(range: range, summaries: days, goals: state.profile.goals)
         }
@@ -57,7 +59,9 @@ struct DashboardController: Sendable {
         let range = reader.month()
         try reader.check()
         let today = reader.today
-        return try await reports.answer("calendar/\(range.lowerBound)/\(range.upperBound)/\(today)", of: state, encoder: context.responseEncoder) {
+        return try await reports.answer(
+            "calendar/\(range.lowerBound)/\(range.upperBound)/\(today)", of: state, encoder: context.responseEncoder, logger: context.logger
+        ) {
             let days = try await store.summaries(of: caller.userId, in: range, logger: context.logger)
             return DaysReport(range: range.shown(today: today, summaries: days), summaries: days, goals: state.profile.goals)
         }
@@ -73,7 +77,9 @@ struct DashboardController: Sendable {
         let range = reader.dateRange(maximumDays: SummariesReport.maximumDays)
         try reader.check()
         let today = reader.today
-        return try await reports.answer("summaries/\(range.lowerBound)/\(range.upperBound)/\(today)", of: state, encoder: context.responseEncoder) {
+        return try await reports.answer(
+            "summaries/\(range.lowerBound)/\(range.upperBound)/\(today)", of: state, encoder: context.responseEncoder, logger: context.logger
+        ) {
             let days = try await store.summaries(of: caller.userId, in: range, logger: context.logger)
             return SummariesReport(range: range.shown(today: today, summaries: days), summaries: days, goals: state.profile.goals)
         }
@@ -83,13 +89,16 @@ struct DashboardController: Sendable {
     @Sendable func history(request: Request, context: AppRequestContext) async throws -> DayHistory {
         let caller = try CallerIdentity(request)
         let date = try context.parameters.calendarDate("date")
-        let profile = try await reports.state(of: caller.userId, logger: context.logger).profile
-        async let days = store.summaries(of: caller.userId, in: date...date, logger: context.logger)
-        async let dayMeals = store.meals(of: caller.userId, on: date, logger: context.logger)
-        let summary = try await days.first ?? .empty(date)
-        return DayHistory(
-            date: date, summary: DayReport(summary, goals: profile.goals),
-            meals: try await dayMeals.map { DayHistory.Meal($0, photos: photos) })
+        let state = try await reports.state(of: caller.userId, logger: context.logger)
+        // The summary and the meals are read side by side: read again if an event landed between them.
+        return try await reports.consistently(state, logger: context.logger) {
+            async let days = store.summaries(of: caller.userId, in: date...date, logger: context.logger)
+            async let dayMeals = store.meals(of: caller.userId, on: date, logger: context.logger)
+            let summary = try await days.first ?? .empty(date)
+            return DayHistory(
+                date: date, summary: DayReport(summary, goals: state.profile.goals),
+                meals: try await dayMeals.map { DayHistory.Meal($0, photos: photos) })
+        }.value
     }
 
     /// `GET /api/achievements`: streak milestones at 7, 21, 35, 50, 100 and 365 days, locked and unlocked.
@@ -97,7 +106,7 @@ struct DashboardController: Sendable {
         let caller = try CallerIdentity(request)
         let state = try await reports.state(of: caller.userId, logger: context.logger)
         let today = state.profile.today(now: now())
-        return try await reports.answer("achievements/\(today)", of: state, encoder: context.responseEncoder) {
+        return try await reports.answer("achievements/\(today)", of: state, encoder: context.responseEncoder, logger: context.logger) {
             let loggedDays = try await store.loggedDays(of: caller.userId, logger: context.logger)
             return AchievementsReport(Streaks(loggedDays: loggedDays, today: today))
         }

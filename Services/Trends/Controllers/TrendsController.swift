@@ -25,7 +25,7 @@ struct TrendsController: Sendable {
         let period = reader.period()
         try reader.check()
         let today = reader.today
-        return try await reports.answer("trends/\(period.rawValue)/\(today)", of: state, encoder: context.responseEncoder) {
+        return try await reports.answer("trends/\(period.rawValue)/\(today)", of: state, encoder: context.responseEncoder, logger: context.logger) {
             try await report(of: caller.userId, period: period, today: today, profile: state.profile, logger: context.logger)
         }
     }

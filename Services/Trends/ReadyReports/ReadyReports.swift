@@ -26,17 +26,35 @@ struct ReadyReports: Sendable {
     /// `state`: the report computed by `compute` and encoded by `encoder` once per version, then the same bytes.
     /// The headers are the ones Hummingbird gives an encoded value, so the answer is the one the route gave before.
     func answer<Report: Encodable>(
-        _ key: String, of state: UserDataState, encoder: JSONEncoder, compute: () async throws -> Report
+        _ key: String, of state: UserDataState, encoder: JSONEncoder, logger: Logger, compute: () async throws -> Report
     ) async throws -> Response {
         let body: ByteBuffer
         if let ready = cache.report(ByteBuffer.self, of: state.userId, key: key, version: state.version) {
             body = ready
         } else {
-            body = ByteBuffer(bytes: try encoder.encode(try await compute()))
-            cache.storeReport(body, of: state.userId, key: key, version: state.version)
+            let (report, cacheable) = try await consistently(state, logger: logger, compute: compute)
+            body = ByteBuffer(bytes: try encoder.encode(report))
+            if cacheable { cache.storeReport(body, of: state.userId, key: key, version: state.version) }
         }
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes)],
             body: ResponseBody(byteBuffer: body))
+    }
+
+    /// What `compute` reads, read again while an event of the user was applied in the middle of it (the data version
+    /// moved): a report's queries run side by side, each at its own moment, and no answer may mix the days before an
+    /// event with the days after it. At most three reads; `cacheable` when the data never moved from `state`'s version.
+    func consistently<Value>(_ state: UserDataState, logger: Logger, compute: () async throws -> Value) async throws
+        -> (value: Value, cacheable: Bool)
+    {
+        var version = state.version
+        var value = try await compute()
+        for attempt in 1...3 {
+            let after = try await store.dataVersion(of: state.userId, logger: logger)
+            if after == version || attempt == 3 { return (value, after == state.version && version == state.version) }
+            version = after
+            value = try await compute()
+        }
+        return (value, false)
     }
 }
