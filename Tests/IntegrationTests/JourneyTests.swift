@@ -114,7 +114,7 @@ struct JourneyTests {
         try await FullStack.run(start: Self.start) { stack in
             let cy = try await stack.signUp("Cy", form: .emailAndPasswordOnly)
             let goals =
-                #"{"dailyCalorieGoal":2000,"proteinGoalGrams":150,"carbsGoalGrams":200,"fatGoalGrams":67,"targetWeightKg":75,"#
+                #"{"dailyCalorieGoal":2000,"proteinGoalGrams":150,"carbsGoalGrams":200,"fatGoalGrams":67,"targetWeight":75,"#
                 + #""calorieBalanceGoal":-500}"#
             try await stack.expect(.ok, .put, "/api/users/profile", json: goals, token: cy.token)
             for (type, calories) in [("breakfast", 500.0), ("lunch", 700), ("dinner", 600), ("snack", 200)] {
