@@ -14828,6 +14828,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        ETag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.CustomMealETag.self
+                        ),
+                        Location: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Location",
+                            as: Components.Headers.CustomMealLocation.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -15287,6 +15297,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        ETag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.CustomMealETag.self
+                        ),
+                        Location: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Location",
+                            as: Components.Headers.CustomMealLocation.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -15568,7 +15588,7 @@ public struct Client: APIProtocol {
     }
     /// Replace a custom meal, or create it under the client's id
     ///
-    /// Without `If-Match`, an id the caller never used creates the custom meal under it (201), so an offline client keeps its own ids; an id of a deleted custom meal answers its tombstone with `conflict: deletion_preserved` (never brought back); another user's id is 404. A stored one is replaced: with `If-Match`, 409 when the version is stale; without, last-write-wins by `modifiedAt` as for meals (an older write answers the stored custom meal with `conflict`).
+    /// Without `If-Match`, an id the caller never used creates the custom meal under it (201 with `Location` and `ETag`, as `PUT /api/meals/{id}` creates a meal), so an offline client keeps its own ids; an id of a deleted custom meal answers its tombstone with `conflict: deletion_preserved` (never brought back); another user's id is 404. A stored one is replaced: with `If-Match`, 409 when the version is stale; without, last-write-wins by `modifiedAt` as for meals (an older write answers the stored custom meal with `conflict`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -15638,6 +15658,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        ETag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.CustomMealETag.self
+                        ),
+                        Location: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Location",
+                            as: Components.Headers.CustomMealLocation.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -16100,6 +16130,16 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        ETag: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.CustomMealETag.self
+                        ),
+                        Location: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Location",
+                            as: Components.Headers.CustomMealLocation.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -22627,7 +22667,7 @@ public struct Client: APIProtocol {
     }
     /// Create a share link for one of the caller's meals
     ///
-    /// Every share is a new link. A meal the sharing service has not heard of yet (logged a moment ago, its event still on its way) is waited for, up to 5 s (`SHARING_MEAL_WAIT_SECONDS`), and then shared with 201: the request is woken as soon as the meal's event is stored, so a client may share a meal the moment it is logged. Only a meal still unknown after the wait is 409 `meal_not_ready` with `Retry-After`. With `includePhoto`, the photo is copied once from the meals service.
+    /// Every share is a new link. A meal the sharing service has not heard of yet (logged a moment ago, its event still on its way) is waited for, up to 5 s (`SHARING_MEAL_WAIT_SECONDS`), and then shared with 201: the request is woken as soon as the meal's event is stored, so a client may share a meal the moment it is logged. A meal still unknown after the wait is asked for at the meals service, as the caller: when the caller has no such meal there (never logged, deleted, or another user's) the answer is 404 `meal_not_found`, and only a meal that exists there but whose event has not arrived yet is 409 `meal_not_ready` with `Retry-After`. With `includePhoto`, the photo is copied once from the meals service.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///

@@ -14872,20 +14872,34 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/custom-meals/POST/responses/201/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/POST/responses/201/headers/ETag`.
+                    public var ETag: Components.Headers.CustomMealETag?
+                    /// `/api/custom-meals/{id}` (lower-case id).
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/POST/responses/201/headers/Location`.
+                    public var Location: Components.Headers.CustomMealLocation?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///   - Location: `/api/custom-meals/{id}` (lower-case id).
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Components.Headers.CustomMealETag? = nil,
+                        Location: Components.Headers.CustomMealLocation? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Location = Location
                     }
                 }
                 /// Received HTTP response headers
@@ -15345,20 +15359,34 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/custom-meals/{id}/GET/responses/200/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/GET/responses/200/headers/ETag`.
+                    public var ETag: Components.Headers.CustomMealETag?
+                    /// `/api/custom-meals/{id}` (lower-case id).
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/GET/responses/200/headers/Location`.
+                    public var Location: Components.Headers.CustomMealLocation?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///   - Location: `/api/custom-meals/{id}` (lower-case id).
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Components.Headers.CustomMealETag? = nil,
+                        Location: Components.Headers.CustomMealLocation? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Location = Location
                     }
                 }
                 /// Received HTTP response headers
@@ -15612,7 +15640,7 @@ public enum Operations {
     }
     /// Replace a custom meal, or create it under the client's id
     ///
-    /// Without `If-Match`, an id the caller never used creates the custom meal under it (201), so an offline client keeps its own ids; an id of a deleted custom meal answers its tombstone with `conflict: deletion_preserved` (never brought back); another user's id is 404. A stored one is replaced: with `If-Match`, 409 when the version is stale; without, last-write-wins by `modifiedAt` as for meals (an older write answers the stored custom meal with `conflict`).
+    /// Without `If-Match`, an id the caller never used creates the custom meal under it (201 with `Location` and `ETag`, as `PUT /api/meals/{id}` creates a meal), so an offline client keeps its own ids; an id of a deleted custom meal answers its tombstone with `conflict: deletion_preserved` (never brought back); another user's id is 404. A stored one is replaced: with `If-Match`, 409 when the version is stale; without, last-write-wins by `modifiedAt` as for meals (an older write answers the stored custom meal with `conflict`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -15709,20 +15737,34 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/200/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/200/headers/ETag`.
+                    public var ETag: Components.Headers.CustomMealETag?
+                    /// `/api/custom-meals/{id}` (lower-case id).
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/200/headers/Location`.
+                    public var Location: Components.Headers.CustomMealLocation?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///   - Location: `/api/custom-meals/{id}` (lower-case id).
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Components.Headers.CustomMealETag? = nil,
+                        Location: Components.Headers.CustomMealLocation? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Location = Location
                     }
                 }
                 /// Received HTTP response headers
@@ -16131,20 +16173,34 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/headers/ETag`.
+                    public var ETag: Components.Headers.CustomMealETag?
+                    /// `/api/custom-meals/{id}` (lower-case id).
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/headers/Location`.
+                    public var Location: Components.Headers.CustomMealLocation?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - ETag: The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
+                    ///   - Location: `/api/custom-meals/{id}` (lower-case id).
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        ETag: Components.Headers.CustomMealETag? = nil,
+                        Location: Components.Headers.CustomMealLocation? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.ETag = ETag
+                        self.Location = Location
                     }
                 }
                 /// Received HTTP response headers
@@ -16181,7 +16237,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// Created under the client's id.
+            /// Created under the client's id, with `Location` and the version as `ETag`, as `PUT /api/meals/{id}` answers a meal it creates.
             ///
             /// - Remark: Generated from `#/paths//api/custom-meals/{id}/put(replaceCustomMeal)/responses/201`.
             ///
@@ -22780,7 +22836,7 @@ public enum Operations {
     }
     /// Create a share link for one of the caller's meals
     ///
-    /// Every share is a new link. A meal the sharing service has not heard of yet (logged a moment ago, its event still on its way) is waited for, up to 5 s (`SHARING_MEAL_WAIT_SECONDS`), and then shared with 201: the request is woken as soon as the meal's event is stored, so a client may share a meal the moment it is logged. Only a meal still unknown after the wait is 409 `meal_not_ready` with `Retry-After`. With `includePhoto`, the photo is copied once from the meals service.
+    /// Every share is a new link. A meal the sharing service has not heard of yet (logged a moment ago, its event still on its way) is waited for, up to 5 s (`SHARING_MEAL_WAIT_SECONDS`), and then shared with 201: the request is woken as soon as the meal's event is stored, so a client may share a meal the moment it is logged. A meal still unknown after the wait is asked for at the meals service, as the caller: when the caller has no such meal there (never logged, deleted, or another user's) the answer is 404 `meal_not_found`, and only a meal that exists there but whose event has not arrived yet is 409 `meal_not_ready` with `Retry-After`. With `includePhoto`, the photo is copied once from the meals service.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -22996,7 +23052,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `not_found`: no such meal of the caller, or it was deleted.
+            /// `meal_not_found`: no such meal of the caller (never logged, deleted, or another user's), also when the meals service, asked after the wait, has none. Not worth retrying.
             ///
             /// - Remark: Generated from `#/paths//api/share/meal/{id}/post(shareMeal)/responses/404`.
             ///
@@ -23077,7 +23133,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// `meal_not_ready`: the meal's first event has not reached the sharing service within the wait (or the service began to stop while waiting); try again after `Retry-After` seconds (1).
+            /// `meal_not_ready`: the meal exists (the meals service has it for the caller) but its first event has not reached the sharing service within the wait; try again after `Retry-After` seconds (1).
             ///
             /// - Remark: Generated from `#/paths//api/share/meal/{id}/post(shareMeal)/responses/409`.
             ///
@@ -23238,7 +23294,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `busy`: too many share requests wait for their meals' events on this replica, or too many of the caller's (Retry-After: 1); `service_unavailable`: the photo could not be copied from the meals service (Retry-After: 5); or the gateway's `upstream_unavailable` / `service_unavailable`.
+            /// `busy`: too many share requests wait for their meals' events on this replica, or too many of the caller's (Retry-After: 1); `service_unavailable`: the photo could not be copied from the meals service, or the meals service could not be asked whether a meal unknown after the wait exists (Retry-After: 5); or the gateway's `upstream_unavailable` / `service_unavailable`.
             ///
             /// - Remark: Generated from `#/paths//api/share/meal/{id}/post(shareMeal)/responses/503`.
             ///
