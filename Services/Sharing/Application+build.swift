@@ -40,7 +40,7 @@ func buildApplication(
         group: config.string(forKey: "sharing.consumer.group", default: "sharing"), topics: SharingEventHandler.topics,
         handler: SharingEventHandler(meals: meals, names: DisplayNameRepository(), links: links, arrivals: arrivals))
     var mealsClientConfiguration = HTTPClient.Configuration(timeout: .init(connect: .seconds(2)), decompression: .disabled)
-    mealsClientConfiguration.tracing.tracer = nil  // the photo client makes its own, named span (`HTTPClientSpan`)
+    mealsClientConfiguration.tracing.tracer = nil  // the meals client makes its own, named span (`HTTPClientSpan`)
     let mealsClient = HTTPClientService(configuration: mealsClientConfiguration)
     let views = ViewCounter(store: store, interval: settings.viewWriteInterval, logger: logger)
     let router = ServiceRuntime.makeRouter(service: "sharing", checks: infrastructure.readinessChecks)
@@ -48,7 +48,7 @@ func buildApplication(
     router.add(middleware: IdempotencyMiddleware(client: infrastructure.postgres, maxRequestBytes: 65_536))
     SharingRoutes(
         store: store,
-        photoSource: MealPhotoClient(
+        meals: MealsClient(
             client: mealsClient.client, mealsURL: settings.mealsURL, timeout: settings.photoTimeout, maxBytes: settings.maxPhotoBytes),
         views: views, renderer: renderer, rasteriser: rasteriser, publicBaseURL: settings.publicBaseURL,
         viewCacheLinks: config.int(forKey: "sharing.views.cache.links", default: 10_000),

@@ -8,8 +8,9 @@ struct SharingSettings: Sendable {
     /// Where people open shared links (`SHARING_PUBLIC_BASE_URL`, default `http://localhost:8080`, the local gateway);
     /// a link's URL is this plus `/shared/{token}`.
     var publicBaseURL: String
-    /// How long a share request for a meal the service has not heard of yet waits for the meal's event before
-    /// answering 409 `meal_not_ready` (`SHARING_MEAL_WAIT_SECONDS`, default 5; 0 answers at once).
+    /// How long a share request for a meal the service has not heard of yet waits for the meal's event before asking
+    /// the meals service whether the meal exists: 409 `meal_not_ready` when it does, 404 `meal_not_found` when not
+    /// (`SHARING_MEAL_WAIT_SECONDS`, default 5; 0 asks at once).
     var mealWait: Duration
     /// How often a waiting share request reads the database again, to find a meal another replica's consumer stored
     /// (`SHARING_MEAL_WAIT_RECHECK_SECONDS`, default 0.25); this replica's own consumer wakes it at once.
@@ -19,10 +20,10 @@ struct SharingSettings: Sendable {
     var mealWaitMaxWaiters: Int
     /// The most of one user's share requests that wait at once (`SHARING_MEAL_WAIT_MAX_PER_USER`, default 4).
     var mealWaitMaxPerUser: Int
-    /// The meals service, asked once for a meal's photo when it is shared with it (`SHARING_MEALS_URL`,
-    /// default `http://127.0.0.1:8082`).
+    /// The meals service, asked once for a meal's photo when it is shared with it, and whether a meal exists when a
+    /// share request waited for its event in vain (`SHARING_MEALS_URL`, default `http://127.0.0.1:8082`).
     var mealsURL: String
-    /// Time limit of that call (`SHARING_PHOTO_TIMEOUT_SECONDS`, default 5).
+    /// Time limit of each of those calls (`SHARING_PHOTO_TIMEOUT_SECONDS`, default 5).
     var photoTimeout: Duration
     /// Largest photo copied (`SHARING_PHOTO_MAX_BYTES`, default 10 MiB, the meals service's upload limit).
     var maxPhotoBytes: Int

@@ -63,7 +63,7 @@ struct SharingTests {
         }
     }
 
-    @Test("only the owner shares a meal, sees and revokes its links; a meal the service has not seen is 409 meal_not_ready")
+    @Test("only the owner shares a meal, sees and revokes its links; a meal never logged is 404 meal_not_found after the wait")
     func ownership() async throws {
         try await SharingStack.run { stack in
             let (owner, _) = try await stack.signUp("Owner")
@@ -72,7 +72,7 @@ struct SharingTests {
             let link = try await stack.shareLink(mealId, token: owner)
 
             let stolen = try await stack.share(mealId, token: stranger)
-            #expect(stolen.status == .notFound && stolen.errorCode == "not_found", "another user's meal is as unknown as a missing one")
+            #expect(stolen.status == .notFound && stolen.errorCode == "meal_not_found", "another user's meal is as unknown as a missing one")
             #expect(try await stack.links(token: stranger).isEmpty)
             let revokeAttempt = try await stack.gateway.call(.delete, "/api/share/\(link.token)", token: stranger)
             #expect(revokeAttempt.status == .notFound)
@@ -80,10 +80,10 @@ struct SharingTests {
             let anonymousShare = try await stack.gateway.call(.post, "/api/share/meal/\(mealId.uuidString)", json: "{}")
             #expect(anonymousShare.status == .unauthorized)
 
-            // After the (test's 1 s) wait, a meal whose event never came is 409 with Retry-After.
+            // After the (test's 1 s) wait, the meals service says the meal was never logged: 404, nothing to retry.
             let neverLogged = UUID()
             let unknown = try await stack.gateway.call(.post, "/api/share/meal/\(neverLogged.uuidString)", json: "{}", token: owner)
-            #expect(unknown.status == .conflict && unknown.errorCode == "meal_not_ready" && unknown.headers[.retryAfter] == "1")
+            #expect(unknown.status == .notFound && unknown.errorCode == "meal_not_found" && unknown.headers[.retryAfter] == nil)
             #expect(stack.waitingShares(for: neverLogged) == 0, "the request gave its waiting slot back")
             let notAnId = try await stack.gateway.call(.post, "/api/share/meal/not-a-meal", json: "{}", token: owner)
             #expect(notAnId.status == .unprocessableContent)
@@ -105,6 +105,36 @@ struct SharingTests {
                 #expect(link.mealId == mealId && link.mealTitle == "Just logged")
                 #expect(try await stack.open("/api/share/\(link.token)").status == .ok, "the link opens at once")
             }
+        }
+    }
+
+    @Test("not yet: a logged meal whose event is held back is 409 meal_not_ready with Retry-After after the wait; 201 once it arrives")
+    func mealNotReadyYet() async throws {
+        try await SharingStack.run(holdMealEvents: true) { stack in
+            let (owner, _) = try await stack.signUp("Patient")
+            let (stranger, _) = try await stack.signUp("Stranger")
+            let mealId = try await stack.logMeal(title: "Still travelling", token: owner)
+            let path = "/api/share/meal/\(mealId.uuidString.lowercased())"
+            let early = try await stack.gateway.call(.post, path, json: "{}", token: owner)
+            #expect(early.status == .conflict && early.errorCode == "meal_not_ready" && early.headers[.retryAfter] == "1")
+            let strangers = try await stack.gateway.call(.post, path, json: "{}", token: stranger)
+            #expect(strangers.status == .notFound && strangers.errorCode == "meal_not_found", "the meals service says it is not theirs")
+            try await stack.releasingMealEvents {
+                let link = try await stack.shareLink(mealId, token: owner)
+                #expect(link.mealId == mealId && link.mealTitle == "Still travelling")
+            }
+        }
+    }
+
+    @Test("a meal the sharing service never heard of, with the meals service unreachable: 503 with Retry-After, not 404 or 409")
+    func mealsUnreachableAfterTheWait() async throws {
+        // Port 1: nothing listens, so the question after the wait finds no meals service.
+        try await SharingStack.run(sharingSettings: ["sharing.meals.url": "http://127.0.0.1:1", "sharing.meal.wait.seconds": "0"]) { stack in
+            let (owner, _) = try await stack.signUp("Unlucky")
+            let unknown = try await stack.gateway.call(.post, "/api/share/meal/\(UUID().uuidString.lowercased())", json: "{}", token: owner)
+            #expect(unknown.status == .serviceUnavailable && unknown.errorCode == "service_unavailable", "\(String(buffer: unknown.body))")
+            #expect(unknown.headers[.retryAfter] == "5")
+            #expect(try await stack.links(token: owner).isEmpty)
         }
     }
 

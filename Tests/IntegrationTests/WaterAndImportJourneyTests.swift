@@ -100,23 +100,27 @@ struct WaterAndImportJourneyTests {
         }
     }
 
-    @Test("PUT /api/custom-meals/{id} creates under the client's id (201); a newer modifiedAt updates it, an older one is ignored as a stale write")
+    @Test(
+        "PUT /api/custom-meals/{id} creates under the client's id (201, Location, ETag); a newer modifiedAt updates it, an older one is ignored as a stale write"
+    )
     func customMealUnderClientId() async throws {
         try await FullStack.run(start: Self.start) { stack in
             let user = try await stack.signUp("Hal", form: .emailAndPasswordOnly)
             let id = UUID().uuidString.lowercased()
             let path = "/api/custom-meals/\(id)"
-            let created = try await stack.expect(
+            let creation = try await stack.expect(
                 .created, .put, path, json: Self.customMeal(name: "Usual lunch", calories: 500, modifiedAt: "2026-03-10T08:00:00Z"),
-                token: user.token
-            ).decoded(CustomMealAnswer.self)
+                token: user.token)
+            let created = try creation.decoded(CustomMealAnswer.self)
             #expect(created.id.lowercased() == id && created.version == 1 && created.name == "Usual lunch")
+            #expect(creation.headers[.location] == path && creation.headers[.eTag] == #""1""#, "created as meals are: Location and ETag")
 
-            let updated = try await stack.expect(
+            let update = try await stack.expect(
                 .ok, .put, path, json: Self.customMeal(name: "Bigger lunch", calories: 700, modifiedAt: "2026-03-10T09:00:00Z"),
-                token: user.token
-            ).decoded(CustomMealAnswer.self)
+                token: user.token)
+            let updated = try update.decoded(CustomMealAnswer.self)
             #expect(updated.name == "Bigger lunch" && updated.version == 2 && updated.conflict == nil)
+            #expect(update.headers[.eTag] == #""2""#, "the new version, for If-Match")
 
             let stale = try await stack.expect(
                 .ok, .put, path, json: Self.customMeal(name: "Old lunch", calories: 300, modifiedAt: "2026-03-10T08:30:00Z"),

@@ -82,6 +82,39 @@ struct CustomMealRoutesTests {
         }
     }
 
+    @Test("custom meals answer Location and ETag where meals do: POST, GET, PUT creating (201), replacing, kept as stale; a tombstone neither")
+    func locationAndVersionLikeMeals() async throws {
+        try await harness.withRoutes { client in
+            /// Each step's status and its `Location` and `ETag`, the id in `Location` written as `{id}`.
+            func steps(_ collection: String, body: (String) -> String) async throws -> [String] {
+                var seen: [String] = []
+                func record(_ answer: Answer, id: String) {
+                    let location = answer.headers[.location]?.replacingOccurrences(of: id, with: "{id}") ?? "-"
+                    seen.append("\(answer.status.code) \(location) \(answer.headers[.eTag] ?? "-")")
+                }
+                let posted = try await client.call(.post, "/api/\(collection)", json: body("2026-05-10T11:00:00Z"))
+                record(posted, id: posted.id)
+                record(try await client.call(.get, "/api/\(collection)/\(posted.id)"), id: posted.id)
+                let chosen = UUID().uuidString.lowercased()
+                let path = "/api/\(collection)/\(chosen)"
+                record(try await client.call(.put, path, json: body("2026-05-10T11:00:00Z")), id: chosen)
+                record(try await client.call(.put, path, json: body("2026-05-10T12:00:00Z")), id: chosen)
+                record(try await client.call(.put, path, json: body("2026-05-10T10:00:00Z")), id: chosen)
+                #expect(try await client.call(.delete, path).status == .noContent)
+                record(try await client.call(.put, path, json: body("2026-05-10T13:00:00Z")), id: chosen)
+                return seen
+            }
+            let meals = try await steps("meals") { #"{"items":[{"foodId":"09040","grams":120}],"title":"Banana","modifiedAt":"\#($0)"}"# }
+            let customMeals = try await steps("custom-meals") { #"{"name":"Banana","items":[{"foodId":"09040","grams":120}],"modifiedAt":"\#($0)"}"# }
+            #expect(
+                meals == [
+                    #"201 /api/meals/{id} "1""#, #"200 /api/meals/{id} "1""#, #"201 /api/meals/{id} "1""#, #"200 /api/meals/{id} "2""#,
+                    #"200 /api/meals/{id} "2""#, "200 - -",
+                ])
+            #expect(customMeals == meals.map { $0.replacingOccurrences(of: "/api/meals/", with: "/api/custom-meals/") })
+        }
+    }
+
     @Test("a deleted custom meal stays deleted: deleting again is 204, a later write answers its tombstone, If-Match 404")
     func deletion() async throws {
         try await harness.withRoutes { client in

@@ -45,7 +45,7 @@ struct MealWaitTests {
         #expect(try await found?.userId == userId)
     }
 
-    @Test("a meal still unknown after the wait is nil (the route answers 409 meal_not_ready)")
+    @Test("a meal still unknown after the wait is nil (the route then asks the meals service whether it exists)")
     func unknownAfterWait() async throws {
         let arrivals = MealArrivals(capacity: 8, perUser: 4)
         let wait = MealWait(arrivals: arrivals, limit: .milliseconds(100), recheck: .milliseconds(20))

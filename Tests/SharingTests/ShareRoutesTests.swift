@@ -71,7 +71,7 @@ struct ShareRoutesTests {
         #expect(harness.store.link("any") == nil)
     }
 
-    @Test("another user's meal and a deleted meal are 404; a path that is not a UUID is 422 naming id")
+    @Test("another user's meal and a deleted meal are 404 meal_not_found; a path that is not a UUID is 422 naming id")
     func unknownMeals() async throws {
         let harness = Harness()
         let othersMeal = harness.meal(of: UUID())
@@ -81,32 +81,92 @@ struct ShareRoutesTests {
             for path in ["/api/share/meal/\(othersMeal.mealId)", "/api/share/meal/\(deleted.mealId)"] {
                 let response = try await client.execute(uri: path, method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
                 #expect(response.status == .notFound, "\(path)")
+                #expect(Harness.errorCode(response) == "meal_not_found", "\(path)")
             }
             let notAnId = try await client.execute(
                 uri: "/api/share/meal/not-a-uuid", method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
             #expect(notAnId.status == .unprocessableContent && Harness.errorCode(notAnId) == "validation_failed")
         }
+        #expect(harness.meals.existenceCalls == 0, "meals the service knows need no question to the meals service")
     }
 
-    @Test("a meal whose first event has not arrived is waited for: shared once it arrives, 409 meal_not_ready with Retry-After if not")
-    func mealWait() async throws {
+    @Test("never: a meal the meals service does not have for the caller is 404 meal_not_found after the wait, without Retry-After")
+    func neverLoggedMeal() async throws {
         let harness = Harness()
+        let strangersMeal = UUID()
+        harness.meals.add(strangersMeal, of: UUID())  // known to meals, its event not here yet, and not the caller's
         try await harness.withRoutes { client in
-            let neverArrives = try await client.execute(
-                uri: "/api/share/meal/\(UUID())", method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
-            #expect(neverArrives.status == .conflict)
-            #expect(Harness.errorCode(neverArrives) == "meal_not_ready")
-            #expect(neverArrives.headers[.retryAfter] == "1")
+            for mealId in [UUID(), strangersMeal] {
+                let response = try await client.execute(
+                    uri: "/api/share/meal/\(mealId)", method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
+                #expect(response.status == .notFound)
+                #expect(Harness.errorCode(response) == "meal_not_found")
+                #expect(response.headers[.retryAfter] == nil, "nothing to retry")
+                #expect(harness.arrivals.waitingCount(for: mealId) == 0, "the request gave its waiting slot back")
+            }
+        }
+        #expect(harness.meals.existenceCalls == 2, "the meals service is asked once per request, after the wait")
+        #expect(harness.store.link("any") == nil)
+    }
 
-            let late = harness.meal()  // stored, then hidden until "its event arrives" mid-wait
-            harness.store.forget(mealId: late.mealId)
+    @Test("not yet: a meal the meals service has but whose event has not arrived is 409 meal_not_ready with Retry-After")
+    func notYetArrivedMeal() async throws {
+        let harness = Harness()
+        let late = harness.meal()
+        harness.store.forget(mealId: late.mealId)  // logged in meals; its event still on its way
+        try await harness.withRoutes { client in
+            let response = try await client.execute(
+                uri: "/api/share/meal/\(late.mealId)", method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
+            #expect(response.status == .conflict)
+            #expect(Harness.errorCode(response) == "meal_not_ready")
+            #expect(response.headers[.retryAfter] == "1")
+        }
+        #expect(harness.meals.existenceCalls == 1)
+    }
+
+    @Test("a meal whose event arrives while the meals service is asked is shared (201), not refused")
+    func eventArrivesDuringTheQuestion() async throws {
+        let harness = Harness()
+        let late = harness.meal()
+        harness.store.forget(mealId: late.mealId)
+        harness.meals.whenAsked { [store = harness.store] _ in store.received(late) }
+        try await harness.withRoutes { client in
+            let response = try await client.execute(
+                uri: "/api/share/meal/\(late.mealId)", method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
+            #expect(response.status == .created, "\(String(buffer: response.body))")
+        }
+    }
+
+    @Test("when the meals service cannot say whether the meal exists: 503 service_unavailable with Retry-After, no link")
+    func mealsUnreachableAfterTheWait() async throws {
+        let harness = Harness()
+        harness.meals.setReachable(false)
+        try await harness.withRoutes { client in
+            let response = try await client.execute(
+                uri: "/api/share/meal/\(UUID())", method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
+            #expect(response.status == .serviceUnavailable)
+            #expect(Harness.errorCode(response) == "service_unavailable")
+            #expect(response.headers[.retryAfter] == "5")
+            let list = try await client.execute(uri: "/api/share", method: .get, headers: harness.caller(json: false))
+            #expect(try Harness.decode(Harness.LinkPage.self, list).links.isEmpty)
+        }
+    }
+
+    @Test("a meal whose first event has not arrived is waited for and shared (201) the moment it arrives")
+    func mealWait() async throws {
+        // A wait far longer than the test: the answer can only come from the event's arrival, not from the deadline.
+        let harness = Harness(mealWaitLimit: .seconds(60))
+        let late = harness.meal()  // stored, then hidden until "its event arrives" mid-wait
+        harness.store.forget(mealId: late.mealId)
+        try await harness.withRoutes { client in
             async let shared = client.execute(
                 uri: "/api/share/meal/\(late.mealId)", method: .post, headers: harness.caller(), body: ByteBuffer(string: "{}"))
-            try await Task.sleep(for: .milliseconds(60))
+            try await harness.untilShareWaits(for: late.mealId)
             harness.store.received(late)
             harness.arrivals.arrived([late.mealId])
             #expect(try await shared.status == .created)
         }
+        #expect(harness.meals.existenceCalls == 0, "a meal that arrived within the wait needs no question")
     }
 
     @Test("a share with the photo copies it once from the meals service; later links of the meal reuse the copy")
@@ -114,11 +174,11 @@ struct ShareRoutesTests {
         let harness = Harness()
         let meal = harness.meal(hasPhoto: true)
         let jpeg = MealPhoto(mediaType: "image/jpeg", bytes: ByteBuffer(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]))
-        harness.photos.add(jpeg, for: meal.mealId)
+        harness.meals.add(jpeg, for: meal.mealId)
         try await harness.withRoutes { client in
             let first = try await harness.share(meal.mealId, #"{"includePhoto":true}"#, client: client)
             let second = try await harness.share(meal.mealId, #"{"includePhoto":true}"#, client: client)
-            #expect(harness.photos.calls == 1)
+            #expect(harness.meals.calls == 1)
             for token in [first, second] {
                 let photo = try await client.execute(uri: "/shared/\(token)/photo", method: .get, headers: [:])
                 #expect(photo.status == .ok)
@@ -133,12 +193,12 @@ struct ShareRoutesTests {
         let harness = Harness()
         let plain = harness.meal(hasPhoto: false)
         let pictured = harness.meal(hasPhoto: true)
-        harness.photos.add(MealPhoto(mediaType: "image/png", bytes: ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47])), for: pictured.mealId)
+        harness.meals.add(MealPhoto(mediaType: "image/png", bytes: ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47])), for: pictured.mealId)
         try await harness.withRoutes { client in
             let token = try await harness.share(plain.mealId, #"{"includePhoto":true}"#, client: client)
             #expect(harness.store.link(token)?.includePhoto == false)
 
-            harness.photos.setReachable(false)
+            harness.meals.setReachable(false)
             let unreachable = try await client.execute(
                 uri: "/api/share/meal/\(pictured.mealId)", method: .post, headers: harness.caller(),
                 body: ByteBuffer(string: #"{"includePhoto":true}"#))
@@ -147,7 +207,7 @@ struct ShareRoutesTests {
         }
         let keyless = Harness(photosConfigured: false)
         let meal = keyless.meal(hasPhoto: true)
-        keyless.photos.add(MealPhoto(mediaType: "image/png", bytes: ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47])), for: meal.mealId)
+        keyless.meals.add(MealPhoto(mediaType: "image/png", bytes: ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47])), for: meal.mealId)
         try await keyless.withRoutes { client in
             let response = try await client.execute(
                 uri: "/api/share/meal/\(meal.mealId)", method: .post, headers: keyless.caller(), body: ByteBuffer(string: #"{"includePhoto":true}"#))

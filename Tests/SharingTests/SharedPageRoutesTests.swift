@@ -108,7 +108,7 @@ struct SharedPageRoutesTests {
     func photoNotShared() async throws {
         let harness = Harness()
         let meal = harness.meal(hasPhoto: true)
-        harness.photos.add(MealPhoto(mediaType: "image/png", bytes: ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47])), for: meal.mealId)
+        harness.meals.add(MealPhoto(mediaType: "image/png", bytes: ByteBuffer(bytes: [0x89, 0x50, 0x4E, 0x47])), for: meal.mealId)
         try await harness.withRoutes { client in
             let withPhoto = try await harness.share(meal.mealId, #"{"includePhoto":true}"#, client: client)
             let without = try await harness.share(meal.mealId, client: client)

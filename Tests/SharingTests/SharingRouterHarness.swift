@@ -13,19 +13,23 @@ import Testing
 
 @testable import SharingService
 
-/// The sharing service's routes on an in-memory store, a stand-in for the meals service's photos and the real card
-/// rasteriser, answered through a client that checks every answer against the OpenAPI document.
+/// The sharing service's routes on an in-memory store, a stand-in for the meals service and the real card rasteriser,
+/// answered through a client that checks every answer against the OpenAPI document.
 final class SharingRouterHarness: Sendable {
     static let start = Date(timeIntervalSince1970: 1_778_414_400)  // 2026-05-10T12:00:00Z
 
     let store: InMemorySharingStore
-    let photos = StandInMealPhotos()
+    let meals = StandInMeals()
     let arrivals = MealArrivals(capacity: 8, perUser: 4)
     let clock = Mutex(SharingRouterHarness.start)
     let owner = UUID()
 
-    init(photosConfigured: Bool = true) {
+    /// How long a share request waits for its meal's event.
+    let mealWaitLimit: Duration
+
+    init(photosConfigured: Bool = true, mealWaitLimit: Duration = .milliseconds(300)) {
         store = InMemorySharingStore(photosConfigured: photosConfigured)
+        self.mealWaitLimit = mealWaitLimit
     }
 
     var now: Date { clock.withLock { $0 } }
@@ -41,9 +45,9 @@ final class SharingRouterHarness: Sendable {
         try await CardRasteriserTests.withRasteriser { rasteriser in
             let router = ServiceRuntime.makeRouter(service: "sharing", checks: [])
             SharingRoutes(
-                store: store, photoSource: photos, views: views, renderer: try SharedPageRenderer.bundled(), rasteriser: rasteriser,
+                store: store, meals: meals, views: views, renderer: try SharedPageRenderer.bundled(), rasteriser: rasteriser,
                 publicBaseURL: "https://share.example", viewCacheLinks: 100,
-                mealWait: MealWait(arrivals: arrivals, limit: .milliseconds(300), recheck: .milliseconds(20)),
+                mealWait: MealWait(arrivals: arrivals, limit: mealWaitLimit, recheck: .milliseconds(20)),
                 now: { [self] in now }
             ).addRoutes(to: router)
             try await Application(router: router).test(.router) { client in
@@ -53,7 +57,8 @@ final class SharingRouterHarness: Sendable {
         }
     }
 
-    /// A meal of `userId` (the owner by default) as its events would leave it in the store.
+    /// A meal of `userId` (the owner by default) as its events would leave it in the store, and as the meals service
+    /// holds it.
     @discardableResult
     func meal(of userId: UUID? = nil, title: String = "Salmon bowl", hasPhoto: Bool = false, version: Int = 1) -> MealSnapshot {
         let totals = NutrientTotals(calories: 612, proteinGrams: 38, carbsGrams: 55, fatGrams: 24, fiberGrams: 7)
@@ -68,7 +73,17 @@ final class SharingRouterHarness: Sendable {
             totals: totals, healthScore: 78, healthRating: "good", dietPreference: "balanced", dietScore: 80, dietBand: "green",
             dietExplanation: "A balanced meal.", version: version)
         store.received(meal)
+        meals.add(meal.mealId, of: meal.userId)
         return meal
+    }
+
+    /// Polls until a share request waits for `mealId`'s event (its first read found no meal).
+    func untilShareWaits(for mealId: UUID) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while arrivals.waitingCount(for: mealId) == 0 {
+            try #require(ContinuousClock.now < deadline, "no share request began to wait for the meal")
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// The identity headers the gateway adds for `userId` (the owner by default).
@@ -117,21 +132,46 @@ final class SharingRouterHarness: Sendable {
     }
 }
 
-/// The meals service's `GET /api/meals/:id/photo` as the sharing service sees it: a photo per meal, or unreachable.
-final class StandInMealPhotos: MealPhotoSource {
-    private let state = Mutex<(photos: [UUID: MealPhoto], reachable: Bool, calls: Int)>(([:], true, 0))
+/// The meals service as the sharing service asks it: the meals it holds and their owners, a photo per meal, or
+/// unreachable; `whenAsked` runs as a `holds` question arrives (an event arriving meanwhile).
+final class StandInMeals: MealsLookup {
+    private struct State {
+        var owners: [UUID: UUID] = [:]
+        var photos: [UUID: MealPhoto] = [:]
+        var reachable = true
+        var photoCalls = 0
+        var existenceCalls = 0
+        var whenAsked: (@Sendable (UUID) -> Void)?
+    }
 
+    private let state = Mutex(State())
+
+    func add(_ mealId: UUID, of userId: UUID) { state.withLock { $0.owners[mealId] = userId } }
     func add(_ photo: MealPhoto, for mealId: UUID) { state.withLock { $0.photos[mealId] = photo } }
     func setReachable(_ reachable: Bool) { state.withLock { $0.reachable = reachable } }
-    var calls: Int { state.withLock { $0.calls } }
+    func whenAsked(_ action: @escaping @Sendable (UUID) -> Void) { state.withLock { $0.whenAsked = action } }
+    /// How often a photo was fetched.
+    var calls: Int { state.withLock { $0.photoCalls } }
+    /// How often the service was asked whether a meal exists.
+    var existenceCalls: Int { state.withLock { $0.existenceCalls } }
 
     func photo(mealId: UUID, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> MealPhoto? {
         try state.withLock { state in
-            state.calls += 1
+            state.photoCalls += 1
             guard state.reachable else {
                 throw APIError.unavailable("The meal's photo cannot be copied right now; try again shortly or share without the photo.")
             }
-            return state.photos[mealId]
+            return state.owners[mealId] == caller.userId ? state.photos[mealId] : nil
         }
+    }
+
+    func holds(mealId: UUID, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> Bool {
+        let (holds, action) = try state.withLock { state in
+            state.existenceCalls += 1
+            guard state.reachable else { throw APIError.unavailable("Whether this meal exists cannot be checked right now; try again shortly.") }
+            return (state.owners[mealId] == caller.userId, state.whenAsked)
+        }
+        action?(mealId)
+        return holds
     }
 }

@@ -58,6 +58,14 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/MealLocation`.
         public typealias MealLocation = Swift.String
+        /// The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
+        ///
+        /// - Remark: Generated from `#/components/headers/CustomMealETag`.
+        public typealias CustomMealETag = Swift.String
+        /// `/api/custom-meals/{id}` (lower-case id).
+        ///
+        /// - Remark: Generated from `#/components/headers/CustomMealLocation`.
+        public typealias CustomMealLocation = Swift.String
         /// The product's version, quoted (`"3"`); send it back in `If-Match`.
         ///
         /// - Remark: Generated from `#/components/headers/ProductETag`.

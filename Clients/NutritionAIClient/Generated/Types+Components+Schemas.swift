@@ -24,7 +24,7 @@ extension Components {
         public struct ErrorBody: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ErrorBody/error`.
             public struct errorPayload: Codable, Hashable, Sendable {
-                /// Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 409: version_conflict, meal_not_ready, duplicate_barcode; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable, product_lookup_unavailable; 504: upstream_timeout.
+                /// Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 409: version_conflict, meal_not_ready, duplicate_barcode; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable, product_lookup_unavailable; 504: upstream_timeout.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/code`.
                 public var code: Swift.String
@@ -63,7 +63,7 @@ extension Components {
                 /// Creates a new `errorPayload`.
                 ///
                 /// - Parameters:
-                ///   - code: Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 409: version_conflict, meal_not_ready, duplicate_barcode; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable, product_lookup_unavailable; 504: upstream_timeout.
+                ///   - code: Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 409: version_conflict, meal_not_ready, duplicate_barcode; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable, product_lookup_unavailable; 504: upstream_timeout.
                 ///   - message: A sentence for people; never internals.
                 ///   - details: Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it). Empty object when there is nothing to add.
                 ///   - requestId: The request's `X-Request-Id`, also on the response header.
@@ -242,7 +242,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/User`.
         public struct User: Codable, Hashable, Sendable {
-            /// Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            /// Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///
             /// - Remark: Generated from `#/components/schemas/User/id`.
             public var id: Swift.String
@@ -257,7 +257,7 @@ extension Components {
             /// Creates a new `User`.
             ///
             /// - Parameters:
-            ///   - id: Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            ///   - id: Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///   - email:
             ///   - displayName: 1 to 80 characters (Swift characters, trimmed).
             ///   - createdAt:
@@ -635,7 +635,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Session/refreshToken`.
             public var refreshToken: Swift.String
-            /// Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            /// Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///
             /// - Remark: Generated from `#/components/schemas/Session/sessionId`.
             public var sessionId: Swift.String
@@ -652,7 +652,7 @@ extension Components {
             ///   - expiresAt: When the access token expires.
             ///   - expiresIn: Seconds until `expiresAt`.
             ///   - refreshToken: Opaque, single use; trade it at `POST /api/auth/refresh` for the next pair.
-            ///   - sessionId: Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            ///   - sessionId: Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///   - user:
             ///   - profile:
             public init(
@@ -780,7 +780,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/SessionListItem`.
         public struct SessionListItem: Codable, Hashable, Sendable {
-            /// Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            /// Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///
             /// - Remark: Generated from `#/components/schemas/SessionListItem/id`.
             public var id: Swift.String
@@ -805,7 +805,7 @@ extension Components {
             /// Creates a new `SessionListItem`.
             ///
             /// - Parameters:
-            ///   - id: Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            ///   - id: Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///   - createdAt:
             ///   - lastUsedAt:
             ///   - expiresAt:
@@ -2181,7 +2181,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Meal`.
         public struct Meal: Codable, Hashable, Sendable {
-            /// Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            /// Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///
             /// - Remark: Generated from `#/components/schemas/Meal/id`.
             public var id: Swift.String
@@ -2260,6 +2260,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Meal/tags`.
             public var tags: Components.Schemas.Meal.tagsPayload
+            /// Whether the meal has a photo now (`photoUrl` is then set): the same as `hasPhoto` in a day's history (`GET /api/history/{date}`), the export and the meal events; false once the photo is removed or expired (`deletePhotosAfterDays`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Meal/hasPhoto`.
+            public var hasPhoto: Swift.Bool
             /// The photo's signed URL (`GET /media/photos/{photoId}`), which works without a token until `photoUrlExpiresAt`; absent without a photo. Relative to the API's base URL.
             ///
             /// - Remark: Generated from `#/components/schemas/Meal/photoUrl`.
@@ -2309,7 +2313,7 @@ extension Components {
             /// Creates a new `Meal`.
             ///
             /// - Parameters:
-            ///   - id: Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            ///   - id: Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///   - title:
             ///   - origin:
             ///   - description: The text the meal was analysed from.
@@ -2328,6 +2332,7 @@ extension Components {
             ///   - dietScore:
             ///   - unrecognised: Phrases of the description that matched no food; not counted.
             ///   - tags: The meal's tags, in lower case; `[]` without any.
+            ///   - hasPhoto: Whether the meal has a photo now (`photoUrl` is then set): the same as `hasPhoto` in a day's history (`GET /api/history/{date}`), the export and the meal events; false once the photo is removed or expired (`deletePhotosAfterDays`).
             ///   - photoUrl: The photo's signed URL (`GET /media/photos/{photoId}`), which works without a token until `photoUrlExpiresAt`; absent without a photo. Relative to the API's base URL.
             ///   - createdAt:
             ///   - updatedAt:
@@ -2357,6 +2362,7 @@ extension Components {
                 dietScore: Components.Schemas.DietScore,
                 unrecognised: [Swift.String],
                 tags: Components.Schemas.Meal.tagsPayload,
+                hasPhoto: Swift.Bool,
                 photoUrl: Swift.String? = nil,
                 createdAt: Foundation.Date,
                 updatedAt: Foundation.Date,
@@ -2386,6 +2392,7 @@ extension Components {
                 self.dietScore = dietScore
                 self.unrecognised = unrecognised
                 self.tags = tags
+                self.hasPhoto = hasPhoto
                 self.photoUrl = photoUrl
                 self.createdAt = createdAt
                 self.updatedAt = updatedAt
@@ -2416,6 +2423,7 @@ extension Components {
                 case dietScore
                 case unrecognised
                 case tags
+                case hasPhoto
                 case photoUrl
                 case createdAt
                 case updatedAt
@@ -2504,6 +2512,10 @@ extension Components {
                     Components.Schemas.Meal.tagsPayload.self,
                     forKey: .tags
                 )
+                self.hasPhoto = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .hasPhoto
+                )
                 self.photoUrl = try container.decodeIfPresent(
                     Swift.String.self,
                     forKey: .photoUrl
@@ -2560,6 +2572,7 @@ extension Components {
                     "dietScore",
                     "unrecognised",
                     "tags",
+                    "hasPhoto",
                     "photoUrl",
                     "createdAt",
                     "updatedAt",
@@ -4758,7 +4771,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/CustomMeal`.
         public struct CustomMeal: Codable, Hashable, Sendable {
-            /// Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            /// Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///
             /// - Remark: Generated from `#/components/schemas/CustomMeal/id`.
             public var id: Swift.String
@@ -4819,7 +4832,7 @@ extension Components {
             /// Creates a new `CustomMeal`.
             ///
             /// - Parameters:
-            ///   - id: Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            ///   - id: Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///   - name: 1 to 120 characters, trimmed.
             ///   - mealType:
             ///   - items:
@@ -6622,7 +6635,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/MealHighlight`.
         public struct MealHighlight: Codable, Hashable, Sendable {
-            /// Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            /// Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///
             /// - Remark: Generated from `#/components/schemas/MealHighlight/mealId`.
             public var mealId: Swift.String
@@ -6647,7 +6660,7 @@ extension Components {
             /// Creates a new `MealHighlight`.
             ///
             /// - Parameters:
-            ///   - mealId: Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            ///   - mealId: Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///   - title:
             ///   - date:
             ///   - eatenAt:
@@ -7622,7 +7635,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/HistoryMeal`.
         public struct HistoryMeal: Codable, Hashable, Sendable {
-            /// Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            /// Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///
             /// - Remark: Generated from `#/components/schemas/HistoryMeal/mealId`.
             public var mealId: Swift.String
@@ -7638,6 +7651,8 @@ extension Components {
             public var edited: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/HistoryMeal/notes`.
             public var notes: Swift.String?
+            /// Whether the meal has a photo now, as the meal's own `hasPhoto` (`GET /api/meals/{id}`) says; false once the photo is removed or expired.
+            ///
             /// - Remark: Generated from `#/components/schemas/HistoryMeal/hasPhoto`.
             public var hasPhoto: Swift.Bool
             /// The signed URL of the meal photo's JPEG thumbnail (`GET /media/photos/{photoId}/thumbnail`, at most 320 px on its long side, upright, without EXIF), signed by trends with the same key meals checks; works without a token until `thumbnailUrlExpiresAt` (read the day again for a fresh one). Absent without a photo, and for a meal last changed before meal events carried its photo id (any edit of the meal adds it). It answers 404 while the photo has no thumbnail: `pending` (a photo stored before thumbnails, until the upkeep job makes one) or `unavailable` (an image the library cannot read); `GET /api/meals/{id}` says which.
@@ -7667,14 +7682,14 @@ extension Components {
             /// Creates a new `HistoryMeal`.
             ///
             /// - Parameters:
-            ///   - mealId: Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            ///   - mealId: Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///   - title:
             ///   - mealType:
             ///   - eatenAt:
             ///   - isConsumed:
             ///   - edited:
             ///   - notes:
-            ///   - hasPhoto:
+            ///   - hasPhoto: Whether the meal has a photo now, as the meal's own `hasPhoto` (`GET /api/meals/{id}`) says; false once the photo is removed or expired.
             ///   - thumbnailUrl: The signed URL of the meal photo's JPEG thumbnail (`GET /media/photos/{photoId}/thumbnail`, at most 320 px on its long side, upright, without EXIF), signed by trends with the same key meals checks; works without a token until `thumbnailUrlExpiresAt` (read the day again for a fresh one). Absent without a photo, and for a meal last changed before meal events carried its photo id (any edit of the meal adds it). It answers 404 while the photo has no thumbnail: `pending` (a photo stored before thumbnails, until the upkeep job makes one) or `unavailable` (an image the library cannot read); `GET /api/meals/{id}` says which.
             ///   - thumbnailUrlExpiresAt: When `thumbnailUrl` stops working; present with it.
             ///   - items:
@@ -8531,7 +8546,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ShareLink/cardUrl`.
             public var cardUrl: Swift.String
-            /// Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            /// Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///
             /// - Remark: Generated from `#/components/schemas/ShareLink/mealId`.
             public var mealId: Swift.String
@@ -8572,7 +8587,7 @@ extension Components {
             ///   - token: 43 base64url characters (256 bits).
             ///   - url: The public page: `SHARING_PUBLIC_BASE_URL` + `/shared/{token}`.
             ///   - cardUrl: The 1200x630 SVG card.
-            ///   - mealId: Upper-case in JSON bodies (Swift's `UUID` encoding); compare ids case-insensitively.
+            ///   - mealId: Lower case (RFC 9562), as every id the API writes; any case is accepted where an id is sent.
             ///   - mealTitle: Left out once the meal was deleted.
             ///   - shareText: "I had [meal] with [calories] calories! [url]"; left out once the meal was deleted.
             ///   - status:

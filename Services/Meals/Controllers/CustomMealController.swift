@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import ServiceDefaults
 import SyncContracts
+import WireJSON
 
 /// Saved meals to log again: `/api/custom-meals` list, create, read, replace, delete, and log as a consumed meal.
 struct CustomMealController: Sendable {
@@ -41,7 +42,8 @@ struct CustomMealController: Sendable {
             nextCursor: rows.count > limit ? page.last.map { ListCursor.encode(key: $0.name, id: $0.id) } : nil)
     }
 
-    /// `POST /api/custom-meals` {name, mealType, items}: 201; items are checked against the food table now.
+    /// `POST /api/custom-meals` {name, mealType, items}: 201 with `Location` and `ETag`, as for meals; items are checked
+    /// against the food table now.
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> EditedResponse<CustomMealBody> {
         let caller = try CallerIdentity(request)
         var request = request
@@ -54,18 +56,20 @@ struct CustomMealController: Sendable {
             id: UUID(), userId: caller.userId, name: name, mealType: mealType, items: body.items, version: 1, createdAt: now, updatedAt: now,
             modified: stamp, tags: tags ?? [])
         try await customMealStore.create(meal, logger: context.logger)
-        return EditedResponse(status: .created, response: try await self.body(of: meal, logger: context.logger))
+        return EditedResponse(status: .created, headers: Self.headers(for: meal), response: try await self.body(of: meal, logger: context.logger))
     }
 
-    /// `GET /api/custom-meals/:id`.
-    @Sendable func show(request: Request, context: AppRequestContext) async throws -> CustomMealBody {
+    /// `GET /api/custom-meals/:id` with its version as `ETag`.
+    @Sendable func show(request: Request, context: AppRequestContext) async throws -> EditedResponse<CustomMealBody> {
         let caller = try CallerIdentity(request)
-        return try await body(of: try await find(context, caller: caller), logger: context.logger)
+        let meal = try await find(context, caller: caller)
+        return EditedResponse(headers: Self.headers(for: meal), response: try await body(of: meal, logger: context.logger))
     }
 
     /// `PUT /api/custom-meals/:id` {name, mealType, items, modifiedAt}: replaces it; 409 when `If-Match` is stale;
     /// without `If-Match`, last-write-wins on `modifiedAt` as for meals, and an id the caller never used creates the
-    /// custom meal under it (201; a deleted one's id answers its tombstone, another user's id 404).
+    /// custom meal under it (201; a deleted one's id answers its tombstone, another user's id 404). Every answer with
+    /// the custom meal carries its `Location` and its version as `ETag`, as `PUT /api/meals/:id` does.
     @Sendable func replace(request: Request, context: AppRequestContext) async throws -> EditedResponse<WriteAnswer<CustomMealBody>> {
         let caller = try CallerIdentity(request)
         let id = try Self.id(context)
@@ -84,7 +88,8 @@ struct CustomMealController: Sendable {
                 modified: stamp, tags: tags ?? [])
             switch try await customMealStore.createIfAbsent(meal, logger: context.logger) {
             case .created(let meal):
-                return EditedResponse(status: .created, response: .entity(try await self.body(of: meal, logger: context.logger)))
+                return EditedResponse(
+                    status: .created, headers: Self.headers(for: meal), response: .entity(try await self.body(of: meal, logger: context.logger)))
             case .deleted(let tombstone):
                 return EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: .deletionPreserved)))
             case .idTaken: throw APIError.notFound("No such custom meal.")
@@ -96,9 +101,11 @@ struct CustomMealController: Sendable {
             if let tags { meal.tags = tags }
         }
         switch outcome {
-        case .written(let meal): return EditedResponse(response: .entity(try await self.body(of: meal, logger: context.logger)))
+        case .written(let meal):
+            return EditedResponse(headers: Self.headers(for: meal), response: .entity(try await self.body(of: meal, logger: context.logger)))
         case .kept(let meal, let conflict):
-            return EditedResponse(response: .entity(try await self.body(of: meal, conflict: conflict, logger: context.logger)))
+            return EditedResponse(
+                headers: Self.headers(for: meal), response: .entity(try await self.body(of: meal, conflict: conflict, logger: context.logger)))
         case .deleted(let tombstone, let conflict): return EditedResponse(response: .deleted(DeletedEntityBody(tombstone, conflict: conflict)))
         }
     }
@@ -151,6 +158,11 @@ struct CustomMealController: Sendable {
             throw APIError.notFound("No such custom meal.")
         }
         return meal
+    }
+
+    /// A custom meal's `ETag` (its version) and `Location`, as `MealFactory.headers(for:)` gives a meal's.
+    static func headers(for meal: CustomMealRecord) -> HTTPFields {
+        [.eTag: "\"\(meal.version)\"", .location: "/api/custom-meals/\(meal.id.lowercasedString)"]
     }
 
     private static func id(_ context: AppRequestContext) throws -> UUID {

@@ -27,6 +27,8 @@ struct MealBody: ResponseCodable, Equatable {
     /// Phrases of the description that matched no food; they are not counted.
     var unrecognised: [String]
     var tags: [String]
+    /// Whether the meal has a photo now: the same as `hasPhoto` in a day's history, the export and the meal events.
+    var hasPhoto: Bool
     /// The photo's signed URL (it works without a bearer token until `photoUrlExpiresAt`; read the meal again for a
     /// fresh one); absent without a photo.
     var photoUrl: String?
@@ -64,6 +66,7 @@ struct MealBody: ResponseCodable, Equatable {
         healthScore = meal.health
         dietScore = meal.diet
         unrecognised = meal.unrecognised
+        hasPhoto = meal.hasPhoto
         let signed = meal.photoId.map { photos.url(for: $0) }
         photoUrl = signed?.url
         photoUrlExpiresAt = signed?.expiresAt

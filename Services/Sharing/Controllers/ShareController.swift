@@ -9,7 +9,8 @@ import WireJSON
 /// The share API: create a link for one's own meal, list and revoke one's links, and the public JSON view.
 struct ShareController: Sendable {
     let store: any SharingStore
-    let photoSource: any MealPhotoSource
+    /// The meals service, asked for a shared photo and, after a vain wait, whether the meal exists.
+    let meals: any MealsLookup
     let opener: LinkOpener
     let views: SharedViewAnswers
     let addresses: PublicAddresses
@@ -25,9 +26,11 @@ struct ShareController: Sendable {
     }
 
     /// `POST /api/share/meal/:id` {expiresInDays?, includePhoto?, showDisplayName?}: 201 with the new link.
-    /// A meal the service has not heard of yet is waited for (`MealWait`) and then shared. 404 for a meal the caller does
-    /// not own (or that was deleted); 409 `meal_not_ready` with `Retry-After` when its first event has not arrived within
-    /// the wait; 503 `busy` when too many requests wait already.
+    /// A meal the service has not heard of yet is waited for (`MealWait`) and then shared. 404 `meal_not_found` for a
+    /// meal the caller does not own (or that was deleted), also when the meals service, asked after a vain wait, has no
+    /// such meal for the caller; 409 `meal_not_ready` with `Retry-After` when it has one whose first event has not arrived
+    /// within the wait; 503 `busy` when too many requests wait already, `service_unavailable` when the meals service
+    /// cannot be asked.
     @Sendable func share(request: Request, context: AppRequestContext) async throws -> EditedResponse<ShareLinkBody> {
         let caller = try CallerIdentity(request)
         let mealId = try context.parameters.uuid("id")
@@ -36,7 +39,7 @@ struct ShareController: Sendable {
         guard (1...ShareRequest.maximumDays).contains(days) else {
             throw APIError.invalid(["expiresInDays": "Use 1 to \(ShareRequest.maximumDays) days."])
         }
-        let meal = try await ownedMeal(mealId, of: caller.userId, logger: context.logger)
+        let meal = try await ownedMeal(mealId, of: caller, requestId: context.requestId, logger: context.logger)
         var includePhoto = false
         if body.includePhoto == true {
             includePhoto = try await copyPhoto(of: meal, for: caller, requestId: context.requestId, logger: context.logger)
@@ -91,16 +94,20 @@ struct ShareController: Sendable {
         return .noContent
     }
 
-    /// The caller's meal, waited for when its first event has not arrived yet.
-    private func ownedMeal(_ mealId: UUID, of userId: UUID, logger: Logger) async throws -> MealSnapshot {
-        guard let stored = try await mealWait.meal(mealId, of: userId, lookup: { try await store.meal(mealId, logger: logger) })
-        else {
-            throw APIError(
-                .conflict, code: "meal_not_ready", message: "This meal is not ready to share yet; try again in a moment.",
-                headers: [.retryAfter: "1"])
+    /// The caller's meal, waited for when its first event has not arrived yet. After a vain wait the meals service is
+    /// asked whether the caller has such a meal at all, so that "never" (404) is not answered as "not yet" (409), which
+    /// a client would retry for ever.
+    private func ownedMeal(_ mealId: UUID, of caller: CallerIdentity, requestId: String, logger: Logger) async throws -> MealSnapshot {
+        let lookup = { try await store.meal(mealId, logger: logger) }
+        var stored = try await mealWait.meal(mealId, of: caller.userId, lookup: lookup)
+        if stored == nil {
+            guard try await meals.holds(mealId: mealId, for: caller, requestId: requestId, logger: logger) else { throw Self.noSuchMeal }
+            // The event may have arrived while the meals service answered.
+            stored = try await lookup()
         }
+        guard let stored else { throw Self.notReady }
         // Another user's meal is as unknown as a missing one.
-        guard stored.userId == userId, let snapshot = stored.snapshot else { throw Self.noSuchMeal }
+        guard stored.userId == caller.userId, let snapshot = stored.snapshot else { throw Self.noSuchMeal }
         return snapshot
     }
 
@@ -108,14 +115,16 @@ struct ShareController: Sendable {
     private func copyPhoto(of meal: MealSnapshot, for caller: CallerIdentity, requestId: String, logger: Logger) async throws -> Bool {
         guard meal.hasPhoto else { return false }
         if try await store.hasPhoto(mealId: meal.mealId, logger: logger) { return true }
-        guard let photo = try await photoSource.photo(mealId: meal.mealId, for: caller, requestId: requestId, logger: logger) else {
+        guard let photo = try await meals.photo(mealId: meal.mealId, for: caller, requestId: requestId, logger: logger) else {
             return false
         }
         try await store.savePhoto(photo, mealId: meal.mealId, userId: caller.userId, logger: logger)
         return true
     }
 
-    private static let noSuchMeal = APIError.notFound("No such meal.")
+    private static let noSuchMeal = APIError(.notFound, code: "meal_not_found", message: "No such meal.")
+    private static let notReady = APIError(
+        .conflict, code: "meal_not_ready", message: "This meal is not ready to share yet; try again in a moment.", headers: [.retryAfter: "1"])
 
     static let encoder: JSONEncoder = {
         let encoder = WireJSONEncoder()

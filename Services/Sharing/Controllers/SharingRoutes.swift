@@ -8,7 +8,7 @@ import ServiceDefaults
 /// (`SharedPageController`), which open links the same way and count views in the same `ViewCounter`.
 struct SharingRoutes {
     let store: any SharingStore
-    let photoSource: any MealPhotoSource
+    let meals: any MealsLookup
     let views: ViewCounter
     let renderer: SharedPageRenderer
     let rasteriser: CardRasteriser
@@ -23,7 +23,7 @@ struct SharingRoutes {
         let addresses = PublicAddresses(baseURL: publicBaseURL)
         let opener = LinkOpener(store: store, views: views)
         ShareController(
-            store: store, photoSource: photoSource, opener: opener,
+            store: store, meals: meals, opener: opener,
             views: SharedViewAnswers(opener: opener, cache: SharedViewCache(capacity: viewCacheLinks), addresses: addresses),
             addresses: addresses, mealWait: mealWait, now: now
         ).addRoutes(to: router)
