@@ -69,7 +69,8 @@ func makeGatewayApplication(
         apiExplorer: apiExplorer, rateLimits: rateLimits, clock: clock, recorder: recorder, revocations: revocations, shutdownGrace: shutdownGrace)
     let admission = PassThroughAdmission(
         routes: settings.routes, balancers: balancers, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), verifier: verifier,
-        rateLimits: rateLimits, clock: clock, webOrigins: settings.webOrigins, maxBodyBytes: settings.http.maxBodyBytes)
+        rateLimits: rateLimits, clock: clock, webOrigins: settings.webOrigins, maxBodyBytes: settings.http.maxBodyBytes,
+        declaredMethods: apiDocument.declaredMethods)
     let pools = UpstreamConnectionPools(connectTimeout: settings.connectTimeout)
     let upstreamTimeout = settings.upstreamTimeout
     let serverName = configuration.serverName

@@ -48,6 +48,24 @@ extension UpstreamProxyTests {
         #expect(passThroughCount(metrics, "delegated") == 0)
     }
 
+    @Test("a method the API document does not declare for a known path is 405 with Allow and reaches no upstream")
+    func undeclaredMethod() async throws {
+        let metrics = TestMetrics()
+        let token = try await tokens.token()
+        try await withGateway(metrics: metrics) { gateway in
+            try await gateway.execute(uri: "/api/meals/echo", method: .patch, headers: [.authorization: "Bearer \(token)"]) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "DELETE, GET, PUT")
+                let error = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body)).error
+                #expect(error.code == "method_not_allowed" && error.details["method"] != nil)
+            }
+            try await gateway.execute(uri: "/api/meals/echo", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
+                #expect(response.status == .ok, "a declared method still passes")
+            }
+        }
+        #expect(passThroughCount(metrics, "forwarded") == 1, "the refused request reached no upstream")
+    }
+
     @Test("browsers' requests are forwarded with CORS headers, missing tokens refused, and only the gateway's own routes go to the router")
     func delegatedRequests() async throws {
         let metrics = TestMetrics()

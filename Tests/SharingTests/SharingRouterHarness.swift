@@ -77,9 +77,10 @@ final class SharingRouterHarness: Sendable {
         return meal
     }
 
-    /// Polls until a share request waits for `mealId`'s event (its first read found no meal).
+    /// Polls until a share request waits for `mealId`'s event (its first read found no meal). The deadline only ends a
+    /// test that would hang: the unit tests run side by side on two cores, and a request may wait long for its turn.
     func untilShareWaits(for mealId: UUID) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while arrivals.waitingCount(for: mealId) == 0 {
             try #require(ContinuousClock.now < deadline, "no share request began to wait for the meal")
             try await Task.sleep(for: .milliseconds(5))

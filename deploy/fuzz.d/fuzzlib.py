@@ -132,6 +132,9 @@ def call(method, path, payload=None, token=None, headers=None, **kwargs):
 
 
 ERROR_KEYS = {"code", "message", "details", "requestId"}
+# The one spelling of a field's path in a refusal's details: keys joined by dots, indices in brackets
+# (`items[0].productId`), `body` for the body itself; a header, path or query value by its name.
+FIELD_PATH = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*(\[[0-9]+\])*(\.[A-Za-z_$][A-Za-z0-9_$-]*(\[[0-9]+\])*)*$")
 
 
 def error_shape_problem(answer):
@@ -154,6 +157,12 @@ def error_shape_problem(answer):
         return "error.details is not an object of strings"
     if not isinstance(inner["requestId"], str) or not inner["requestId"]:
         return "error.requestId is missing or empty"
+    if answer.status == 422:
+        misspelt = [key for key in inner["details"] if not FIELD_PATH.match(key)]
+        if misspelt:
+            return f"details name fields in another spelling than items[0].field: {misspelt}"
+    if answer.status == 400 and inner["code"] == "malformed_body" and set(inner["details"]) - {"body"}:
+        return f"400 malformed_body names fields ({sorted(inner['details'])}): a well-formed body is 422"
     return None
 
 

@@ -22,11 +22,14 @@ struct PassThroughAdmission: Sendable {
     let cors: CORSRules
     let csrf: CSRFCheck
     let maxBodyBytes: Int
+    /// The methods the API document declares per path (405 for another on a known path).
+    let declaredMethods: DeclaredMethods
     private let balancers: [String: UpstreamBalancer]
 
     init(
         routes: RouteTable, balancers: [String: UpstreamBalancer], addresses: ClientAddressResolver, verifier: AccessTokenVerifier,
-        rateLimits: RateLimitGate, clock: GatewayClock, webOrigins: WebOrigins, maxBodyBytes: Int
+        rateLimits: RateLimitGate, clock: GatewayClock, webOrigins: WebOrigins, maxBodyBytes: Int,
+        declaredMethods: DeclaredMethods = .none
     ) {
         self.routes = routes
         self.balancers = balancers
@@ -37,6 +40,7 @@ struct PassThroughAdmission: Sendable {
         self.cors = CORSRules(origins: webOrigins)
         self.csrf = CSRFCheck(origins: webOrigins)
         self.maxBodyBytes = maxBodyBytes
+        self.declaredMethods = declaredMethods
     }
 
     /// The admission of `request` from `peer` (the direct peer's IP address), whose id is `requestId`; `recent` is
@@ -69,6 +73,7 @@ struct PassThroughAdmission: Sendable {
             let error = APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not supported.")
             return refuse(error, body)
         }
+        if let error = declaredMethods.refusal(of: request.method, on: path) { return refuse(error, body) }
         if let error = csrf.refusal(of: request) { return refuse(error, body) }
         var pending = PendingAdmission(
             request: request, route: route, requestId: requestId, body: body, answerHeaders: corsHeaders,

@@ -9,10 +9,13 @@ struct APIDocumentController: Sendable {
     let document: ByteBuffer
     /// A strong validator of the document's bytes (`ContentETag`), for `If-None-Match`.
     let etag: String
+    /// The methods it declares per path.
+    let declaredMethods: DeclaredMethods
 
-    init(document: [UInt8]) {
+    init(document: [UInt8]) throws {
         self.document = ByteBuffer(bytes: document)
         self.etag = ContentETag.of(document)
+        self.declaredMethods = try DeclaredMethods(openAPIDocument: document)
     }
 
     /// The document bundled with the gateway.
@@ -20,7 +23,7 @@ struct APIDocumentController: Sendable {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
             throw APIDocumentMissing()
         }
-        return APIDocumentController(document: Array(try Data(contentsOf: url)))
+        return try APIDocumentController(document: Array(try Data(contentsOf: url)))
     }
 
     func addRoutes<Context: RequestContext>(to router: Router<Context>) {
