@@ -8,9 +8,10 @@ import PostgresSupport
 import ServiceDefaults
 
 /// The composition root of the foods service: creates every concrete client and wires the routes.
-/// Owns schema `foods` (products, their versions and reports, the barcodes Open Food Facts lacked); reads the USDA
-/// table from its data file into memory; asks Open Food Facts for barcodes it lacks; publishes `food.product_changed`;
-/// consumes `user.deleted`. `now` is the clock of every stored time; tests pass their own, and their own `source` in
+/// Owns schema `foods` (products, their versions and reports, the barcodes Open Food Facts lacked, what it knows of
+/// accounts and meals from events); reads the USDA table from its data file into memory; asks Open Food Facts for
+/// barcodes it lacks; publishes `food.product_changed`; consumes the meal events, `user.profile_updated` and
+/// `user.deleted`. `now` is the clock of every stored time; tests pass their own, and their own `source` in
 /// place of Open Food Facts.
 func buildApplication(
     config: ConfigReader, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
@@ -45,11 +46,13 @@ func buildApplication(
 
     let checks = infrastructure.readinessChecks + [ClosureReadinessCheck(name: "usda_foods") { generic.isLoaded }]
     let router = ServiceRuntime.makeRouter(service: "foods", checks: checks)
-    FoodController(generic: generic, products: products, barcodes: barcodes, answers: answers).addRoutes(to: router)
-    ProductController(store: products, reportsToHold: settings.reportsToHold, now: now).addRoutes(to: router)
+    let established = settings.community.establishedAccount
+    FoodController(generic: generic, products: products, barcodes: barcodes, answers: answers, established: established, now: now)
+        .addRoutes(to: router)
+    ProductController(store: products, rules: settings.community, now: now).addRoutes(to: router)
     ExportController(part: FoodsExportTables.part, pool: infrastructure.postgres).addRoutes(to: router)
     return BackendApplication(
         infrastructure: infrastructure, services: [httpClient, generic, inbox], router: router,
         http: try HTTPServerSettings(config: config, defaultPort: 8086),
-        adminRoutes: ProductReviewController(store: products, now: now).routes, logger: logger)
+        adminRoutes: ProductReviewController(store: products, established: established, now: now).routes, logger: logger)
 }

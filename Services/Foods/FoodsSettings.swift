@@ -2,13 +2,13 @@ import Configuration
 import Foundation
 import ServiceDefaults
 
-/// The foods service's own settings (`FOODS_*`); Open Food Facts' are `OpenFoodFactsSettings`.
+/// The foods service's own settings (`FOODS_*`); Open Food Facts' are `OpenFoodFactsSettings`, the trust in users'
+/// products and reports `CommunityRules`.
 struct FoodsSettings: Sendable {
     /// The USDA table as JSON lines, the file meals imports too (`FOODS_FOOD_DATA_FILE`; none: search finds products only).
     var foodDataFile: URL?
-    /// Distinct users whose reports hold a product back from others until an operator looks (`FOODS_REPORTS_TO_HOLD`,
-    /// default 3, 1...1000).
-    var reportsToHold: Int
+    /// Daily limits, whose reports count, and how many hold a product.
+    var community: CommunityRules
     /// How long a barcode look-up's answer is kept (`FOODS_LOOKUP_CACHE_MILLISECONDS`, default 2000, 0...60000; 0 keeps
     /// none): another replica's change of a product is answered here within it.
     var lookupCacheLifetime: Duration
@@ -22,7 +22,7 @@ struct FoodsSettings: Sendable {
             throw ConfigurationError.invalid(
                 "FOODS_FOOD_DATA_FILE", reason: "no file at \(file.path) (deploy/setup.sh writes .local/foods/usda_sr24.jsonl)")
         }
-        reportsToHold = try config.integer("foods.reports.to.hold", default: 3, in: 1...1000)
+        community = try CommunityRules(config: config)
         lookupCacheLifetime = .milliseconds(try config.integer("foods.lookup.cache.milliseconds", default: 2000, in: 0...60000))
         lookupCacheEntries = try config.integer("foods.lookup.cache.entries", default: 10000, in: 1...1_000_000)
         openFoodFacts = try OpenFoodFactsSettings(config: config)

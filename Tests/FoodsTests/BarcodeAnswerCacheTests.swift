@@ -73,7 +73,7 @@ struct BarcodeAnswerCacheTests {
             let afterEdit = try await client.call(.get, Self.path, as: harness.stranger)
             #expect(afterEdit.json["version"] as? Int == 2 && afterEdit.json["name"] as? String == "Greek yoghurt 0 %")
 
-            for reporter in [harness.stranger, UUID(), UUID()] {
+            for reporter in [try harness.establishedAccount(), try harness.establishedAccount(), try harness.establishedAccount()] {
                 let report = try await client.call(
                     .post, "/api/foods/products/\(added.id)/reports", json: #"{"reason":"wrong_nutrition"}"#, as: reporter)
                 #expect(report.status == .accepted)

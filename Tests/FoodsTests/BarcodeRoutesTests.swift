@@ -25,7 +25,9 @@ struct BarcodeRoutesTests {
                 #expect(found.status == .ok && found.id == added.id, "\(code): \(found.text)")
                 #expect(found.json["barcode"] as? String == "00036000291452")
             }
-            #expect(harness.source.asked.isEmpty, "a stored product is answered without asking Open Food Facts")
+            #expect(
+                harness.source.asked == [GTIN("036000291452")],
+                "Open Food Facts is asked once whether it has a user's product's code (its miss is kept)")
         }
     }
 
@@ -77,6 +79,7 @@ struct BarcodeRoutesTests {
             let first = try await client.call(.get, "/api/foods/barcode/5000000000005")
             #expect(first.status == .notFound && first.errorCode == "product_not_found", "\(first.text)")
             #expect((first.json["error"] as? [String: Any])?["message"] as? String ?? "" != "")
+            #expect(first.details["externalLookup"] as? String == "not_found" && first.details["barcode"] as? String == "05000000000005")
             #expect(try await client.call(.get, "/api/foods/barcode/5000000000005").status == .notFound)
             #expect(harness.source.asked.count == 1, "the miss is remembered")
             harness.clock.advance(seconds: harness.missTTL + 1)
@@ -85,17 +88,20 @@ struct BarcodeRoutesTests {
         }
     }
 
-    @Test("Open Food Facts unable to answer is 503 product_lookup_unavailable with Retry-After, and nothing is remembered")
-    func unavailable() async throws {
+    @Test(
+        "Open Food Facts not asked (unreachable, cut off, breaker open, budget spent) is 404 product_not_found saying why, so the app offers to add it; nothing is remembered",
+        arguments: [ExternalLookup.unavailable, .budgetExhausted])
+    func unavailable(cause: ExternalLookup) async throws {
         let gtin = try #require(GTIN("4260123450021"))
-        harness.source.answer(gtin, with: .failure(ProductSourceUnavailable(reason: "answered 429", retryAfter: .seconds(30))))
+        harness.source.answer(gtin, with: .failure(ProductSourceUnavailable(reason: "answered 429", retryAfter: .seconds(30), cause: cause)))
         try await harness.withRoutes { client in
             let answer = try await client.call(.get, "/api/foods/barcode/4260123450021")
-            #expect(answer.status == .serviceUnavailable && answer.errorCode == "product_lookup_unavailable", "\(answer.text)")
-            #expect(answer.headers[.retryAfter] == "30")
+            #expect(answer.status == .notFound && answer.errorCode == "product_not_found", "\(answer.text)")
+            #expect(answer.details["externalLookup"] as? String == cause.rawValue && answer.headers[.retryAfter] == nil, "\(answer.text)")
             #expect(harness.store.misses.isEmpty, "an unanswered look-up is not a miss")
             harness.source.answer(gtin, with: .success(.found(Self.yoghurt)))
             #expect(try await client.call(.get, "/api/foods/barcode/4260123450021").status == .ok, "the next look-up asks again")
+            #expect(harness.source.asked == [gtin, gtin])
         }
     }
 
@@ -126,6 +132,7 @@ struct BarcodeRoutesTests {
         try await switchedOff.withRoutes { client in
             let answer = try await client.call(.get, "/api/foods/barcode/4260123450014")
             #expect(answer.status == .notFound && answer.errorCode == "product_not_found")
+            #expect(answer.details["externalLookup"] as? String == "disabled")
             #expect(source.asked.isEmpty)
         }
     }

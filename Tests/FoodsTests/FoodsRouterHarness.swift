@@ -19,7 +19,9 @@ struct FoodsRouterHarness: Sendable {
     let store = InMemoryProductStore()
     let source = ScriptedProductSource()
     let clock = TestClock(Date(timeIntervalSince1970: 1_795_000_000))
-    var reportsToHold = 3
+    /// The service's defaults: 3 counted reports hold, 5 reports and 20 products a day, established after 72 hours
+    /// and 5 logged meals.
+    var rules = CommunityRules()
     var refreshAfter: TimeInterval = 7 * 86400
     var missTTL: TimeInterval = 86400
     var openFoodFactsEnabled = true
@@ -43,8 +45,11 @@ struct FoodsRouterHarness: Sendable {
         let router = ServiceRuntime.makeRouter(service: "foods", checks: [])
         let clock = clock
         let products = AnswerForgettingProductStore(base: store, answers: answers)
-        FoodController(generic: Self.generic, products: products, barcodes: barcodes, answers: answers).addRoutes(to: router)
-        ProductController(store: products, reportsToHold: reportsToHold, now: { clock.now }).addRoutes(to: router)
+        FoodController(
+            generic: Self.generic, products: products, barcodes: barcodes, answers: answers, established: rules.establishedAccount,
+            now: { clock.now }
+        ).addRoutes(to: router)
+        ProductController(store: products, rules: rules, now: { clock.now }).addRoutes(to: router)
         let owner = owner
         try await Application(router: router).test(.router) { client in
             let problems = try await ContractCheckingClient.problems(of: client) { checked in
@@ -58,9 +63,33 @@ struct FoodsRouterHarness: Sendable {
     func withAdminRoutes(_ body: @Sendable (FoodsClient) async throws -> Void) async throws {
         let clock = clock
         let products = AnswerForgettingProductStore(base: store, answers: answers)
-        let router = AdminServer.makeRouter(routes: ProductReviewController(store: products, now: { clock.now }).routes)
+        let router = AdminServer.makeRouter(
+            routes: ProductReviewController(store: products, established: rules.establishedAccount, now: { clock.now }).routes)
         let owner = owner
         try await Application(router: router).test(.router) { client in try await body(FoodsClient(client: client, owner: owner)) }
+    }
+}
+
+extension FoodsRouterHarness {
+    /// A new account with the history the rules ask of an established one: registered 30 days ago, with 10 meals logged.
+    func establishedAccount() throws -> UUID {
+        let userId = UUID()
+        try store.apply(FoodsTestEvents.profile(of: userId, at: clock.now.addingTimeInterval(-30 * 86400)), now: clock.now)
+        for _ in 0..<10 { try store.apply(FoodsTestEvents.meal(UUID(), of: userId, at: clock.now.addingTimeInterval(-86400)), now: clock.now) }
+        return userId
+    }
+
+    /// A new account registered a moment ago, with no meals: not established.
+    func freshAccount() throws -> UUID {
+        let userId = UUID()
+        try store.apply(FoodsTestEvents.profile(of: userId, at: clock.now), now: clock.now)
+        return userId
+    }
+
+    /// `userId` logs a consumed meal naming `productId` (as the meal event tells foods).
+    func log(_ productId: String, by userId: UUID) throws {
+        let product = try #require(UUID(uuidString: productId))
+        try store.apply(FoodsTestEvents.meal(UUID(), of: userId, products: [product], at: clock.now), now: clock.now)
     }
 }
 

@@ -121,7 +121,7 @@ struct ProductRoutesTests {
         }
     }
 
-    @Test("reports from enough users hold a product back from others (not from its author) until an operator reinstates it")
+    @Test("reports from enough established accounts hold a product back from others (not from its author) until an operator reinstates it")
     func reportsHold() async throws {
         try await harness.withRoutes { client in
             let added = try await client.addProduct(barcode: "036000291452")
@@ -130,10 +130,12 @@ struct ProductRoutesTests {
             #expect(own.status == .unprocessableContent && own.errorCode == "own_product")
             let bad = try await client.call(.post, reports, json: #"{"reason":"ugly"}"#, as: harness.stranger)
             #expect(bad.status == .unprocessableContent && bad.details["reason"] != nil)
-            let reporters = [harness.stranger, UUID(), UUID()]
+            let reporters = [try harness.establishedAccount(), try harness.establishedAccount(), try harness.establishedAccount()]
             for (index, reporter) in reporters.enumerated() {
                 let answer = try await client.call(.post, reports, json: #"{"reason":"wrong_nutrition","note":"kJ as kcal"}"#, as: reporter)
-                #expect(answer.status == .accepted && answer.json["reports"] as? Int == index + 1, "\(answer.text)")
+                #expect(
+                    answer.status == .accepted && answer.json["reports"] as? Int == index + 1 && answer.json["counted"] as? Bool == true,
+                    "\(answer.text)")
                 #expect(answer.json["held"] as? Bool == (index == 2))
                 if index == 0 {
                     let again = try await client.call(.post, reports, json: #"{"reason":"other"}"#, as: reporter)

@@ -57,6 +57,9 @@ struct FoodsStack: Sendable {
 }
 
 extension TestResponse {
+    /// The `details` of an error answer.
+    var details: [String: String] { (try? decoded(ErrorBody.self))?.error.details ?? [:] }
+
     /// The answer's JSON object, read loosely.
     var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:] }
 }

@@ -99,7 +99,8 @@ step "starting AuthService on $AUTH_PORT, FoodsService on $FOODS_PORT and the ga
 : >"$WORK/foods.log"
 bench_start_auth "$AUTH_PORT"
 # Open Food Facts switched off: a barcode we lack is a 404, never a call out of the machine.
-bench_start_service foods "$FOODS_PORT" FOODS_FOOD_DATA_FILE="$FOOD_DATA_FILE" FOODS_OFF_ENABLED=false
+# One user adds every product of (a): the limit of products an account adds a day (FOODS_PRODUCTS_PER_DAY) is lifted.
+bench_start_service foods "$FOODS_PORT" FOODS_FOOD_DATA_FILE="$FOOD_DATA_FILE" FOODS_OFF_ENABLED=false FOODS_PRODUCTS_PER_DAY=10000
 FOODS_PID=$SERVICE_PID
 wait_for 120 "auth readiness" http_ok "http://127.0.0.1:$AUTH_PORT/health/ready" \
   || fail "AuthService did not become ready; see $WORK/auth.log"

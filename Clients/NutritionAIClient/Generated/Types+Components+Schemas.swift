@@ -24,7 +24,7 @@ extension Components {
         public struct ErrorBody: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ErrorBody/error`.
             public struct errorPayload: Codable, Hashable, Sendable {
-                /// Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 409: version_conflict, meal_not_ready, duplicate_barcode; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable, product_lookup_unavailable; 504: upstream_timeout.
+                /// Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_if_match; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 405: method_not_allowed; 409: version_conflict, meal_not_ready, duplicate_barcode, email_taken; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, unknown_field, invalid_cursor, invalid_reset_token, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts, product_limit_reached, report_limit_reached; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable; 504: upstream_timeout.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/code`.
                 public var code: Swift.String
@@ -32,7 +32,7 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/message`.
                 public var message: Swift.String
-                /// Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it). Empty object when there is nothing to add.
+                /// Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it); for `product_not_found` barcode and externalLookup; for `product_limit_reached` and `report_limit_reached` limit and windowSeconds. Empty object when there is nothing to add.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/details`.
                 public struct detailsPayload: Codable, Hashable, Sendable {
@@ -52,7 +52,7 @@ extension Components {
                         try encoder.encodeAdditionalProperties(additionalProperties)
                     }
                 }
-                /// Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it). Empty object when there is nothing to add.
+                /// Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it); for `product_not_found` barcode and externalLookup; for `product_limit_reached` and `report_limit_reached` limit and windowSeconds. Empty object when there is nothing to add.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/details`.
                 public var details: Components.Schemas.ErrorBody.errorPayload.detailsPayload
@@ -63,9 +63,9 @@ extension Components {
                 /// Creates a new `errorPayload`.
                 ///
                 /// - Parameters:
-                ///   - code: Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_cursor, invalid_if_match, invalid_image_encoding, email_taken, invalid_reset_token; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 409: version_conflict, meal_not_ready, duplicate_barcode; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable, product_lookup_unavailable; 504: upstream_timeout.
+                ///   - code: Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_if_match; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 405: method_not_allowed; 409: version_conflict, meal_not_ready, duplicate_barcode, email_taken; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, unknown_field, invalid_cursor, invalid_reset_token, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts, product_limit_reached, report_limit_reached; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable; 504: upstream_timeout.
                 ///   - message: A sentence for people; never internals.
-                ///   - details: Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it). Empty object when there is nothing to add.
+                ///   - details: Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it); for `product_not_found` barcode and externalLookup; for `product_limit_reached` and `report_limit_reached` limit and windowSeconds. Empty object when there is nothing to add.
                 ///   - requestId: The request's `X-Request-Id`, also on the response header.
                 public init(
                     code: Swift.String,
@@ -3606,6 +3606,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/ProductSummary/barcode`.
             public var barcode: Swift.String
+            /// Established accounts other than its author that logged it (as in `Product`); 0: unconfirmed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductSummary/confirmations`.
+            public var confirmations: Swift.Int
             /// Only with `source: openfoodfacts`.
             ///
             /// - Remark: Generated from `#/components/schemas/ProductSummary/attribution`.
@@ -3624,6 +3628,7 @@ extension Components {
             ///   - per100ml: With `basis: 100ml`.
             ///   - servingSize:
             ///   - barcode: GTIN-14: the barcode as stored, 14 digits (UPC-A, EAN-8 and EAN-13 padded with leading zeros, UPC-E expanded first).
+            ///   - confirmations: Established accounts other than its author that logged it (as in `Product`); 0: unconfirmed.
             ///   - attribution: Only with `source: openfoodfacts`.
             public init(
                 id: Swift.String,
@@ -3637,6 +3642,7 @@ extension Components {
                 per100ml: Components.Schemas.Nutrients? = nil,
                 servingSize: Components.Schemas.ServingSize? = nil,
                 barcode: Swift.String,
+                confirmations: Swift.Int,
                 attribution: Components.Schemas.Attribution? = nil
             ) {
                 self.id = id
@@ -3650,6 +3656,7 @@ extension Components {
                 self.per100ml = per100ml
                 self.servingSize = servingSize
                 self.barcode = barcode
+                self.confirmations = confirmations
                 self.attribution = attribution
             }
             public enum CodingKeys: String, CodingKey {
@@ -3664,6 +3671,7 @@ extension Components {
                 case per100ml
                 case servingSize
                 case barcode
+                case confirmations
                 case attribution
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -3712,6 +3720,10 @@ extension Components {
                     Swift.String.self,
                     forKey: .barcode
                 )
+                self.confirmations = try container.decode(
+                    Swift.Int.self,
+                    forKey: .confirmations
+                )
                 self.attribution = try container.decodeIfPresent(
                     Components.Schemas.Attribution.self,
                     forKey: .attribution
@@ -3728,6 +3740,7 @@ extension Components {
                     "per100ml",
                     "servingSize",
                     "barcode",
+                    "confirmations",
                     "attribution"
                 ])
             }
@@ -3769,7 +3782,7 @@ extension Components {
                 }
             }
         }
-        /// A packaged product (`kind: product`), added by a user (`source: community`) or fetched from Open Food Facts (`source: openfoodfacts`). Unlike the rest of the API, every key is present, `null` where the value is unknown; exactly one of `per100g` and `per100ml` is present, as `basis` says.
+        /// A packaged product (`kind: product`), added by a user (`source: community`) or fetched from Open Food Facts (`source: openfoodfacts`). Unlike the rest of the API, every key is present, `null` where the value is unknown; exactly one of `per100g` and `per100ml` is present, as `basis` says. A `community` product carries how far it can be trusted (`confirmations`, `differsFromOpenFoodFacts`).
         ///
         /// - Remark: Generated from `#/components/schemas/Product`.
         public struct Product: Codable, Hashable, Sendable {
@@ -3881,7 +3894,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Product/mine`.
             public var mine: Swift.Bool
-            /// `offered` to everyone; `held` after reports of `FOODS_REPORTS_TO_HOLD` distinct users (3) until reviewed, shown only to its author; `removed` after review.
+            /// `offered` to everyone; `held` after counted reports of `FOODS_REPORTS_TO_HOLD` established accounts (3) until reviewed, shown only to its author and to those who logged it before; `removed` after review. A product from Open Food Facts is never held.
             ///
             /// - Remark: Generated from `#/components/schemas/Product/status`.
             @frozen public enum statusPayload: String, Codable, Hashable, Sendable, CaseIterable {
@@ -3889,10 +3902,22 @@ extension Components {
                 case held = "held"
                 case removed = "removed"
             }
-            /// `offered` to everyone; `held` after reports of `FOODS_REPORTS_TO_HOLD` distinct users (3) until reviewed, shown only to its author; `removed` after review.
+            /// `offered` to everyone; `held` after counted reports of `FOODS_REPORTS_TO_HOLD` established accounts (3) until reviewed, shown only to its author and to those who logged it before; `removed` after review. A product from Open Food Facts is never held.
             ///
             /// - Remark: Generated from `#/components/schemas/Product/status`.
             public var status: Components.Schemas.Product.statusPayload
+            /// How far others vouch for it: how many accounts other than its author have logged it (a consumed meal names it), counting only established accounts (known for `FOODS_ESTABLISHED_ACCOUNT_MIN_AGE_HOURS`, 72, with at least `FOODS_ESTABLISHED_ACCOUNT_MIN_MEALS` logged meals, 5), each once. A `community` product with 0 is unconfirmed: show it as added by another user and not yet confirmed, so the user checks it against the pack.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/confirmations`.
+            public var confirmations: Swift.Int
+            /// For a `community` product whose barcode Open Food Facts has too: that product (the one `GET /api/foods/barcode/{code}` answers when it is complete); `null` otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/openFoodFactsProductId`.
+            public var openFoodFactsProductId: Swift.String?
+            /// For a `community` product whose barcode Open Food Facts has too: whether the two disagree (another basis, or energy, a macronutrient or sugars more than 10 % apart, at least 10 kcal or 1 g); `null` when Open Food Facts has no product of this barcode, and for Open Food Facts' own products.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Product/differsFromOpenFoodFacts`.
+            public var differsFromOpenFoodFacts: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/Product/createdAt`.
             public var createdAt: Foundation.Date
             /// - Remark: Generated from `#/components/schemas/Product/updatedAt`.
@@ -3928,7 +3953,10 @@ extension Components {
             ///   - nutriScore: Nutri-Score grade; `null` when unknown.
             ///   - version: Increases with every change; send it back in `If-Match` on `PUT /api/foods/products/{id}`.
             ///   - mine: Whether the caller added it (only they may edit it).
-            ///   - status: `offered` to everyone; `held` after reports of `FOODS_REPORTS_TO_HOLD` distinct users (3) until reviewed, shown only to its author; `removed` after review.
+            ///   - status: `offered` to everyone; `held` after counted reports of `FOODS_REPORTS_TO_HOLD` established accounts (3) until reviewed, shown only to its author and to those who logged it before; `removed` after review. A product from Open Food Facts is never held.
+            ///   - confirmations: How far others vouch for it: how many accounts other than its author have logged it (a consumed meal names it), counting only established accounts (known for `FOODS_ESTABLISHED_ACCOUNT_MIN_AGE_HOURS`, 72, with at least `FOODS_ESTABLISHED_ACCOUNT_MIN_MEALS` logged meals, 5), each once. A `community` product with 0 is unconfirmed: show it as added by another user and not yet confirmed, so the user checks it against the pack.
+            ///   - openFoodFactsProductId: For a `community` product whose barcode Open Food Facts has too: that product (the one `GET /api/foods/barcode/{code}` answers when it is complete); `null` otherwise.
+            ///   - differsFromOpenFoodFacts: For a `community` product whose barcode Open Food Facts has too: whether the two disagree (another basis, or energy, a macronutrient or sugars more than 10 % apart, at least 10 kcal or 1 g); `null` when Open Food Facts has no product of this barcode, and for Open Food Facts' own products.
             ///   - createdAt:
             ///   - updatedAt:
             ///   - fetchedAt: When it was last fetched from Open Food Facts; `null` for a user's product.
@@ -3955,6 +3983,9 @@ extension Components {
                 version: Swift.Int,
                 mine: Swift.Bool,
                 status: Components.Schemas.Product.statusPayload,
+                confirmations: Swift.Int,
+                openFoodFactsProductId: Swift.String? = nil,
+                differsFromOpenFoodFacts: Swift.Bool? = nil,
                 createdAt: Foundation.Date,
                 updatedAt: Foundation.Date,
                 fetchedAt: Foundation.Date? = nil,
@@ -3981,6 +4012,9 @@ extension Components {
                 self.version = version
                 self.mine = mine
                 self.status = status
+                self.confirmations = confirmations
+                self.openFoodFactsProductId = openFoodFactsProductId
+                self.differsFromOpenFoodFacts = differsFromOpenFoodFacts
                 self.createdAt = createdAt
                 self.updatedAt = updatedAt
                 self.fetchedAt = fetchedAt
@@ -4008,6 +4042,9 @@ extension Components {
                 case version
                 case mine
                 case status
+                case confirmations
+                case openFoodFactsProductId
+                case differsFromOpenFoodFacts
                 case createdAt
                 case updatedAt
                 case fetchedAt
@@ -4099,6 +4136,18 @@ extension Components {
                     Components.Schemas.Product.statusPayload.self,
                     forKey: .status
                 )
+                self.confirmations = try container.decode(
+                    Swift.Int.self,
+                    forKey: .confirmations
+                )
+                self.openFoodFactsProductId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .openFoodFactsProductId
+                )
+                self.differsFromOpenFoodFacts = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .differsFromOpenFoodFacts
+                )
                 self.createdAt = try container.decode(
                     Foundation.Date.self,
                     forKey: .createdAt
@@ -4137,6 +4186,9 @@ extension Components {
                     "version",
                     "mine",
                     "status",
+                    "confirmations",
+                    "openFoodFactsProductId",
+                    "differsFromOpenFoodFacts",
                     "createdAt",
                     "updatedAt",
                     "fetchedAt",
@@ -4417,11 +4469,15 @@ extension Components {
         public struct ProductReportResult: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ProductReportResult/productId`.
             public var productId: Swift.String
-            /// Distinct users who reported it (the caller included).
+            /// Counted reports of the product: established accounts' reports of a user's product (a user's second report is not counted again).
             ///
             /// - Remark: Generated from `#/components/schemas/ProductReportResult/reports`.
             public var reports: Swift.Int
-            /// Whether it is now held back from everyone but its author until reviewed.
+            /// Whether this report counts towards holding the product: only an established account's report of a `community` product does. Others are kept for the operator.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductReportResult/counted`.
+            public var counted: Swift.Bool
+            /// Whether it is now held back from everyone but its author and those who logged it, until reviewed.
             ///
             /// - Remark: Generated from `#/components/schemas/ProductReportResult/held`.
             public var held: Swift.Bool
@@ -4429,20 +4485,24 @@ extension Components {
             ///
             /// - Parameters:
             ///   - productId:
-            ///   - reports: Distinct users who reported it (the caller included).
-            ///   - held: Whether it is now held back from everyone but its author until reviewed.
+            ///   - reports: Counted reports of the product: established accounts' reports of a user's product (a user's second report is not counted again).
+            ///   - counted: Whether this report counts towards holding the product: only an established account's report of a `community` product does. Others are kept for the operator.
+            ///   - held: Whether it is now held back from everyone but its author and those who logged it, until reviewed.
             public init(
                 productId: Swift.String,
                 reports: Swift.Int,
+                counted: Swift.Bool,
                 held: Swift.Bool
             ) {
                 self.productId = productId
                 self.reports = reports
+                self.counted = counted
                 self.held = held
             }
             public enum CodingKeys: String, CodingKey {
                 case productId
                 case reports
+                case counted
                 case held
             }
             public init(from decoder: any Swift.Decoder) throws {
@@ -4455,6 +4515,10 @@ extension Components {
                     Swift.Int.self,
                     forKey: .reports
                 )
+                self.counted = try container.decode(
+                    Swift.Bool.self,
+                    forKey: .counted
+                )
                 self.held = try container.decode(
                     Swift.Bool.self,
                     forKey: .held
@@ -4462,6 +4526,7 @@ extension Components {
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "productId",
                     "reports",
+                    "counted",
                     "held"
                 ])
             }

@@ -11386,7 +11386,7 @@ public enum Operations {
     }
     /// Search foods and packaged products
     ///
-    /// USDA foods and packaged products together, ranked, tolerant of plurals, prefixes and typos; not paged. Each result says its `kind`: `generic` (a USDA food, per 100 g, with its household `measures`) or `product` (a product added by a user or fetched from Open Food Facts, per 100 g or 100 ml as `basis` says, with its `barcode`; `attribution` for Open Food Facts data, to be shown with it). Products held after reports are found only by their author. Open Food Facts is not searched: a product it has is found once someone scanned it (`GET /api/foods/barcode/{code}`).
+    /// USDA foods and packaged products together, ranked, tolerant of plurals, prefixes and typos; not paged. Each result says its `kind`: `generic` (a USDA food, per 100 g, with its household `measures`) or `product` (a product added by a user or fetched from Open Food Facts, per 100 g or 100 ml as `basis` says, with its `barcode`; `attribution` for Open Food Facts data, to be shown with it). Products held after reports are found only by their author and those who logged them before. A product's `confirmations` say how many established accounts other than its author logged it. A user's product whose barcode has a complete Open Food Facts product is left out: that one is found instead. Open Food Facts is not searched: a product it has is found once someone scanned it (`GET /api/foods/barcode/{code}`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -11923,7 +11923,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `not_found`: no USDA food or product with this id, or a product held after reports (for everyone but its author) or removed.
+            /// `not_found`: no USDA food or product with this id, or a product held after reports (for everyone but its author and those who logged it before) or removed.
             ///
             /// - Remark: Generated from `#/paths//api/foods/{id}/get(getFood)/responses/404`.
             ///
@@ -12117,7 +12117,7 @@ public enum Operations {
     }
     /// The packaged product with a barcode
     ///
-    /// Reads the code as UPC-A, UPC-E, EAN-8, EAN-13 or GTIN-14 (spaces and hyphens ignored; an 8-digit code may be an EAN-8 or a UPC-E, each reading whose check digit holds is tried). A product stored (added by a user, or fetched from Open Food Facts less than `FOODS_OFF_REFRESH_AFTER_HOURS` ago, 168) is answered at once; otherwise Open Food Facts is asked (within `FOODS_OFF_TIMEOUT_SECONDS`, 1.8 s), and a product it has is stored and answered with `source: openfoodfacts` and `attribution`, which the app must show. When Open Food Facts cannot answer, a stored older copy is answered; only with none is it 503. A code Open Food Facts does not know is remembered for `FOODS_OFF_MISS_TTL_HOURS` (24) and answered 404 meanwhile: the app offers to add the product (`POST /api/foods/products`).
+    /// Reads the code as UPC-A, UPC-E, EAN-8, EAN-13 or GTIN-14 (spaces and hyphens ignored; an 8-digit code may be an EAN-8 or a UPC-E, each reading whose check digit holds is tried). A product fetched from Open Food Facts less than `FOODS_OFF_REFRESH_AFTER_HOURS` ago (168) is answered at once; otherwise Open Food Facts is asked (within `FOODS_OFF_TIMEOUT_SECONDS`, 1.8 s), and a product it has is stored and answered with `source: openfoodfacts` and `attribution`, which the app must show. A barcode that only a user's product has (`source: community`) is asked of Open Food Facts too, unless it said it has none within `FOODS_OFF_MISS_TTL_HOURS` (24): once Open Food Facts has the code, its product is answered when it is complete (energy and the three macronutrients), and the user's is marked `differsFromOpenFoodFacts`. A user's product is answered with `confirmations`; show one with 0 as unconfirmed. When Open Food Facts cannot answer, a stored copy is answered. Nothing stored and nothing from Open Food Facts is 404 `product_not_found`, whatever the reason (`details.externalLookup`): the app offers to add the product (`POST /api/foods/products`).
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -12278,7 +12278,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `product_not_found`: no product has this barcode, here or at Open Food Facts, or it was removed (the message suggests `POST /api/foods/products`); `product_under_review`: it is held after reports (its author still gets it).
+            /// `product_not_found`: no product has this barcode: the app offers to add it (`POST /api/foods/products`, or a photo of the label). `details.barcode` is the code's GTIN-14; `details.externalLookup` says why Open Food Facts gave none: `not_found` (it has none, now or within `FOODS_OFF_MISS_TTL_HOURS`), `unavailable` (it could not be reached or did not answer in time, answered an error or garbage, or the breaker is open after repeated failures), `budget_exhausted` (this server's `FOODS_OFF_REQUESTS_PER_MINUTE` is spent, or Open Food Facts answered 429) or `disabled` (`FOODS_OFF_ENABLED=false`); absent when the product was removed after review. Only `not_found` is remembered: after the others a later look-up asks Open Food Facts again. `product_under_review`: a user's product held after reports (its author and those who logged it before still get it).
             ///
             /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/404`.
             ///
@@ -12393,7 +12393,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `product_lookup_unavailable` with `Retry-After`: Open Food Facts could not answer (down, too slow, rate limited or an unreadable answer) and no copy is stored; or the gateway's `upstream_unavailable` / `service_unavailable`.
+            /// `service_unavailable`: the foods service is still reading the USDA table (Retry-After: 2); or the gateway's `upstream_unavailable` / `service_unavailable`.
             ///
             /// - Remark: Generated from `#/paths//api/foods/barcode/{code}/get(getProductByBarcode)/responses/503`.
             ///
@@ -12804,7 +12804,7 @@ public enum Operations {
     }
     /// Add a packaged product
     ///
-    /// For a barcode nobody has added yet (`GET /api/foods/barcode/{code}` answered 404). The caller becomes its author, the only one who may edit it; everyone can find it by barcode and in search.
+    /// For a barcode nobody has added yet (`GET /api/foods/barcode/{code}` answered 404). The caller becomes its author, the only one who may edit it; everyone can find it by barcode and in search, with `confirmations` (0 until others log it) so their apps show it as unconfirmed; once Open Food Facts has the barcode, its product is preferred. One account adds at most `FOODS_PRODUCTS_PER_DAY` products (20) in 24 hours.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -13025,7 +13025,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `duplicate_barcode`: a product with this barcode exists; `details.existingProductId` names it and `details.barcode` gives its GTIN-14. Read it (`GET /api/foods/{id}`) instead, and report it if it is wrong.
+            /// `duplicate_barcode`: a product with this barcode exists (a user's, or Open Food Facts' own); `details.existingProductId` names it and `details.barcode` gives its GTIN-14. Read it (`GET /api/foods/{id}`) instead, and report it if it is wrong.
             ///
             /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/409`.
             ///
@@ -13117,7 +13117,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            /// `product_limit_reached` with `Retry-After`: the caller added `FOODS_PRODUCTS_PER_DAY` products (20) in the last 24 hours (`details.limit`, `details.windowSeconds` 86400); or the gateway's `rate_limited`.
             ///
             /// - Remark: Generated from `#/paths//api/foods/products/post(createProduct)/responses/429`.
             ///
@@ -13504,7 +13504,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `not_found`: no such product, or one removed (or held, for everyone but its author).
+            /// `not_found`: no such product, or one removed (or held, for everyone but its author and those who logged it).
             ///
             /// - Remark: Generated from `#/paths//api/foods/products/{id}/put(updateProduct)/responses/404`.
             ///
@@ -13928,7 +13928,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `not_found`: no such product, or one removed (or held, for everyone but its author).
+            /// `not_found`: no such product, or one removed (or held, for everyone but its author and those who logged it).
             ///
             /// - Remark: Generated from `#/paths//api/foods/products/{id}/versions/get(listProductVersions)/responses/404`.
             ///
@@ -14122,7 +14122,7 @@ public enum Operations {
     }
     /// Report a wrong or abusive product
     ///
-    /// Once `FOODS_REPORTS_TO_HOLD` distinct users (3) reported a product, it is held: no longer offered to anyone but its author (by barcode, id or search) until an operator reinstates or removes it. The same user reporting again changes nothing and is answered the same.
+    /// Every report is kept for the operator; it counts towards holding the product only when the caller's account is established (known for `FOODS_ESTABLISHED_ACCOUNT_MIN_AGE_HOURS`, 72, with at least `FOODS_ESTABLISHED_ACCOUNT_MIN_MEALS` logged meals, 5) and the product a user's (`community`): a product from Open Food Facts is never held by reports. Once `FOODS_REPORTS_TO_HOLD` counted reports (3) name a user's product, it is held: no longer offered to anyone but its author and those who logged it before (by barcode, id or search) until an operator reinstates or removes it. The same user reporting again changes nothing and is answered the same. One account sends at most `FOODS_REPORTS_PER_DAY` reports (5) in 24 hours.
     ///
     /// Rate limit: `user (100 per 3600 s per user, shared by every route without its own policy)`.
     ///
@@ -14255,7 +14255,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// Recorded (or already recorded).
+            /// Kept (or kept before); `counted` says whether it counts towards holding the product.
             ///
             /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/202`.
             ///
@@ -14347,7 +14347,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `not_found`: no such product, or one removed (or held, for everyone but its author).
+            /// `not_found`: no such product, or one removed (or held, for everyone but its author and those who logged it).
             ///
             /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/404`.
             ///
@@ -14439,7 +14439,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `rate_limited`: the gateway's policy for this route is spent (details: policy, limit, windowSeconds).
+            /// `report_limit_reached` with `Retry-After`: the caller sent `FOODS_REPORTS_PER_DAY` reports (5) in the last 24 hours (`details.limit`, `details.windowSeconds` 86400); or the gateway's `rate_limited`.
             ///
             /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/429`.
             ///

@@ -4,7 +4,8 @@ import Hummingbird
 import ServiceDefaults
 
 /// One search result: a USDA food (`kind` `generic`, per 100 g with household measures) or a product (`kind`
-/// `product`, per 100 g or 100 ml, with its brand, barcode and serving, and OFF's attribution when it came from there).
+/// `product`, per 100 g or 100 ml, with its brand, barcode, serving and `confirmations`, and OFF's attribution when it
+/// came from there).
 struct FoodSearchResultBody: Encodable, Sendable {
     /// The values per 100 of the result's kind: a USDA food's profile, or a product's label with unknowns as `null`.
     enum Values: Sendable {
@@ -23,10 +24,12 @@ struct FoodSearchResultBody: Encodable, Sendable {
     var measures: [HouseholdMeasure]?
     var barcode: String?
     var servingSize: ProductDetails.ServingSize?
+    var confirmations: Int?
     var attribution: Attribution?
 
     private enum CodingKeys: String, CodingKey {
-        case id, kind, name, brand, group, source, relevance, basis, per100g, per100ml, measures, barcode, servingSize, attribution
+        case id, kind, name, brand, group, source, relevance, basis, per100g, per100ml, measures, barcode, servingSize, confirmations
+        case attribution
     }
 
     init(generic food: FoodRecord, relevance: Double) {
@@ -40,7 +43,7 @@ struct FoodSearchResultBody: Encodable, Sendable {
         measures = food.measures
     }
 
-    init(product: Product, relevance: Double) {
+    init(product: Product, confirmations: Int, relevance: Double) {
         id = product.id.lowercasedString
         kind = "product"
         name = product.details.name
@@ -50,6 +53,7 @@ struct FoodSearchResultBody: Encodable, Sendable {
         values = .product(product.details.per100, basis: product.details.basis)
         barcode = product.gtin.digits
         servingSize = product.details.servingSize
+        self.confirmations = confirmations
         attribution = product.source == .openFoodFacts ? Attribution(gtin: product.gtin) : nil
     }
 
@@ -73,6 +77,7 @@ struct FoodSearchResultBody: Encodable, Sendable {
         try container.encodeIfPresent(measures, forKey: .measures)
         try container.encodeIfPresent(barcode, forKey: .barcode)
         try container.encodeIfPresent(servingSize, forKey: .servingSize)
+        try container.encodeIfPresent(confirmations, forKey: .confirmations)
         try container.encodeIfPresent(attribution, forKey: .attribution)
     }
 }

@@ -6,13 +6,17 @@ import ServiceDefaults
 
 /// Finding food: `GET /api/foods/search?q=&limit=` over the USDA table and products together (typo-tolerant; ranked,
 /// not paged: `limit` 1-50, default 20), `GET /api/foods/{id}` (a USDA id or a product's UUID) and
-/// `GET /api/foods/barcode/{code}` (`BarcodeLookup`, answers kept a moment in `BarcodeAnswerCache`).
+/// `GET /api/foods/barcode/{code}` (`BarcodeLookup`, answers kept a moment in `BarcodeAnswerCache`). Every product is
+/// answered with how far it can be trusted (`ProductTrust`, confirmed by the accounts `established` holds).
 struct FoodController: Sendable {
     let generic: any GenericFoods
     let products: any ProductStore
     let barcodes: BarcodeLookup
     /// Look-ups' answers kept for a moment.
     let answers: BarcodeAnswerCache
+    /// Whose logging confirms a product (`FOODS_ESTABLISHED_ACCOUNT_*`).
+    let established: EstablishedAccountRule
+    let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/api/foods/search", use: search)
@@ -32,8 +36,10 @@ struct FoodController: Sendable {
         let generic = try generic.catalog().search(query, limit: limit).map { match in
             FoodSearchResultBody(generic: match.food, relevance: match.relevance)
         }
-        let products = try await products.search(query, caller: caller.userId, limit: limit, logger: context.logger).map { match in
-            FoodSearchResultBody(product: match.product, relevance: match.relevance)
+        let matches = try await products.search(query, caller: caller.userId, limit: limit, logger: context.logger)
+        let trust = try await products.trust(of: matches.map(\.product), rule: established, now: now(), logger: context.logger)
+        let products = matches.map { match in
+            FoodSearchResultBody(product: match.product, confirmations: trust[match.product.id]?.confirmations ?? 0, relevance: match.relevance)
         }
         // Best first; on equal relevance products before generic foods (a brand's own entry is the more exact).
         let merged = (products + generic).enumerated().sorted { lhs, rhs in
@@ -51,10 +57,11 @@ struct FoodController: Sendable {
         let caller = try CallerIdentity(request)
         let id = context.parameters.get("id") ?? ""
         if let productId = UUID(uuidString: id) {
-            guard let product = try await products.product(id: productId, logger: context.logger), product.isVisible(to: caller.userId) else {
-                throw APIError.notFound("No such food.")
-            }
-            return try ProductBody(product, caller: caller.userId).response(from: request, context: context)
+            guard let product = try await products.product(id: productId, logger: context.logger),
+                try await products.isVisible(product, to: caller.userId, logger: context.logger)
+            else { throw APIError.notFound("No such food.") }
+            let trust = try await products.trust(of: product, rule: established, now: now(), logger: context.logger)
+            return try ProductBody(product, trust: trust, caller: caller.userId).response(from: request, context: context)
         }
         guard let food = try generic.catalog().food(id: id), let nutrients = try generic.nutrients(of: id) else {
             throw APIError.notFound("No such food.")
@@ -78,23 +85,24 @@ struct FoodController: Sendable {
         }
         let generation = answers.generation
         let product = try await barcodes.product(readings: readings, caller: caller.userId, logger: context.logger)
+        let trust = try await products.trust(of: product, rule: established, now: now(), logger: context.logger)
         guard barcodes.answersAsStored(product) else {
-            return try ProductBody(product, caller: caller.userId).response(from: request, context: context)
+            return try ProductBody(product, trust: trust, caller: caller.userId).response(from: request, context: context)
         }
-        let fields = try ProductBody.fields(of: product)
+        let fields = try ProductBody.fields(of: product, trust: trust)
         answers.keep(product, fields: fields, for: readings, readAt: generation)
         return ProductBody.response(fields: fields, mine: product.authorId == caller.userId)
     }
 
     /// Reads a kept answer's product again, in the background of a hit: kept anew when it is still the same for
-    /// everyone, dropped when not (the next look-up then takes the whole way), left to expire when the read failed.
+    /// everyone and needs no question to Open Food Facts, dropped when not (the next look-up then takes the whole way),
+    /// left to expire when the read failed.
     private func renewAnswer(for readings: [GTIN], logger: Logger) async {
         let generation = answers.generation
         do {
-            guard let product = try await products.product(gtins: readings, logger: logger), barcodes.answersAsStored(product) else {
-                return answers.drop(readings)
-            }
-            answers.keep(product, fields: try ProductBody.fields(of: product), for: readings, readAt: generation)
+            guard let product = try await barcodes.storedAnswer(readings: readings, logger: logger) else { return answers.drop(readings) }
+            let trust = try await products.trust(of: product, rule: established, now: now(), logger: logger)
+            answers.keep(product, fields: try ProductBody.fields(of: product, trust: trust), for: readings, readAt: generation)
         } catch {
             logger.warning("a kept barcode answer could not be renewed", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             answers.renewalFailed(for: readings)

@@ -5,27 +5,30 @@ import ServiceDefaults
 import WireJSON
 
 /// A product as answered: its details with the nutrients per 100 g (`per100g`) or per 100 ml (`per100ml`), the ones
-/// not known as `null` and listed in `missingNutrients`, one serving's when its size is known, and Open Food Facts'
-/// attribution (ODbL) on every product that came from there.
+/// not known as `null` and listed in `missingNutrients`, one serving's when its size is known, how far it can be
+/// trusted (`ProductTrust`), and Open Food Facts' attribution (ODbL) on every product that came from there.
 struct ProductBody: ResponseEncodable {
     var product: Product
-    /// Whether the caller added it; nil leaves the field out (`fields(of:)`).
+    var trust: ProductTrust
+    /// Whether the caller added it; nil leaves the field out (`fields(of:trust:)`).
     var mine: Bool?
 
-    init(_ product: Product, caller: UUID) {
+    init(_ product: Product, trust: ProductTrust, caller: UUID) {
         self.product = product
+        self.trust = trust
         mine = product.authorId == caller
     }
 
-    private init(_ product: Product, mine: Bool?) {
+    private init(_ product: Product, trust: ProductTrust, mine: Bool?) {
         self.product = product
+        self.trust = trust
         self.mine = mine
     }
 
     /// The answer's JSON for everyone but `mine`, from its first key on (without the opening brace), as
     /// `BarcodeAnswerCache` keeps it.
-    static func fields(of product: Product) throws -> ByteBuffer {
-        let json = try encoder.encode(ProductBody(product, mine: nil))
+    static func fields(of product: Product, trust: ProductTrust) throws -> ByteBuffer {
+        let json = try encoder.encode(ProductBody(product, trust: trust, mine: nil))
         return ByteBuffer(bytes: json.dropFirst())
     }
 
@@ -48,6 +51,7 @@ struct ProductBody: ResponseEncodable {
     private enum CodingKeys: String, CodingKey {
         case id, kind, barcode, name, brand, source, basis, per100g, per100ml, missingNutrients, complete, servingSize, perServing
         case allergens, vegan, vegetarian, novaGroup, nutriScore, version, mine, status, createdAt, updatedAt, fetchedAt, attribution
+        case confirmations, openFoodFactsProductId, differsFromOpenFoodFacts
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -73,6 +77,9 @@ struct ProductBody: ResponseEncodable {
         try container.encode(product.version, forKey: .version)
         try container.encodeIfPresent(mine, forKey: .mine)
         try container.encode(product.status.rawValue, forKey: .status)
+        try container.encode(trust.confirmations, forKey: .confirmations)
+        try container.encode(trust.openFoodFactsProductId, forKey: .openFoodFactsProductId)
+        try container.encode(trust.differsFromOpenFoodFacts, forKey: .differsFromOpenFoodFacts)
         try container.encode(product.createdAt, forKey: .createdAt)
         try container.encode(product.updatedAt, forKey: .updatedAt)
         try container.encode(product.fetchedAt, forKey: .fetchedAt)
@@ -137,8 +144,10 @@ struct ProductVersionsBody: ResponseEncodable {
 /// `POST /api/foods/products/{id}/reports`.
 struct ReportBody: ResponseEncodable {
     var productId: UUID
-    /// Users who reported the product (a user's second report is not counted again).
+    /// Established accounts whose reports of the product count (a user's second report is not counted again).
     var reports: Int
+    /// Whether this report counts towards holding the product (an established account's, on a user's product).
+    var counted: Bool
     /// Whether it is no longer offered to others until an operator looks.
     var held: Bool
 }

@@ -5,13 +5,15 @@ import Hummingbird
 import ServiceDefaults
 
 /// Products from users: `POST /api/foods/products` (201; 409 `duplicate_barcode` pointing at the product that has the
-/// barcode), `PUT /api/foods/products/{id}` (the author's edit, a new version; `If-Match` optional, 409 `version_conflict` when stale),
+/// barcode; 429 `product_limit_reached` past the author's products of the day), `PUT /api/foods/products/{id}` (the
+/// author's edit, a new version; `If-Match` optional, 409 `version_conflict` when stale),
 /// `GET /api/foods/products/{id}/versions`, `GET /api/foods/products?mine=true` and
-/// `POST /api/foods/products/{id}/reports` (enough users' reports hold a product back from others).
+/// `POST /api/foods/products/{id}/reports` (enough established accounts' reports hold a user's product back from others;
+/// 429 `report_limit_reached` past the reporter's reports of the day).
 struct ProductController: Sendable {
     let store: any ProductStore
-    /// Distinct users' reports that hold a product back until an operator looks (`FOODS_REPORTS_TO_HOLD`).
-    let reportsToHold: Int
+    /// The daily limits, whose reports count and how many hold a product (`FOODS_*`).
+    let rules: CommunityRules
     let now: @Sendable () -> Date
 
     /// Most of a caller's own products listed.
@@ -29,24 +31,40 @@ struct ProductController: Sendable {
     @Sendable func create(request: Request, context: AppRequestContext) async throws -> Response {
         let caller = try CallerIdentity(request)
         let (gtin, details) = try ProductDraftReader.read(try await request.decodeJSON(as: ProductDraftBody.self, context: context))
-        switch try await store.create(details, gtin: gtin, author: caller.userId, now: now(), logger: context.logger) {
+        let now = now()
+        switch try await store.create(details, gtin: gtin, author: caller.userId, perDay: rules.productsPerDay, now: now, logger: context.logger) {
         case .created(let product):
-            var response = try ProductBody(product, caller: caller.userId).response(from: request, context: context)
+            let trust = try await store.trust(of: product, rule: rules.establishedAccount, now: now, logger: context.logger)
+            var response = try ProductBody(product, trust: trust, caller: caller.userId).response(from: request, context: context)
             response.status = .created
             response.headers[.location] = "/api/foods/\(product.id.lowercasedString)"
             response.headers[.eTag] = "\"\(product.version)\""
             return response
         case .duplicate(let existing):
+            let visible = try await store.isVisible(existing, to: caller.userId, logger: context.logger)
             let message =
-                switch existing.status {
-                case .removed: "A product with this barcode was removed after review; it cannot be added again."
-                case .held where !existing.isVisible(to: caller.userId): "A product with this barcode exists already and is being reviewed."
-                case .held, .offered: "A product with this barcode exists already; report it if it is wrong."
+                switch (existing.status, existing.source) {
+                case (.removed, _): "A product with this barcode was removed after review; it cannot be added again."
+                case (.held, _) where !visible: "A product with this barcode exists already and is being reviewed."
+                case (_, .openFoodFacts): "Open Food Facts has this barcode's product; report it if it is wrong."
+                case (.held, .community), (.offered, .community): "A product with this barcode exists already; report it if it is wrong."
                 }
             throw APIError(
                 .conflict, code: "duplicate_barcode", message: message,
                 details: ["barcode": gtin.digits, "existingProductId": existing.id.lowercasedString])
+        case .limited(let retryAfter):
+            throw Self.limitReached(
+                code: "product_limit_reached", retryAfter: retryAfter, limit: rules.productsPerDay,
+                message: "You added \(rules.productsPerDay) products in the last 24 hours, as many as one account may; add more later.")
         }
+    }
+
+    /// 429 `code` with `Retry-After` (at least 1 s) and the daily `limit` in `details`.
+    static func limitReached(code: String, retryAfter: TimeInterval, limit: Int, message: String) -> APIError {
+        let seconds = max(1, Int(retryAfter.rounded(.up)))
+        return APIError(
+            .tooManyRequests, code: code, message: message, details: ["limit": String(limit), "windowSeconds": String(Int(CommunityRules.day))],
+            headers: [.retryAfter: String(seconds)])
     }
 
     @Sendable func mine(request: Request, context: AppRequestContext) async throws -> ProductListBody {
@@ -55,7 +73,8 @@ struct ProductController: Sendable {
             throw APIError.invalid(["mine": "Only your own products are listed: add mine=true (search finds everyone's)."])
         }
         let products = try await store.products(authoredBy: caller.userId, limit: Self.listLimit, logger: context.logger)
-        return ProductListBody(products: products.map { ProductBody($0, caller: caller.userId) })
+        let trust = try await store.trust(of: products, rule: rules.establishedAccount, now: now(), logger: context.logger)
+        return ProductListBody(products: products.map { ProductBody($0, trust: trust[$0.id] ?? .unconfirmed, caller: caller.userId) })
     }
 
     @Sendable func edit(request: Request, context: AppRequestContext) async throws -> Response {
@@ -63,12 +82,15 @@ struct ProductController: Sendable {
         let id = try productId(context)
         let expected = try request.ifMatchVersion()
         let (gtin, details) = try ProductDraftReader.read(try await request.decodeJSON(as: ProductDraftBody.self, context: context))
-        if let stored = try await store.product(id: id, logger: context.logger), stored.gtin != gtin, stored.isVisible(to: caller.userId) {
+        if let stored = try await store.product(id: id, logger: context.logger), stored.gtin != gtin,
+            try await store.isVisible(stored, to: caller.userId, logger: context.logger)
+        {
             throw APIError.invalid(["barcode": "A product's barcode cannot change; add the other barcode as a product of its own."])
         }
         switch try await store.edit(id: id, editor: caller.userId, details: details, expectedVersion: expected, now: now(), logger: context.logger) {
         case .edited(let product):
-            var response = try ProductBody(product, caller: caller.userId).response(from: request, context: context)
+            let trust = try await store.trust(of: product, rule: rules.establishedAccount, now: now(), logger: context.logger)
+            var response = try ProductBody(product, trust: trust, caller: caller.userId).response(from: request, context: context)
             response.headers[.eTag] = "\"\(product.version)\""
             return response
         case .notFound: throw APIError.notFound("No such product.")
@@ -86,9 +108,9 @@ struct ProductController: Sendable {
     @Sendable func versions(request: Request, context: AppRequestContext) async throws -> ProductVersionsBody {
         let caller = try CallerIdentity(request)
         let id = try productId(context)
-        guard let product = try await store.product(id: id, logger: context.logger), product.isVisible(to: caller.userId) else {
-            throw APIError.notFound("No such product.")
-        }
+        guard let product = try await store.product(id: id, logger: context.logger),
+            try await store.isVisible(product, to: caller.userId, logger: context.logger)
+        else { throw APIError.notFound("No such product.") }
         let versions = try await store.versions(of: id, logger: context.logger)
         return ProductVersionsBody(
             productId: id,
@@ -114,13 +136,17 @@ struct ProductController: Sendable {
         if let note, note.count > Self.maxNoteLength { problems["note"] = "Use at most \(Self.maxNoteLength) characters." }
         guard problems.isEmpty, let reason else { throw APIError.invalid(problems) }
         switch try await store.report(
-            productId: id, reporter: caller.userId, reason: reason, note: note?.isEmpty == true ? nil : note, holdAt: reportsToHold, now: now(),
+            productId: id, reporter: caller.userId, reason: reason, note: note?.isEmpty == true ? nil : note, rules: rules, now: now(),
             logger: context.logger)
         {
-        case .recorded(let reports, let held):
-            var response = try ReportBody(productId: id, reports: reports, held: held).response(from: request, context: context)
+        case .recorded(let reports, let counted, let held):
+            var response = try ReportBody(productId: id, reports: reports, counted: counted, held: held).response(from: request, context: context)
             response.status = .accepted
             return response
+        case .limited(let retryAfter):
+            throw Self.limitReached(
+                code: "report_limit_reached", retryAfter: retryAfter, limit: rules.reportsPerDay,
+                message: "You sent \(rules.reportsPerDay) reports in the last 24 hours, as many as one account may; report more later.")
         case .notFound: throw APIError.notFound("No such product.")
         case .ownProduct:
             throw APIError(.unprocessableContent, code: "own_product", message: "You added this product: edit it instead of reporting it.")

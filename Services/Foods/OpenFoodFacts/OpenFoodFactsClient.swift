@@ -18,6 +18,8 @@ struct ProductSourceUnavailable: Error, Equatable {
     var reason: String
     /// When asking again makes sense.
     var retryAfter: Duration
+    /// `unavailable`, or `budgetExhausted` when the requests allowed were spent (ours, or the source's 429).
+    var cause: ExternalLookup = .unavailable
 }
 
 /// Open Food Facts' API v2 product endpoint, spoken to as its documentation asks: `GET /api/v2/product/<code>` with
@@ -59,7 +61,8 @@ struct OpenFoodFactsClient: ProductSource {
         } catch let spent as BudgetSpent {
             breaker.abandoned()
             Self.count("budget_spent")
-            throw ProductSourceUnavailable(reason: "this server's Open Food Facts request budget is spent for now", retryAfter: spent.retryAfter)
+            throw ProductSourceUnavailable(
+                reason: "this server's Open Food Facts request budget is spent for now", retryAfter: spent.retryAfter, cause: .budgetExhausted)
         } catch {
             breaker.abandoned()
             throw error
@@ -73,6 +76,7 @@ struct OpenFoodFactsClient: ProductSource {
     private func lookUp(_ gtin: GTIN, logger: Logger) async throws -> OpenFoodFactsDocument.Reading {
         let deadline = ContinuousClock.now + settings.totalTimeout
         var lastProblem = "no attempt made"
+        var lastCause = ExternalLookup.unavailable
         for attempt in 1...Self.attempts {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .milliseconds(50) else { break }
@@ -81,24 +85,27 @@ struct OpenFoodFactsClient: ProductSource {
                 return try await self.attempt(gtin, limit: min(settings.attemptTimeout, left), logger: logger)
             } catch let failure as AttemptFailure {
                 lastProblem = failure.reason
+                lastCause = failure.cause
                 logger.warning(
                     "Open Food Facts look-up failed",
                     metadata: ["off.attempt": "\(attempt)", "off.error": .string(failure.reason), "off.code": .string(gtin.openFoodFactsCode)])
                 if let retryAfter = failure.retryAfter, ContinuousClock.now + retryAfter > deadline {
-                    throw ProductSourceUnavailable(reason: failure.reason, retryAfter: max(retryAfter, .seconds(1)))
+                    throw ProductSourceUnavailable(reason: failure.reason, retryAfter: max(retryAfter, .seconds(1)), cause: failure.cause)
                 }
                 guard failure.retryable else { break }
                 if let retryAfter = failure.retryAfter { try await Task.sleep(for: retryAfter) }
             }
         }
-        throw ProductSourceUnavailable(reason: lastProblem, retryAfter: .seconds(5))
+        // A look-up cut off by its time limit says nothing about the product: `unavailable`, like no answer at all.
+        throw ProductSourceUnavailable(reason: lastProblem, retryAfter: .seconds(5), cause: lastCause)
     }
 
-    /// A failed attempt: whether another may help, and how long OFF asked us to wait.
+    /// A failed attempt: whether another may help, how long OFF asked us to wait, and whether it refused for our rate.
     private struct AttemptFailure: Error {
         var reason: String
         var retryable: Bool
         var retryAfter: Duration?
+        var cause = ExternalLookup.unavailable
     }
 
     private func attempt(_ gtin: GTIN, limit: Duration, logger: Logger) async throws -> OpenFoodFactsDocument.Reading {
@@ -129,7 +136,8 @@ struct OpenFoodFactsClient: ProductSource {
             return .notFound
         case 429:
             let wait = answer.retryAfter.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { Duration.seconds(max(1, $0)) }
-            throw AttemptFailure(reason: "answered 429 (too many requests)", retryable: true, retryAfter: wait ?? .seconds(60))
+            throw AttemptFailure(
+                reason: "answered 429 (too many requests)", retryable: true, retryAfter: wait ?? .seconds(60), cause: .budgetExhausted)
         case 500..<600:
             throw AttemptFailure(reason: "answered \(answer.status)", retryable: true)
         default:

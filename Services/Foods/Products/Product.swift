@@ -11,8 +11,8 @@ struct Product: Sendable, Equatable {
         case openFoodFacts = "openfoodfacts"
     }
 
-    /// Whether others are offered the product. Reports from enough users hold it back until an operator reinstates or
-    /// removes it; its author still sees it meanwhile.
+    /// Whether others are offered the product. Reports from enough established accounts hold a user's product back
+    /// until an operator reinstates or removes it; its author, and whoever logged it before, still see it meanwhile.
     enum Status: String, Codable, Sendable {
         case offered, held, removed
     }
@@ -30,7 +30,8 @@ struct Product: Sendable, Equatable {
     /// When Open Food Facts last gave it.
     var fetchedAt: Date?
 
-    /// Whether `caller` may see it: offered ones by everyone, held ones by their author, removed ones by nobody.
+    /// Whether `caller` may see it without asking who logged it: offered ones by everyone, held ones by their author,
+    /// removed ones by nobody. (`ProductStore.isVisible` also lets those who logged a held one see it.)
     func isVisible(to caller: UUID) -> Bool {
         switch status {
         case .offered: true

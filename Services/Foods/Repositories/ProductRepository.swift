@@ -5,8 +5,9 @@ import PostgresNIO
 import WireJSON
 
 /// The SQL of products, their versions and reports, and Open Food Facts' misses. Every method takes the connection
-/// (so several join one transaction, opened by `PostgresProductStore`) and the caller's logger. One barcode is one
-/// row (`UNIQUE (gtin)`). Search is pg_trgm's word similarity over names and brands, from schema `extensions`.
+/// (so several join one transaction, opened by `PostgresProductStore`) and the caller's logger. A barcode holds at
+/// most one product of each source (`UNIQUE (gtin, source)`). Search is pg_trgm's word similarity over names and
+/// brands, from schema `extensions`.
 struct ProductRepository: Sendable {
     /// The smallest word similarity a search result needs: low enough for a typo or a missing letter in a word of
     /// six ("yoghurt" for "yogurt"), high enough to leave out names that merely share a syllable.
@@ -36,7 +37,7 @@ struct ProductRepository: Sendable {
         return found
     }
 
-    /// Inserts a user's new product unless its barcode is taken; whether it was inserted.
+    /// Inserts a user's new product unless its barcode has one; whether it was inserted.
     func insert(_ product: Product, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         let details = product.details
         return try await !connection.query(
@@ -45,31 +46,53 @@ struct ProductRepository: Sendable {
             VALUES (\(product.id), \(product.gtin.digits), \(product.source.rawValue), \(product.authorId), \(details.name), \(details.brand),
                     \(try Self.json(details))::jsonb, \(product.version), \(product.status.rawValue), \(product.createdAt), \(product.updatedAt),
                     \(product.fetchedAt))
-            ON CONFLICT (gtin) DO NOTHING RETURNING id
+            ON CONFLICT (gtin, source) DO NOTHING RETURNING id
             """, logger: logger
         ).collect().isEmpty
     }
 
     /// Stores Open Food Facts' `details` for `gtin`: a new product, or the refresh of one fetched before (its version
-    /// grows only when the details changed). Nil when a user's product holds the barcode.
+    /// grows only when the details changed).
     func upsertFetched(_ details: ProductDetails, gtin: GTIN, now: Date, on connection: PostgresConnection, logger: Logger) async throws
-        -> Product?
+        -> Product
     {
-        try await products(
+        let stored = try await products(
             connection.query(
                 """
                 INSERT INTO products (id, gtin, source, name, brand, details, version, status, created_at, updated_at, fetched_at)
                 VALUES (\(UUID()), \(gtin.digits), 'openfoodfacts', \(details.name), \(details.brand), \(try Self.json(details))::jsonb, 1,
                         'offered', \(now), \(now), \(now))
-                ON CONFLICT (gtin) DO UPDATE SET
+                ON CONFLICT (gtin, source) DO UPDATE SET
                     name = EXCLUDED.name, brand = EXCLUDED.brand, details = EXCLUDED.details, fetched_at = EXCLUDED.fetched_at,
                     updated_at = EXCLUDED.updated_at,
                     version = products.version + CASE WHEN products.details = EXCLUDED.details THEN 0 ELSE 1 END
-                WHERE products.source = 'openfoodfacts'
                 RETURNING \(unescaped: Self.columns)
                 """, logger: logger)
         ).first
+        guard let stored else { throw ProductBarcodeVanished(gtin: gtin) }
+        return stored
     }
+
+    /// How many products `author` added since `since`, and when the first of them was added.
+    func creations(by author: UUID, since: Date, on connection: PostgresConnection, logger: Logger) async throws -> (count: Int, first: Date?) {
+        var found: (count: Int, first: Date?) = (0, nil)
+        let rows = try await connection.query(
+            """
+            SELECT count(*), min(created_at) FROM products
+            WHERE author_id = \(author) AND source = 'community' AND created_at > \(since)
+            """, logger: logger)
+        for try await (count, first) in rows.decode((Int, Date?).self) { found = (count, first) }
+        return found
+    }
+
+    /// Takes the transaction's lock on `userId`'s daily limits, so that two of their requests at once count each other.
+    func lockLimits(of userId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            "SELECT pg_advisory_xact_lock(\(Self.limitsLockClass), hashtext(\(userId.lowercasedString)))", logger: logger)
+    }
+
+    /// The class of the advisory locks `lockLimits` takes (the first of their two keys), apart from the migrations'.
+    static let limitsLockClass: Int32 = 50_009
 
     /// Writes the product's details, version, status and times as they are now.
     func update(_ product: Product, on connection: PostgresConnection, logger: Logger) async throws {
@@ -101,7 +124,53 @@ struct ProductRepository: Sendable {
                 "SELECT \(unescaped: Self.columns) FROM products WHERE status = 'held' ORDER BY held_at, id LIMIT \(limit)", logger: logger))
     }
 
-    /// Products whose name or brand is like `query`, that `caller` may see (offered ones, and their own held ones),
+    /// Products reported but not held (any status but held and removed), the most recently reported first.
+    func reported(limit: Int, on connection: PostgresConnection, logger: Logger) async throws -> [Product] {
+        try await products(
+            connection.query(
+                """
+                SELECT \(unescaped: Self.columns) FROM products
+                JOIN (SELECT product_id, max(reported_at) AS last_report FROM product_reports GROUP BY product_id) AS r ON r.product_id = products.id
+                WHERE status = 'offered' ORDER BY r.last_report DESC, id LIMIT \(limit)
+                """, logger: logger))
+    }
+
+    /// Whether a consumed meal of `userId` names the product.
+    func hasLogged(_ productId: UUID, userId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        try await !connection.query(
+            "SELECT 1 FROM product_uses WHERE product_id = \(productId) AND user_id = \(userId) LIMIT 1", logger: logger
+        ).collect().isEmpty
+    }
+
+    /// For each of `ids` that any has, how many accounts other than the product's author logged it, counting only
+    /// the accounts `rule` holds established at `now`.
+    func confirmations(
+        of ids: [UUID], rule: EstablishedAccountRule, now: Date, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [UUID: Int] {
+        let rows = try await connection.query(
+            """
+            SELECT u.product_id, count(DISTINCT u.user_id)::int8
+            FROM product_uses u JOIN products p ON p.id = u.product_id
+            LEFT JOIN known_accounts a ON a.user_id = u.user_id
+            WHERE u.product_id = ANY(\(ids)) AND u.user_id IS DISTINCT FROM p.author_id
+              AND (\(rule.isOff) OR (a.first_seen_at <= \(rule.seenBy(now)) AND a.logged_meals >= \(rule.minimumLoggedMeals)))
+            GROUP BY u.product_id
+            """, logger: logger)
+        var counts: [UUID: Int] = [:]
+        for try await (id, count) in rows.decode((UUID, Int).self) { counts[id] = count }
+        return counts
+    }
+
+    /// The Open Food Facts products of `gtins`, any status.
+    func openFoodFactsProducts(of gtins: [GTIN], on connection: PostgresConnection, logger: Logger) async throws -> [Product] {
+        try await products(
+            connection.query(
+                "SELECT \(unescaped: Self.columns) FROM products WHERE source = 'openfoodfacts' AND gtin = ANY(\(gtins.map(\.digits)))",
+                logger: logger))
+    }
+
+    /// Products whose name or brand is like `query`, that `caller` may see (offered ones, and held ones they added or
+    /// logged), users' ones whose barcode has a complete offered Open Food Facts product left out,
     /// ranked by similarity and how often they were logged (`popularityWeight`), each with its similarity 0...1 as its
     /// relevance. Sets pg_trgm's threshold for the transaction it runs in.
     func search(_ query: String, caller: UUID, limit: Int, on connection: PostgresConnection, logger: Logger) async throws
@@ -118,7 +187,11 @@ struct ProductRepository: Sendable {
                        (SELECT count(*) FROM product_uses u WHERE u.product_id = products.id)::float8 AS uses
                 FROM products
                 WHERE (\(query) OPERATOR(extensions.<%) name OR \(query) OPERATOR(extensions.<%) brand)
-                  AND (status = 'offered' OR (status = 'held' AND author_id = \(caller)))
+                  AND (status = 'offered' OR (status = 'held' AND (author_id = \(caller) OR EXISTS (
+                      SELECT 1 FROM product_uses mine WHERE mine.product_id = products.id AND mine.user_id = \(caller)))))
+                  AND NOT (source = 'community' AND EXISTS (
+                      SELECT 1 FROM products fetched WHERE fetched.gtin = products.gtin AND fetched.source = 'openfoodfacts' AND fetched.status = 'offered'
+                        AND \(unescaped: Self.completeDetails("fetched.details"))))
             ) AS found
             ORDER BY relevance + \(Self.popularityWeight) * ln(1 + uses) DESC, name, id
             LIMIT \(limit)
@@ -179,30 +252,59 @@ struct ProductRepository: Sendable {
 
     // MARK: Reports
 
-    /// Records `reporter`'s report unless they reported the product before; how many reports it has now.
-    func addReport(
-        to productId: UUID, by reporter: UUID, _ report: ProductReport, on connection: PostgresConnection, logger: Logger
-    ) async throws -> Int {
+    /// Records `reporter`'s report unless they reported the product before.
+    func addReport(to productId: UUID, by reporter: UUID, _ report: ProductReport, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query(
             """
-            INSERT INTO product_reports (product_id, reporter_id, reason, note, reported_at)
-            VALUES (\(productId), \(reporter), \(report.reason.rawValue), \(report.note), \(report.reportedAt))
+            INSERT INTO product_reports (product_id, reporter_id, reason, note, reported_at, counted)
+            VALUES (\(productId), \(reporter), \(report.reason.rawValue), \(report.note), \(report.reportedAt), \(report.counted))
             ON CONFLICT (product_id, reporter_id) WHERE reporter_id IS NOT NULL DO NOTHING
             """, logger: logger)
+    }
+
+    /// How many counted reports the product has.
+    func countedReports(of productId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Int {
         var count = 0
         for try await value in try await connection.query(
-            "SELECT count(*) FROM product_reports WHERE product_id = \(productId)", logger: logger
+            "SELECT count(*) FROM product_reports WHERE product_id = \(productId) AND counted", logger: logger
         ).decode(Int.self) { count = value }
         return count
     }
 
+    /// `reporter`'s report of the product, if they sent one.
+    func report(of productId: UUID, by reporter: UUID, on connection: PostgresConnection, logger: Logger) async throws -> ProductReport? {
+        try await reports(
+            connection.query(
+                """
+                SELECT reason, note, reported_at, counted FROM product_reports WHERE product_id = \(productId) AND reporter_id = \(reporter)
+                """, logger: logger)
+        ).first
+    }
+
+    /// How many reports `reporter` sent since `since`, and when the first of them was sent.
+    func reports(by reporter: UUID, since: Date, on connection: PostgresConnection, logger: Logger) async throws -> (count: Int, first: Date?) {
+        var found: (count: Int, first: Date?) = (0, nil)
+        let rows = try await connection.query(
+            "SELECT count(*), min(reported_at) FROM product_reports WHERE reporter_id = \(reporter) AND reported_at > \(since)", logger: logger)
+        for try await (count, first) in rows.decode((Int, Date?).self) { found = (count, first) }
+        return found
+    }
+
     /// The reports of a product, oldest first.
     func reports(of productId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> [ProductReport] {
-        let rows = try await connection.query(
-            "SELECT reason, note, reported_at FROM product_reports WHERE product_id = \(productId) ORDER BY reported_at", logger: logger)
+        try await reports(
+            connection.query(
+                """
+                SELECT reason, note, reported_at, counted FROM product_reports WHERE product_id = \(productId)
+                ORDER BY reported_at, reporter_id
+                """, logger: logger))
+    }
+
+    private func reports(_ rows: PostgresRowSequence) async throws -> [ProductReport] {
         var reports: [ProductReport] = []
-        for try await (reason, note, reportedAt) in rows.decode((String, String?, Date).self) {
-            reports.append(ProductReport(reason: ProductReport.Reason(rawValue: reason) ?? .other, note: note, reportedAt: reportedAt))
+        for try await (reason, note, reportedAt, counted) in rows.decode((String, String?, Date, Bool).self) {
+            reports.append(
+                ProductReport(reason: ProductReport.Reason(rawValue: reason) ?? .other, note: note, reportedAt: reportedAt, counted: counted))
         }
         return reports
     }
@@ -252,6 +354,12 @@ struct ProductRepository: Sendable {
     }
 
     // MARK: Rows
+
+    /// SQL that is true when the product details (JSON) at `column` give energy and the three macronutrients
+    /// (`ProductNutrients.isComplete`).
+    static func completeDetails(_ column: String) -> String {
+        ["calories", "protein", "carbs", "fat"].map { "jsonb_typeof(\(column)->'per100'->'\($0)') = 'number'" }.joined(separator: " AND ")
+    }
 
     private func products(_ rows: PostgresRowSequence) async throws -> [Product] {
         var products: [Product] = []

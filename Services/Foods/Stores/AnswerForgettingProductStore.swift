@@ -10,10 +10,12 @@ struct AnswerForgettingProductStore: ProductStore {
 
     func product(id: UUID, logger: Logger) async throws -> Product? { try await base.product(id: id, logger: logger) }
 
-    func product(gtins: [GTIN], logger: Logger) async throws -> Product? { try await base.product(gtins: gtins, logger: logger) }
+    func products(gtins: [GTIN], logger: Logger) async throws -> BarcodeProducts { try await base.products(gtins: gtins, logger: logger) }
 
-    func create(_ details: ProductDetails, gtin: GTIN, author: UUID, now: Date, logger: Logger) async throws -> ProductCreation {
-        let creation = try await base.create(details, gtin: gtin, author: author, now: now, logger: logger)
+    func create(
+        _ details: ProductDetails, gtin: GTIN, author: UUID, perDay: Int, now: Date, logger: Logger
+    ) async throws -> ProductCreation {
+        let creation = try await base.create(details, gtin: gtin, author: author, perDay: perDay, now: now, logger: logger)
         if case .created(let product) = creation { answers.forget(productId: product.id, gtin: gtin) }
         return creation
     }
@@ -39,16 +41,20 @@ struct AnswerForgettingProductStore: ProductStore {
     }
 
     func report(
-        productId: UUID, reporter: UUID, reason: ProductReport.Reason, note: String?, holdAt: Int, now: Date, logger: Logger
+        productId: UUID, reporter: UUID, reason: ProductReport.Reason, note: String?, rules: CommunityRules, now: Date, logger: Logger
     ) async throws -> ReportOutcome {
         let outcome = try await base.report(
-            productId: productId, reporter: reporter, reason: reason, note: note, holdAt: holdAt, now: now, logger: logger)
-        if case .recorded(_, held: true) = outcome { answers.forget(productId: productId, gtin: nil) }
+            productId: productId, reporter: reporter, reason: reason, note: note, rules: rules, now: now, logger: logger)
+        if case .recorded(_, _, held: true) = outcome { answers.forget(productId: productId, gtin: nil) }
         return outcome
     }
 
     func heldProducts(limit: Int, logger: Logger) async throws -> [(product: Product, reports: [ProductReport])] {
         try await base.heldProducts(limit: limit, logger: logger)
+    }
+
+    func reportedProducts(limit: Int, logger: Logger) async throws -> [(product: Product, reports: [ProductReport])] {
+        try await base.reportedProducts(limit: limit, logger: logger)
     }
 
     func review(id: UUID, decision: ReviewDecision, now: Date, logger: Logger) async throws -> Product? {
@@ -60,6 +66,16 @@ struct AnswerForgettingProductStore: ProductStore {
     func search(_ query: String, caller: UUID, limit: Int, logger: Logger) async throws -> [(product: Product, relevance: Double)] {
         try await base.search(query, caller: caller, limit: limit, logger: logger)
     }
+
+    func hasLogged(_ productId: UUID, userId: UUID, logger: Logger) async throws -> Bool {
+        try await base.hasLogged(productId, userId: userId, logger: logger)
+    }
+
+    func trust(of products: [Product], rule: EstablishedAccountRule, now: Date, logger: Logger) async throws -> [UUID: ProductTrust] {
+        try await base.trust(of: products, rule: rule, now: now, logger: logger)
+    }
+
+    func knownAccount(_ userId: UUID, logger: Logger) async throws -> KnownAccount? { try await base.knownAccount(userId, logger: logger) }
 
     func recentMiss(of gtin: GTIN, since: Date, logger: Logger) async throws -> Bool {
         try await base.recentMiss(of: gtin, since: since, logger: logger)

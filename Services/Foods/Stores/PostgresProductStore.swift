@@ -5,27 +5,38 @@ import Messaging
 import PostgresNIO
 import PostgresSupport
 
-/// `ProductStore` on the service's schema (`ProductRepository`'s SQL). A product's row, its version and its
-/// `food.product_changed` commit in one transaction; one barcode is one row, so two users adding one barcode at once
-/// get one product and one refusal.
+/// `ProductStore` on the service's schema (`ProductRepository`'s and `KnownAccountRepository`'s SQL). A product's row,
+/// its version and its `food.product_changed` commit in one transaction; a barcode has one row per source, so two
+/// users adding one barcode at once get one product and one refusal. A user's daily limits are counted under a lock of
+/// theirs, so two of their requests at once count each other.
 struct PostgresProductStore: ProductStore {
     let client: PostgresPool
     let repository = ProductRepository()
+    let accounts = KnownAccountRepository()
 
     func product(id: UUID, logger: Logger) async throws -> Product? {
         try await client.withConnection { connection in try await repository.product(id: id, on: connection, logger: logger) }
     }
 
-    func product(gtins: [GTIN], logger: Logger) async throws -> Product? {
-        let found = try await client.execute(ProductsByBarcodeStatement(gtins: gtins), logger: logger)
-        return gtins.compactMap { gtin in found.first { $0.gtin == gtin } }.first
+    func products(gtins: [GTIN], logger: Logger) async throws -> BarcodeProducts {
+        BarcodeProducts(try await client.execute(ProductsByBarcodeStatement(gtins: gtins), logger: logger), readings: gtins)
     }
 
-    func create(_ details: ProductDetails, gtin: GTIN, author: UUID, now: Date, logger: Logger) async throws -> ProductCreation {
+    func create(
+        _ details: ProductDetails, gtin: GTIN, author: UUID, perDay: Int, now: Date, logger: Logger
+    ) async throws -> ProductCreation {
         let product = Product(
             id: UUID(), gtin: gtin, source: .community, authorId: author, details: details, version: 1, status: .offered, createdAt: now,
             updatedAt: now, fetchedAt: nil)
         return try await client.transaction(logger: logger) { connection in
+            try await repository.lockLimits(of: author, on: connection, logger: logger)
+            let today = try await repository.creations(by: author, since: now.addingTimeInterval(-CommunityRules.day), on: connection, logger: logger)
+            if today.count >= perDay, let first = today.first {
+                return .limited(retryAfter: first.addingTimeInterval(CommunityRules.day).timeIntervalSince(now))
+            }
+            if let fetched = try await repository.openFoodFactsProducts(of: [gtin], on: connection, logger: logger).first {
+                return .duplicate(fetched)
+            }
             guard try await repository.insert(product, on: connection, logger: logger) else {
                 // The barcode is taken (a concurrent insert waited for the other's commit, so the row is there).
                 return .duplicate(try await holder(of: gtin, on: connection, logger: logger))
@@ -37,10 +48,7 @@ struct PostgresProductStore: ProductStore {
 
     func storeFetched(_ details: ProductDetails, gtin: GTIN, now: Date, logger: Logger) async throws -> Product {
         try await client.transaction(logger: logger) { connection in
-            guard let product = try await repository.upsertFetched(details, gtin: gtin, now: now, on: connection, logger: logger) else {
-                // A user's product took the barcode meanwhile: it is the answer.
-                return try await holder(of: gtin, on: connection, logger: logger)
-            }
+            let product = try await repository.upsertFetched(details, gtin: gtin, now: now, on: connection, logger: logger)
             // A refresh that changed nothing keeps its version: nothing to record or publish.
             if try await !repository.hasVersion(product.version, of: product.id, on: connection, logger: logger) {
                 try await publish(product, editor: nil, on: connection, logger: logger)
@@ -53,7 +61,9 @@ struct PostgresProductStore: ProductStore {
         try await client.transaction(logger: logger) { connection in
             guard var product = try await repository.product(id: id, forUpdate: true, on: connection, logger: logger), product.status != .removed
             else { return .notFound }
-            guard product.authorId == editor else { return product.isVisible(to: editor) ? .notAuthor : .notFound }
+            guard product.authorId == editor else {
+                return try await isVisible(product, to: editor, on: connection, logger: logger) ? .notAuthor : .notFound
+            }
             if let expectedVersion, expectedVersion != product.version { return .versionMismatch(current: product.version) }
             guard product.details != details else { return .edited(product) }
             product.details = details
@@ -76,16 +86,29 @@ struct PostgresProductStore: ProductStore {
     }
 
     func report(
-        productId: UUID, reporter: UUID, reason: ProductReport.Reason, note: String?, holdAt: Int, now: Date, logger: Logger
+        productId: UUID, reporter: UUID, reason: ProductReport.Reason, note: String?, rules: CommunityRules, now: Date, logger: Logger
     ) async throws -> ReportOutcome {
         try await client.transaction(logger: logger) { connection in
+            try await repository.lockLimits(of: reporter, on: connection, logger: logger)
             guard var product = try await repository.product(id: productId, forUpdate: true, on: connection, logger: logger),
-                product.isVisible(to: reporter)
+                try await isVisible(product, to: reporter, on: connection, logger: logger)
             else { return .notFound }
             if product.authorId == reporter { return .ownProduct }
-            let reports = try await repository.addReport(
-                to: productId, by: reporter, ProductReport(reason: reason, note: note, reportedAt: now), on: connection, logger: logger)
-            if product.status == .offered && reports >= holdAt {
+            if let earlier = try await repository.report(of: productId, by: reporter, on: connection, logger: logger) {
+                let reports = try await repository.countedReports(of: productId, on: connection, logger: logger)
+                return .recorded(reports: reports, counted: earlier.counted, held: product.status == .held)
+            }
+            let today = try await repository.reports(by: reporter, since: now.addingTimeInterval(-CommunityRules.day), on: connection, logger: logger)
+            if today.count >= rules.reportsPerDay, let first = today.first {
+                return .limited(retryAfter: first.addingTimeInterval(CommunityRules.day).timeIntervalSince(now))
+            }
+            let account = try await accounts.knownAccount(reporter, on: connection, logger: logger)
+            let counted = product.source == .community && rules.establishedAccount.isEstablished(account, now: now)
+            try await repository.addReport(
+                to: productId, by: reporter, ProductReport(reason: reason, note: note, reportedAt: now, counted: counted), on: connection,
+                logger: logger)
+            let reports = try await repository.countedReports(of: productId, on: connection, logger: logger)
+            if product.source == .community && product.status == .offered && reports >= rules.reportsToHold {
                 product.status = .held
                 product.version += 1
                 product.updatedAt = now
@@ -94,7 +117,7 @@ struct PostgresProductStore: ProductStore {
                 logger.warning(
                     "product held back after reports", metadata: ["product_id": .string(productId.lowercasedString), "reports": "\(reports)"])
             }
-            return .recorded(reports: reports, held: product.status == .held)
+            return .recorded(reports: reports, counted: counted, held: product.status == .held)
         }
     }
 
@@ -102,6 +125,16 @@ struct PostgresProductStore: ProductStore {
         try await client.withConnection { connection in
             var result: [(product: Product, reports: [ProductReport])] = []
             for product in try await repository.held(limit: limit, on: connection, logger: logger) {
+                result.append((product, try await repository.reports(of: product.id, on: connection, logger: logger)))
+            }
+            return result
+        }
+    }
+
+    func reportedProducts(limit: Int, logger: Logger) async throws -> [(product: Product, reports: [ProductReport])] {
+        try await client.withConnection { connection in
+            var result: [(product: Product, reports: [ProductReport])] = []
+            for product in try await repository.reported(limit: limit, on: connection, logger: logger) {
                 result.append((product, try await repository.reports(of: product.id, on: connection, logger: logger)))
             }
             return result
@@ -131,6 +164,30 @@ struct PostgresProductStore: ProductStore {
         }
     }
 
+    func hasLogged(_ productId: UUID, userId: UUID, logger: Logger) async throws -> Bool {
+        try await client.withConnection { connection in
+            try await repository.hasLogged(productId, userId: userId, on: connection, logger: logger)
+        }
+    }
+
+    func trust(of products: [Product], rule: EstablishedAccountRule, now: Date, logger: Logger) async throws -> [UUID: ProductTrust] {
+        guard !products.isEmpty else { return [:] }
+        return try await client.withConnection { connection in
+            let confirmations = try await repository.confirmations(of: products.map(\.id), rule: rule, now: now, on: connection, logger: logger)
+            let community = products.filter { $0.source == .community }.map(\.gtin)
+            let fetched = community.isEmpty ? [] : try await repository.openFoodFactsProducts(of: community, on: connection, logger: logger)
+            return Dictionary(
+                products.map { product in
+                    let sibling = fetched.first { $0.gtin == product.gtin }
+                    return (product.id, ProductTrust(of: product, confirmations: confirmations[product.id] ?? 0, openFoodFacts: sibling))
+                }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    func knownAccount(_ userId: UUID, logger: Logger) async throws -> KnownAccount? {
+        try await client.withConnection { connection in try await accounts.knownAccount(userId, on: connection, logger: logger) }
+    }
+
     func recentMiss(of gtin: GTIN, since: Date, logger: Logger) async throws -> Bool {
         try await client.withConnection { connection in try await repository.recentMiss(of: gtin, since: since, on: connection, logger: logger) }
     }
@@ -150,12 +207,18 @@ struct PostgresProductStore: ProductStore {
         return released.count
     }
 
-    /// The product holding `gtin`, which a refused insert or upsert just found there.
+    /// The user's product holding `gtin`, which a refused insert just found there.
     private func holder(of gtin: GTIN, on connection: PostgresConnection, logger: Logger) async throws -> Product {
-        guard let product = try await repository.products(gtins: [gtin], on: connection, logger: logger).first else {
-            throw ProductBarcodeVanished(gtin: gtin)
-        }
+        guard let product = try await repository.products(gtins: [gtin], on: connection, logger: logger).first(where: { $0.source == .community })
+        else { throw ProductBarcodeVanished(gtin: gtin) }
         return product
+    }
+
+    /// `ProductStore.isVisible` inside a transaction.
+    private func isVisible(_ product: Product, to caller: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        if product.isVisible(to: caller) { return true }
+        guard product.status == .held else { return false }
+        return try await repository.hasLogged(product.id, userId: caller, on: connection, logger: logger)
     }
 
     /// Records the product's current version and appends its `food.product_changed`.
@@ -165,7 +228,7 @@ struct PostgresProductStore: ProductStore {
     }
 }
 
-/// The product that held a barcode when an insert was refused was gone when read (removed in between): never a
+/// The product that held a barcode when an insert was refused, or that an upsert wrote, was gone when read: never a
 /// client's doing.
 struct ProductBarcodeVanished: Error, CustomStringConvertible {
     var gtin: GTIN

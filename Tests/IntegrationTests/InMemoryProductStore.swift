@@ -1,0 +1,1 @@
+../FoodsTests/InMemoryProductStore.swift
