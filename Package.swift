@@ -254,6 +254,13 @@ let package = Package(
         // The trends read models in memory, behaving as their SQL does (`InMemoryTrendsStore`): the router tests' store, and
         // the consistency suite's second implementation beside PostgreSQL. It reads TrendsService's internals
         // (`@testable`), so it builds with the tests (debug), never into a product.
+        // The foods service's product store in memory, behaving as its SQL does (`InMemoryProductStore`), and the events
+        // foods consumes as tests make them: the router tests' store and the store suites' second implementation.
+        .target(
+            name: "FoodsTesting",
+            dependencies: ["FoodsService", "FoodData", "EventContracts", "Messaging", logging],
+            path: "Tests/FoodsTesting"
+        ),
         .target(
             name: "TrendsTesting",
             dependencies: ["TrendsService", "ServiceDefaults", "EventContracts", logging],
@@ -299,7 +306,8 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "BackendKit", "PostgresSupport", "Messaging", "SyncContracts", "Kafka", "CRdKafka", "EventContracts", "ServiceDefaults",
-                "AccessTokens", "AuthService", "MealsService", "FoodsService", "FoodData", "MetricsService", "TrendsService", "TrendsTesting",
+                "AccessTokens", "AuthService", "MealsService", "FoodsService", "FoodsTesting", "FoodData", "MetricsService", "TrendsService",
+                "TrendsTesting",
                 "SharingService", "Gateway",
                 "ContractTesting", "TestSupport", postgres, logging, lifecycle, configuration, hummingbird, httpTypes, metricsTestKit, tracing,
                 .product(name: "OTel", package: "swift-otel"),
@@ -360,7 +368,8 @@ let package = Package(
         .testTarget(
             name: "FoodsTests",
             dependencies: [
-                "FoodsService", "FoodData", "ServiceDefaults", "EventContracts", "TestSupport", "ContractTesting", hummingbird, httpTypes,
+                "FoodsService", "FoodsTesting", "FoodData", "ServiceDefaults", "EventContracts", "TestSupport", "ContractTesting", hummingbird,
+                httpTypes,
                 configuration, logging, metrics, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// Look-up answers kept a moment (`BarcodeAnswerCache`) at the router: the same answer for every caller but `mine`, this
 /// replica's own changes answered at once, another replica's within the lifetime.

@@ -4,6 +4,7 @@ import HTTPTypes
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// `GET /api/foods/barcode/{code}` on in-memory products and a scripted Open Food Facts: every spelling of one code,
 /// named barcode problems, the look-up order, what is stored and remembered, and what is not when OFF cannot answer.

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// `GET /api/foods/search` and `GET /api/foods/{id}` at the router: USDA foods and products together, each kind
 /// answered in its shape, and the refusals.

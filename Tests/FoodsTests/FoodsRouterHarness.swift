@@ -10,6 +10,7 @@ import Synchronization
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// The foods routes at the router level: the USDA table read from the setup's data file, products in memory, Open
 /// Food Facts scripted; every answer checked against the OpenAPI document.

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// Open Food Facts' product documents (the stand-in's, in the shapes OFF's API gives, odd ones included) read into
 /// our products: converted where OFF gives another unit or basis, marked missing where it gives nothing, never guessed.

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// Products from users at the router: adding (checked, one per barcode), editing (the author only, versioned),
 /// reporting (enough users hold a product back until an operator looks), listing one's own.

@@ -4,6 +4,7 @@ import HTTPTypes
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// Strangers' products trusted as far as they deserve (issue 50 item 9), at the router: each abuse path (poisoning a
 /// code, holding a product with fresh accounts, flooding creations or reports) and what stops it; how many others

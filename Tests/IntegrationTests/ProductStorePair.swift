@@ -7,6 +7,7 @@ import PostgresSupport
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// The foods service's `PostgresProductStore` on an emptied, migrated itest_foods (with `FoodsEventHandler` applying
 /// events to it in a transaction, as the inbox does) beside the router tests' `InMemoryProductStore`, fed the same

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// The PostgreSQL products store and the in-memory one fed the same seeded stream of calls and events (users adding,
 /// fetching, editing, reporting, reviewing; meals logged, edited out of order, deleted; accounts registering and

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import FoodsService
+@testable import FoodsTesting
 
 /// Every `ProductStore` method on the real PostgreSQL (schema itest_foods, the service's migrations), each held to what
 /// a user would notice and to the in-memory store the router tests use, fed the same calls (`ProductStorePair`).

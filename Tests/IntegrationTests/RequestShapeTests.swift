@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import ServiceDefaults
+import SyncContracts
 import Testing
 
 /// One decoder path for every service, seen through the gateway: in every route family that takes a JSON body, a
@@ -53,7 +54,9 @@ struct RequestShapeTests {
             code: "validation_failed",
             details: ["items[0].productId": "must be a UUID", "items[0].grams": "must be a number", "consumed": "must be true or false"]),
         Case(method: .post, path: "/api/meals", body: "null", code: "validation_failed", details: ["body": "must be an object, not null"]),
-        Case(method: .post, path: "/api/meals", body: #"{"items": [}"#, status: .badRequest, code: "malformed_body", details: ["body": "is not valid JSON"]),
+        Case(
+            method: .post, path: "/api/meals", body: #"{"items": [}"#, status: .badRequest, code: "malformed_body",
+            details: ["body": "is not valid JSON"]),
         Case(
             method: .put, path: "/api/meals/\(meal)", body: #"{"items":[\#(item)],"eaten_at":"2026-03-10T08:00:00Z"}"#, code: "unknown_field",
             details: ["eaten_at": #"is not a known field; did you mean "eatenAt"?"#]),

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ServiceDefaults
 
 /// The methods the OpenAPI document declares for each path, so that a request for a known path with a method it does
 /// not declare is 405 with `Allow` (RFC 9110, 15.5.6), not the 404 a service's router would give. Built once from the

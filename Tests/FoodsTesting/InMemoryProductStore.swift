@@ -8,8 +8,8 @@ import Synchronization
 @testable import FoodsService
 
 /// `ProductStore` in memory, for router tests, behaving as `PostgresProductStore` does on the same input (the
-/// integration suite `ProductStoreTests` feeds both the same seeded operations and compares them; this file is linked
-/// into it): a user's product and an Open Food Facts one per barcode at most, versions, one report per user, daily
+/// integration suites `ProductStoreTests` and `ProductStoreParityTests` feed both the same seeded operations and
+/// compare them): a user's product and an Open Food Facts one per barcode at most, versions, one report per user, daily
 /// limits, holds and reviews, the meal events `FoodsEventHandler` applies (`apply(_:)`), and a record of every
 /// `food.product_changed` a change would publish. Orders break ties by id as PostgreSQL orders UUIDs (their bytes).
 /// Search alone is not PostgreSQL's: a plain substring match over names and brands with relevance the share of the

@@ -3,7 +3,7 @@ import Foundation
 import Messaging
 
 /// The events the foods service consumes, as tests make them: received as from the broker, at the time given (the
-/// envelope's `time`, from which foods dates an account). Linked into the integration suite too, so that the
+/// envelope's `time`, from which foods dates an account). The router tests and the store suites use them, so that the
 /// PostgreSQL store and the in-memory one are fed the same events.
 enum FoodsTestEvents {
     /// `user.profile_updated` of `userId`, as registration publishes it.

@@ -1,1 +1,0 @@
-../FoodsTests/FoodsTestEvents.swift

@@ -1,1 +1,0 @@
-../FoodsTests/InMemoryProductStore.swift
