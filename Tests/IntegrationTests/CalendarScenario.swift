@@ -198,6 +198,31 @@ struct CalendarScenario {
         for case .water(let event) in actions { water[CalendarDate(event.date)!] = event.totalMillilitres }
     }
 
+    /// The scenario with every meal under a new id (a journey's meals must not meet those of an earlier run of the same
+    /// seed, which another account owns).
+    var withFreshMealIds: CalendarScenario {
+        var ids: [UUID: UUID] = [:]
+        for id in meals.keys { ids[id] = UUID() }
+        func renamed(_ meal: Meal) -> Meal {
+            var meal = meal
+            meal.id = ids[meal.id]!
+            return meal
+        }
+        var scenario = self
+        scenario.meals = Dictionary(uniqueKeysWithValues: meals.values.map { (ids[$0.id]!, renamed($0)) })
+        scenario.actions = actions.map { action in
+            switch action {
+            case .log(let meal): .log(renamed(meal))
+            case .edit(let meal, let moved): .edit(renamed(meal), moved: moved)
+            case .consume(let meal): .consume(renamed(meal))
+            case .unconsume(let meal): .unconsume(renamed(meal))
+            case .delete(let meal): .delete(renamed(meal))
+            case .profile, .water, .weight: action
+            }
+        }
+        return scenario
+    }
+
     /// The scenario without water and weigh-ins (for a journey that logs meals only).
     var withoutBodyMetrics: CalendarScenario {
         var scenario = self

@@ -40,7 +40,7 @@ struct FigureConsistencyJourneyTests {
         // Each history is lived at its first "now" (every meal eaten before it), then read at each of its seven.
         try await FullStack.run(start: first.nows[0]) { stack in
             for seed in Self.seeds {
-                let scenario = CalendarScenario(seed: seed).withoutBodyMetrics
+                let scenario = CalendarScenario(seed: seed).withoutBodyMetrics.withFreshMealIds
                 stack.clock.advance(by: max(0, scenario.nows[0].timeIntervalSince(stack.clock.now())))
                 let user = try await stack.signUp("Calendar\(seed)")
                 try await Self.live(scenario, as: user, stack: stack)
@@ -147,10 +147,11 @@ struct FigureConsistencyJourneyTests {
         }
     }
 
-    /// The meal's one item, with the amounts the scenario's events carry.
+    /// The meal's one item, with the amounts the scenario's events carry, heavier than its macros.
     static func item(_ meal: CalendarScenario.Meal) -> String {
-        #"{"name":"Food","grams":200,"calories":\#(meal.calories),"protein":\#(meal.protein),"carbs":\#(meal.calories / 8),"#
-            + #""fat":\#(meal.calories / 30),"fiber":3}"#
+        let (carbs, fat) = (meal.calories / 8, meal.calories / 30)
+        return #"{"name":"Food","grams":\#(meal.protein + carbs + fat + 100),"calories":\#(meal.calories),"protein":\#(meal.protein),"#
+            + #""carbs":\#(carbs),"fat":\#(fat),"fiber":3}"#
     }
 
     static func timestamp(_ instant: Date) -> String { instant.formatted(Date.ISO8601FormatStyle()) }
