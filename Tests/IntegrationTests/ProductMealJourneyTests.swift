@@ -5,6 +5,7 @@ import HummingbirdTesting
 import ServiceDefaults
 import Testing
 
+@testable import MealsService
 @testable import TrendsService
 
 /// A packaged product from the foods service logged into a meal, end to end through the gateway against every real
@@ -46,6 +47,15 @@ struct ProductMealJourneyTests {
             #expect(day.summary.calories == 189)
             #expect(day.meals.first?.items.first?.productId?.uuidString.lowercased() == productId)
             #expect(day.meals.first?.items.first?.source == "product" && day.meals.first?.healthScore != nil)
+
+            // Meals knows who logged the product, so a hold after reports leaves it loggable for them (the SQL of it).
+            let mealsDatabase = try #require(stack.databases["meals"])
+            let product = try #require(UUID(uuidString: productId))
+            let named = try await ProductCopyRepository().namedInMeals(
+                [product, UUID()], of: user.id, client: mealsDatabase, logger: TestEnvironment.logger)
+            #expect(named == [product])
+            #expect(
+                try await ProductCopyRepository().namedInMeals([product], of: UUID(), client: mealsDatabase, logger: TestEnvironment.logger).isEmpty)
 
             // Search ranks by how often a product was logged (foods counts consumed meals from their events): the logged
             // skyr comes before an equally similar one that sorts first by name.

@@ -54,6 +54,13 @@ final class InMemoryMealsStore: MealStore, CustomMealStore, MealsChangeFeed {
     /// The events written so far, in order.
     var events: [Event] { state.withLock { $0.events } }
 
+    /// Which of `ids` the stored meals of `userId` name, as `ProductCopyRepository.namedInMeals` reads the meals table.
+    func productsNamed(_ ids: Set<UUID>, by userId: UUID) -> Set<UUID> {
+        state.withLock { state in
+            Set(state.meals.values.filter { $0.record.userId == userId }.flatMap { $0.record.items.compactMap(\.productId) }).intersection(ids)
+        }
+    }
+
     /// Says that the user's deletions up to change `seq` were purged, so older cursors are expired.
     func expire(userId: UUID, through seq: Int64) {
         state.withLock { $0.expiredThrough[userId] = seq }

@@ -191,7 +191,7 @@ struct ItemRequestResolverTests {
         #expect(noServing.details["items[0].grams"] != nil)
     }
 
-    @Test("product items are refused when unknown, held for others, mixed with values or a foodId, or given grams and servings")
+    @Test("product items are refused when unknown, held for others who never logged them, mixed with values or a foodId, or given grams and servings")
     func productRefusals() throws {
         let unknown = try refusal([ItemRequest(productId: UUID(), grams: 10)])
         #expect(unknown.details["items[0].productId"] != nil)
@@ -201,6 +201,10 @@ struct ItemRequestResolverTests {
             [ItemRequest(productId: TestProducts.heldId, servings: 1)],
             foods: ItemFoods(catalog: FoodTable.catalog, products: TestProducts.all), caller: TestProducts.author)
         #expect(authorsOwn.first?.grams == 40)
+        let loggedBefore = try ItemRequestResolver.resolve(
+            [ItemRequest(productId: TestProducts.heldId, servings: 1)],
+            foods: ItemFoods(catalog: FoodTable.catalog, products: TestProducts.all, loggedBefore: [TestProducts.heldId]), caller: UUID())
+        #expect(loggedBefore.first?.grams == 40, "held after reports, it stays loggable for a user who logged it before")
         let mixed = try refusal([
             ItemRequest(productId: TestProducts.yoghurtId, grams: 10, calories: 5), ItemRequest(foodId: "09040", productId: TestProducts.yoghurtId),
             ItemRequest(productId: TestProducts.yoghurtId, servings: 1, grams: 100), ItemRequest(productId: TestProducts.yoghurtId, servings: 0),

@@ -55,7 +55,7 @@ final class MealsRouterHarness: Sendable {
             server: settings.map { PhotoMealAnalyzer(provider: OpenAICompatibleVisionClient(settings: $0, httpClient: .shared, logger: logger)) },
             vault: vault, userProviders: UserVisionProviders(template: settings, httpClient: .shared, logger: logger), policy: policy)
         MealsRoutes(
-            meals: store, customMeals: store, changeFeed: store, profiles: profiles, foods: TableFoods(),
+            meals: store, customMeals: store, changeFeed: store, profiles: profiles, foods: TableFoods(meals: store),
             photoReader: AnalysisRequestReader(maxImageBytes: Self.maxImageBytes),
             photos: PhotoURLSigner(keys: .random(id: "test"), lifetime: 900, now: now), analyzers: analyzers, visionKeys: vault,
             keyCheck: VisionKeyCheck(httpClient: .shared, timeout: .seconds(5)), baseURLPolicy: policy, visionUsage: vision,
@@ -138,8 +138,11 @@ struct Answer: Sendable {
     func list(_ key: String) -> [[String: Any]] { json[key] as? [[String: Any]] ?? [] }
 }
 
-/// The real USDA table (`FoodTable`), with every nutrient of a food taken from its per-100 g profile.
+/// The real USDA table (`FoodTable`), with every nutrient of a food taken from its per-100 g profile, the test
+/// products, and the meals of `meals` for which products a user logged.
 struct TableFoods: FoodCatalogSource {
+    var meals: InMemoryMealsStore?
+
     func catalog() throws -> FoodCatalog { FoodTable.catalog }
 
     func nutrients(of id: String, logger: Logger) async throws -> [String: Double]? {
@@ -150,6 +153,10 @@ struct TableFoods: FoodCatalogSource {
 
     func products(_ ids: Set<UUID>, logger: Logger) async throws -> [UUID: PackagedProduct] {
         TestProducts.all.filter { ids.contains($0.key) }
+    }
+
+    func namedInMeals(_ ids: Set<UUID>, of userId: UUID, logger: Logger) async throws -> Set<UUID> {
+        meals?.productsNamed(ids, by: userId) ?? []
     }
 }
 

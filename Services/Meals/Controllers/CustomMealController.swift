@@ -129,7 +129,7 @@ struct CustomMealController: Sendable {
         let notes = fields.text(body.notes, field: "notes", limit: 2000)
         try fields.check()
         let drafts = try ItemRequestResolver.resolve(
-            custom.items, foods: try await foods.itemFoods(for: custom.items, logger: context.logger), caller: caller.userId)
+            custom.items, foods: try await foods.itemFoods(for: custom.items, caller: caller.userId, logger: context.logger), caller: caller.userId)
         let profile = try await profiles.profile(of: caller.userId, logger: context.logger)
         let meal = MealFactory.make(
             userId: caller.userId, origin: .customMeal,
@@ -144,7 +144,7 @@ struct CustomMealController: Sendable {
         _ body: CustomMealRequest, caller: CallerIdentity, logger: Logger
     ) async throws -> (name: String, mealType: MealType?, tags: [String]?) {
         try CustomMealFields.check(
-            body, foods: try await foods.itemFoods(for: body.items, logger: logger), caller: caller.userId, now: now())
+            body, foods: try await foods.itemFoods(for: body.items, caller: caller.userId, logger: logger), caller: caller.userId, now: now())
     }
 
     /// The answer for a custom meal, its totals from the foods and products its items name.

@@ -13,7 +13,7 @@ struct ManualMealMaker: Sendable {
     func meal(
         _ entry: MealEntryRequest, id: UUID, userId: UUID, body: some Sequence<UInt8>, profile: CallerProfile, logger: Logger
     ) async throws -> MealRecord {
-        let itemFoods = try await foods.itemFoods(for: entry.items, logger: logger)
+        let itemFoods = try await foods.itemFoods(for: entry.items, caller: userId, logger: logger)
         let now = now()
         var fields = MealFieldReader(now: now)
         let mealType = fields.mealType(entry.mealType)

@@ -114,7 +114,7 @@ struct MealController: Sendable {
         let tags = fields.tags(body.tags)
         var drafts: [MealItemDraft]?
         if let items = body.items {
-            let itemFoods = try await foods.itemFoods(for: items, logger: context.logger)
+            let itemFoods = try await foods.itemFoods(for: items, caller: caller.userId, logger: context.logger)
             do { drafts = try ItemRequestResolver.resolve(items, foods: itemFoods, caller: caller.userId) } catch let error as APIError
                 where error.status == .unprocessableContent
             {

@@ -90,7 +90,7 @@ struct MealsImportController: Sendable {
             }
             let body = try item.decoded(as: CustomMealRequest.self)
             let now = maker.now()
-            let foods = try await maker.foods.itemFoods(for: body.items, logger: context.logger)
+            let foods = try await maker.foods.itemFoods(for: body.items, caller: userId, logger: context.logger)
             let (name, mealType, tags) = try CustomMealFields.check(body, foods: foods, caller: userId, now: now)
             let stamp = try WriteStamp.of(modifiedAt: body.modifiedAt, body: item.bytes, now: now)
             let meal = CustomMealRecord(

@@ -72,6 +72,10 @@ final class FoodCatalogLoader: Service, FoodCatalogSource {
         try await ProductCopyRepository().products(ids, client: repository.client, logger: logger)
     }
 
+    func namedInMeals(_ ids: Set<UUID>, of userId: UUID, logger: Logger) async throws -> Set<UUID> {
+        try await ProductCopyRepository().namedInMeals(ids, of: userId, client: repository.client, logger: logger)
+    }
+
     func catalog() throws -> FoodCatalog {
         guard let catalog = loaded.withLock({ $0 }) else {
             throw APIError.unavailable("The food table is still loading; try again in a few seconds.", retryAfterSeconds: 2)

@@ -13,7 +13,8 @@ struct PackagedProduct: Sendable, Equatable {
     var id: UUID { event.productId }
     var name: String { event.name }
 
-    /// Whether `caller` may log it: offered ones by everyone, one held after reports by its author.
+    /// Whether `caller` may log it without having logged it before: offered ones by everyone, one held after reports
+    /// by its author (and, `ItemFoods.loggable`, by whoever logged it before it was held).
     func isLoggable(by caller: UUID) -> Bool { event.offered || event.authorId == caller }
 
     /// Grams (or millilitres) of one serving, when the label gives it.

@@ -32,4 +32,17 @@ struct ProductCopyRepository: Sendable {
         }
         return found
     }
+
+    /// Which of `ids` the user's meals name (a product held after reports stays loggable for those who logged it).
+    func namedInMeals(_ ids: Set<UUID>, of userId: UUID, client: PostgresPool, logger: Logger) async throws -> Set<UUID> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await client.query(
+            """
+            SELECT DISTINCT (item ->> 'productId')::uuid FROM meals m, jsonb_array_elements(m.items) AS item
+            WHERE m.user_id = \(userId) AND item ->> 'productId' = ANY(\(ids.map(\.lowercasedString)))
+            """, logger: logger)
+        var named: Set<UUID> = []
+        for try await id in rows.decode(UUID.self) { named.insert(id) }
+        return named
+    }
 }
