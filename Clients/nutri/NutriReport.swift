@@ -17,7 +17,7 @@ enum NutriReport {
             lines.append("registered \(email)")
         }
         if let meal {
-            let analyzed = try await session.api.analyzeMeal(body: .json(.case2(.init(text: meal)))).created.body.json
+            let analyzed = try await session.api.analyzeMeal(body: .json(.init(text: meal))).created.body.json
             _ = try await session.api.consumeMeal(path: .init(id: analyzed.id)).ok
             lines.append("logged \(analyzed.title): \(kcal(analyzed.totals.calories))")
         }

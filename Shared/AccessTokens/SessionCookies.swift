@@ -1,3 +1,4 @@
+import APIContracts
 import Foundation
 import HTTPTypes
 
@@ -38,7 +39,17 @@ public enum SessionCookies {
 
     /// Whether a request asks for a cookie session (`X-Session-Transport: cookie`).
     public static func areAsked(in headers: HTTPFields) -> Bool {
-        headers[HTTPField.Name(transportHeader)!]?.lowercased() == "cookie"
+        headers[HTTPField.Name(transportHeader)!] == "cookie"
+    }
+
+    /// 400 `invalid_session_transport` for an `X-Session-Transport` other than `cookie`, the one value there is: a
+    /// misspelt one would otherwise answer the tokens in the body, where the page's scripts can read them.
+    public static func transportRefusal(in headers: HTTPFields) -> APIError? {
+        let values = headers[values: HTTPField.Name(transportHeader)!]
+        guard !values.isEmpty, values != ["cookie"] else { return nil }
+        return APIError(
+            .badRequest, code: "invalid_session_transport", message: "X-Session-Transport takes one value: cookie.",
+            details: [transportHeader: "must be cookie"])
     }
 
     /// Whether `name` is one of the session cookies (never passed to services other than auth).

@@ -9,7 +9,8 @@ public struct SyncFeedQuery: Sendable, Equatable {
     public static let defaultLimit = 100
     public static let maximumLimit = 500
 
-    /// 422 `invalid_cursor` for a `since` this API did not make; 422 for a `limit` out of range.
+    /// 422 `invalid_cursor` for a `since` this API did not make (absent is 0; empty is no seq); 422 for a `limit` out of
+    /// range.
     public init(since: String?, limit: String?) throws {
         if let limit {
             guard let value = Int(limit), (1...Self.maximumLimit).contains(value) else {
@@ -19,11 +20,14 @@ public struct SyncFeedQuery: Sendable, Equatable {
         } else {
             self.limit = Self.defaultLimit
         }
-        guard let since, !since.isEmpty else {
+        guard let since else {
             self.since = 0
             return
         }
-        guard let value = Int64(since), value >= 0 else { throw ListCursor.invalid }
+        // A seq this API answered: 1 to 18 digits (an empty value, a sign or a 19th digit was not made here).
+        guard (1...18).contains(since.utf8.count), since.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let value = Int64(since)
+        else { throw ListCursor.invalid }
         self.since = value
     }
 

@@ -43,9 +43,8 @@ public struct WriteStamp: Comparable, Hashable, Sendable {
         return WriteStamp(min(date, now.addingTimeInterval(allowedClockSkew)), tiebreak: tiebreak)
     }
 
-    /// ISO 8601 with or without fractional seconds, with an offset or `Z`.
+    /// RFC 3339 `date-time` (`RFC3339Timestamp`): with or without fractional seconds, with an offset or `Z`.
     public static func parseTimestamp(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+        RFC3339Timestamp.parse(text)
     }
 }

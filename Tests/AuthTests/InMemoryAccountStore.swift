@@ -130,6 +130,8 @@ final class InMemoryAccountStore: AccountStore {
     func conflicts(of caller: CallerIdentity, limit: Int, cursor: String?, now: Date, logger: Logger) async throws -> SyncConflictPage<JSONValue> {
         try state.withLock { state in
             try Self.requireActive(caller, in: state)
+            // As the PostgreSQL store (SyncConflictLog): a cursor this API did not make is 422 `invalid_cursor`.
+            if let cursor { _ = try ListCursor.decodeTime(cursor) }
             return SyncConflictPage(conflicts: Array((state.conflicts[caller.userId] ?? []).prefix(limit)), nextCursor: nil)
         }
     }

@@ -77,7 +77,7 @@ struct ProfileSyncRoutesTests {
         }
     }
 
-    @Test("the feed answers the profile after a change and nothing after its cursor; 400 invalid_cursor, 422 limit")
+    @Test("the feed answers the profile after a change and nothing after its cursor; 422 invalid_cursor (an empty one too), 422 limit")
     func feed() async throws {
         try await withRoutes { client in
             _ = try await put(client, #"{"dailyCalorieGoal":2000}"#)
@@ -90,8 +90,11 @@ struct ProfileSyncRoutesTests {
                 uri: "/api/sync/profile/changes?since=\(body.nextCursor)", method: .get, headers: callerHeaders)
             #expect(try decode(SyncChangePage<JSONValue>.self, after).changes.isEmpty)
 
-            let badCursor = try await client.execute(uri: "/api/sync/profile/changes?since=-1", method: .get, headers: callerHeaders)
-            #expect(try decode(ErrorBody.self, badCursor).error.code == "invalid_cursor")
+            for uri in ["/api/sync/profile/changes?since=-1", "/api/sync/profile/changes?since=", "/api/sync/profile/conflicts?cursor="] {
+                let badCursor = try await client.execute(uri: uri, method: .get, headers: callerHeaders)
+                #expect(badCursor.status == .unprocessableContent, "\(uri)")
+                #expect(try decode(ErrorBody.self, badCursor).error.code == "invalid_cursor", "\(uri): an empty value is no cursor")
+            }
             let badLimit = try await client.execute(uri: "/api/sync/profile/changes?limit=501", method: .get, headers: callerHeaders)
             #expect(badLimit.status == .unprocessableContent)
         }

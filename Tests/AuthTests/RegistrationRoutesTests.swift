@@ -191,6 +191,18 @@ struct RegistrationRoutesTests {
             #expect(app.headers[values: .setCookie].isEmpty)
             let appBody = try JSONSerialization.jsonObject(with: Data(buffer: app.body)) as? [String: Any]
             #expect(appBody?["accessToken"] is String && appBody?["tokenType"] as? String == "Bearer")
+
+            for transport in ["Cookie", "cookies", "body", ""] {
+                let refused = try await client.execute(
+                    uri: "/api/auth/register", method: .post,
+                    headers: [.contentType: "application/json", HTTPField.Name("X-Session-Transport")!: transport],
+                    body: ByteBuffer(string: #"{"email":"typo@example.com","password":"correct horse battery"}"#))
+                #expect(refused.status == .badRequest, "X-Session-Transport: \(transport)")
+                let error = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: refused.body)).error
+                #expect(error.code == "invalid_session_transport" && error.details["X-Session-Transport"] != nil)
+            }
+            let afterTypos = try await register(client, #"{"email":"typo@example.com","password":"correct horse battery"}"#)
+            #expect(afterTypos.status == .created, "a refused transport registered no account")
         }
     }
 }

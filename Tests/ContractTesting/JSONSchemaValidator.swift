@@ -8,11 +8,12 @@ public struct JSONSchemaValidator: Sendable {
     static let validationKeywords: Set<String> = [
         "type", "properties", "required", "additionalProperties", "items", "enum", "const", "$ref", "oneOf", "anyOf", "allOf",
         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems",
-        "pattern", "format",
+        "pattern", "format", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "minProperties", "maxProperties",
     ]
     /// Keywords that only describe.
     static let annotationKeywords: Set<String> = [
         "description", "title", "examples", "example", "default", "deprecated", "readOnly", "writeOnly", "$comment", "contentMediaType",
+        "contentEncoding",
     ]
     static let formats: Set<String> = ["date-time", "date", "uuid", "email", "uri", "binary"]
 
@@ -71,6 +72,12 @@ public struct JSONSchemaValidator: Sendable {
                 for (index, branch) in (rule.arrayValue ?? []).enumerated() {
                     found += unsupportedKeywords(in: branch, at: "\(path)/\(keyword)/\(index)")
                 }
+            case "not", "if", "then", "else":
+                found += unsupportedKeywords(in: rule, at: "\(path)/\(keyword)")
+            case "dependentSchemas":
+                for (name, dependent) in rule.objectValue ?? [:] {
+                    found += unsupportedKeywords(in: dependent, at: "\(path)/dependentSchemas/\(name)")
+                }
             case "format":
                 if let name = rule.stringValue, !Self.formats.contains(name) { found.append("\(path): format \(name)") }
             default:
@@ -114,6 +121,13 @@ public struct JSONSchemaValidator: Sendable {
             let matching = branches.filter { self.problems(of: value, against: $0, at: path).isEmpty }.count
             if matching != 1 { problems.append("\(path): \(value) matches \(matching) branches of oneOf, not exactly 1") }
         }
+        if let negated = rules["not"], self.problems(of: value, against: negated, at: path).isEmpty {
+            problems.append("\(path): \(value) matches what `not` excludes")
+        }
+        if let condition = rules["if"] {
+            let holds = self.problems(of: value, against: condition, at: path).isEmpty
+            if let consequence = rules[holds ? "then" : "else"] { problems += self.problems(of: value, against: consequence, at: path) }
+        }
         return problems
     }
 
@@ -122,6 +136,16 @@ public struct JSONSchemaValidator: Sendable {
         let properties = rules["properties"]?.objectValue ?? [:]
         for case .string(let name) in rules["required"]?.arrayValue ?? [] where members[name] == nil {
             problems.append("\(path): missing required property \(name)")
+        }
+        if let minimum = rules["minProperties"]?.integer, members.count < minimum { problems.append("\(path): fewer than \(minimum) properties") }
+        if let maximum = rules["maxProperties"]?.integer, members.count > maximum { problems.append("\(path): more than \(maximum) properties") }
+        for (name, needed) in rules["dependentRequired"]?.objectValue ?? [:] where members[name] != nil {
+            for case .string(let other) in needed.arrayValue ?? [] where members[other] == nil {
+                problems.append("\(path): \(name) needs \(other)")
+            }
+        }
+        for (name, dependent) in (rules["dependentSchemas"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) where members[name] != nil {
+            problems += self.problems(of: .object(members), against: dependent, at: path)
         }
         for (name, member) in members.sorted(by: { $0.key < $1.key }) {
             if let property = properties[name] {

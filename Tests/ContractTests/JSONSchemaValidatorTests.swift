@@ -64,6 +64,43 @@ struct JSONSchemaValidatorTests {
         #expect(found.contains { $0.contains(expected) }, "expected a problem containing \(expected), got \(found)")
     }
 
+    /// The rules between fields the API document states: `not`, `if`/`then`/`else`, `dependentRequired` and
+    /// `dependentSchemas` (JSON Schema 2020-12), beside an object's own properties.
+    static let item = #"""
+        {"type": "object", "additionalProperties": false, "minProperties": 1,
+         "properties": {"productId": {"type": ["string", "null"]}, "calories": {"type": ["number", "null"]},
+                        "grams": {"type": ["number", "null"]}, "servings": {"type": ["number", "null"]},
+                        "name": {"type": ["string", "null"], "not": {"const": "nothing"}}},
+         "dependentSchemas": {"productId": {"properties": {"calories": {"type": "null"}}}},
+         "dependentRequired": {"servings": ["productId"]},
+         "if": {"properties": {"productId": {"type": "null"}}},
+         "then": {"required": ["grams"], "properties": {"grams": {"type": "number"}}},
+         "else": {"not": {"required": ["grams", "servings"]}}}
+        """#
+
+    @Test(
+        "rules between fields: each mismatch is reported, and what they allow passes",
+        arguments: [
+            (#"{"productId": "p", "servings": 2}"#, nil),
+            (#"{"productId": "p", "calories": null, "grams": 10}"#, nil),
+            (#"{"grams": 10, "calories": 5, "name": "soup"}"#, nil),
+            (#"{}"#, "fewer than 1 properties"),
+            (#"{"productId": "p", "calories": 5}"#, "$.calories: 5 is not of type null"),
+            (#"{"servings": 2, "grams": 1}"#, "servings needs productId"),
+            (#"{"calories": 5}"#, "missing required property grams"),
+            (#"{"productId": "p", "grams": 10, "servings": 1}"#, "matches what `not` excludes"),
+            (#"{"grams": 10, "name": "nothing"}"#, "$.name: \"nothing\" matches what `not` excludes"),
+        ] as [(String, String?)])
+    func rulesBetweenFields(json: String, expected: String?) throws {
+        let found = validator.problems(of: try JSONValue.parse(Data(json.utf8)), against: try JSONValue.parse(Data(Self.item.utf8)))
+        if let expected {
+            #expect(found.contains { $0.contains(expected) }, "expected a problem containing \(expected), got \(found)")
+        } else {
+            #expect(found.isEmpty, "\(found)")
+        }
+        #expect(validator.unsupportedKeywords(in: try JSONValue.parse(Data(Self.item.utf8)), at: "#").isEmpty)
+    }
+
     @Test("keywords the validator does not check, and dangling references, are reported")
     func unsupportedKeywords() throws {
         let schema = try JSONValue.parse(

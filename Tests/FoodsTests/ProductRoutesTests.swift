@@ -128,7 +128,7 @@ struct ProductRoutesTests {
             let added = try await client.addProduct(barcode: "036000291452")
             let reports = "/api/foods/products/\(added.id)/reports"
             let own = try await client.call(.post, reports, json: #"{"reason":"wrong_nutrition"}"#)
-            #expect(own.status == .unprocessableContent && own.errorCode == "own_product")
+            #expect(own.status == .forbidden && own.errorCode == "own_product")
             let bad = try await client.call(.post, reports, json: #"{"reason":"ugly"}"#, as: harness.stranger)
             #expect(bad.status == .unprocessableContent && bad.details["reason"] != nil)
             let reporters = [try harness.establishedAccount(), try harness.establishedAccount(), try harness.establishedAccount()]

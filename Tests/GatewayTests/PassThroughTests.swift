@@ -48,7 +48,7 @@ extension UpstreamProxyTests {
         #expect(passThroughCount(metrics, "delegated") == 0)
     }
 
-    @Test("a method the API document does not declare for a known path is 405 with Allow and reaches no upstream")
+    @Test("a method the API document does not declare for a known path (TRACE, the gateway's own paths) is 405 with Allow and reaches no upstream")
     func undeclaredMethod() async throws {
         let metrics = TestMetrics()
         let token = try await tokens.token()
@@ -59,11 +59,24 @@ extension UpstreamProxyTests {
                 let error = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body)).error
                 #expect(error.code == "method_not_allowed" && error.details["method"] != nil)
             }
+            try await gateway.execute(uri: "/api/meals/echo", method: .trace) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "DELETE, GET, PUT", "TRACE is one more undeclared method")
+            }
+            for path in ["/health", "/openapi.json"] {
+                try await gateway.execute(uri: path, method: .patch) { response in
+                    #expect(response.status == .methodNotAllowed, "the gateway's own \(path) as a proxied path")
+                    #expect(response.headers[.allow] == "GET")
+                    let error = try JSONDecoder().decode(ErrorBody.self, from: Data(buffer: response.body)).error
+                    #expect(error.code == "method_not_allowed")
+                }
+            }
             try await gateway.execute(uri: "/api/meals/echo", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
                 #expect(response.status == .ok, "a declared method still passes")
             }
         }
-        #expect(passThroughCount(metrics, "forwarded") == 1, "the refused request reached no upstream")
+        #expect(passThroughCount(metrics, "forwarded") == 1, "the refused requests reached no upstream")
+        #expect(passThroughCount(metrics, "delegated") == 0, "nor the gateway's router")
     }
 
     @Test("browsers' requests are forwarded with CORS headers, missing tokens refused, and only the gateway's own routes go to the router")

@@ -108,7 +108,7 @@ struct SyncConflictsMergeTests {
     func invalidCursors() throws {
         #expect(try SyncConflictsCursor.decode(nil) == SyncConflictsCursor())
         for invalid in [
-            "abc", "0", Base64URL.encode(Data(#"{"v":2,"areas":{}}"#.utf8)),
+            "", "abc", "0", Base64URL.encode(Data(#"{"v":2,"areas":{}}"#.utf8)),
             Base64URL.encode(Data(#"{"v":1,"areas":{"meals":{"skip":-1,"done":false}}}"#.utf8)),
         ] {
             let error = try #require(throws: APIError.self, "\(invalid)") { try SyncConflictsCursor.decode(invalid) }

@@ -79,6 +79,8 @@ struct ExportPartTests {
 
                 for (uri, status) in [
                     ("/api/export/metrics?format=csv&table=meals", HTTPResponse.Status.unprocessableContent),
+                    ("/api/export/metrics?table=meals", .unprocessableContent),
+                    ("/api/export/metrics?format=json&table=", .unprocessableContent),
                     ("/api/export/metrics?format=pdf", .unprocessableContent),
                 ] {
                     let refused = try await service.execute(uri: uri, method: .get, headers: ada)

@@ -31,7 +31,7 @@ struct AnalyzeRoutesTests {
         }
     }
 
-    @Test("refusals: neither or both of photo and text 422, another media type 415, a photo with no provider 503, a photo too large 413")
+    @Test("refusals: neither or both of photo and text 422, a photo not in strict base64 422, another media type 415, no provider 503, too large 413")
     func refusals() async throws {
         let harness = MealsRouterHarness()
         try await harness.withRoutes { client in
@@ -39,6 +39,13 @@ struct AnalyzeRoutesTests {
             #expect(neither.status == .unprocessableContent && neither.details["image"] != nil)
             let both = try await client.call(.post, "/api/analyze", json: #"{"text":"an apple","image":"/9j/4AAQ"}"#)
             #expect(both.status == .unprocessableContent && both.details["text"] != nil)
+            for image in [#"/9j/\n4AAQ"#, "/9j/4AA", "/9j/4A A"] {
+                let notBase64 = try await client.call(.post, "/api/analyze", json: #"{"image":"\#(image)"}"#)
+                #expect(notBase64.status == .unprocessableContent && notBase64.details["image"] != nil, "strict base64: \(image)")
+            }
+            let multipart: HTTPFields = [.contentType: "multipart/form-data; boundary=XyZ"]
+            let emptyForm = try await client.call(.post, "/api/analyze", headers: multipart, body: ByteBuffer(string: "--XyZ--\r\n"))
+            #expect(emptyForm.status == .unprocessableContent && emptyForm.details["image"] != nil, "a form of no fields names what is missing")
             let form = try await client.call(.post, "/api/analyze", headers: [.contentType: "text/plain"], body: ByteBuffer(string: "an apple"))
             #expect(form.status == .unsupportedMediaType && form.errorCode == "unsupported_media_type")
             let noProvider = try await client.call(.post, "/api/analyze", json: Self.photoJSON)

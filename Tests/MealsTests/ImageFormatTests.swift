@@ -52,6 +52,16 @@ struct ImageFormatTests {
         #expect(ImageFormat(detecting: data) == nil, "\(kind)")
     }
 
+    @Test("a form of no fields is its close delimiter, then at most a line break")
+    func emptyForm() {
+        let close = Array("--abc--".utf8)
+        #expect(AnalysisRequestReader.isEmptyForm(close, closeDelimiter: close))
+        #expect(AnalysisRequestReader.isEmptyForm(Array("--abc--\r\n".utf8), closeDelimiter: close))
+        #expect(!AnalysisRequestReader.isEmptyForm(Array("--abc--x".utf8), closeDelimiter: close))
+        #expect(!AnalysisRequestReader.isEmptyForm(Array("--abc\r\n".utf8), closeDelimiter: close))
+        #expect(!AnalysisRequestReader.isEmptyForm([], closeDelimiter: close))
+    }
+
     @Test("the multipart boundary is read quoted or not")
     func boundary() {
         #expect(AnalysisRequestReader.boundary(in: "multipart/form-data; boundary=abc123") == "abc123")

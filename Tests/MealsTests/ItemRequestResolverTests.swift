@@ -191,7 +191,9 @@ struct ItemRequestResolverTests {
         #expect(noServing.details["items[0].grams"] != nil)
     }
 
-    @Test("product items are refused when unknown, held for others who never logged them, mixed with values or a foodId, or given grams and servings")
+    @Test(
+        "product items are refused when unknown, held for others who never logged them, mixed with values, a foodId or a quantity, or given grams and servings"
+    )
     func productRefusals() throws {
         let unknown = try refusal([ItemRequest(productId: UUID(), grams: 10)])
         #expect(unknown.details["items[0].productId"] != nil)
@@ -208,9 +210,10 @@ struct ItemRequestResolverTests {
         let mixed = try refusal([
             ItemRequest(productId: TestProducts.yoghurtId, grams: 10, calories: 5), ItemRequest(foodId: "09040", productId: TestProducts.yoghurtId),
             ItemRequest(productId: TestProducts.yoghurtId, servings: 1, grams: 100), ItemRequest(productId: TestProducts.yoghurtId, servings: 0),
-            ItemRequest(foodId: "09040", servings: 1),
+            ItemRequest(foodId: "09040", servings: 1), ItemRequest(productId: TestProducts.yoghurtId, quantity: 2, unit: "cup"),
         ])
         #expect(mixed.details["items[0].calories"] != nil && mixed.details["items[1].foodId"] != nil)
         #expect(mixed.details["items[2].servings"] != nil && mixed.details["items[3].servings"] != nil && mixed.details["items[4].servings"] != nil)
+        #expect(mixed.details["items[5].quantity"] != nil && mixed.details["items[5].unit"] != nil, "a product is not measured in a unit")
     }
 }

@@ -85,6 +85,17 @@ struct StrictJSONDecoderTests {
         #expect(answer.details == details, "\(json)")
     }
 
+    @Test("a key that is not a name is spelt as a JSON string in brackets, never bare and never with a control character")
+    func oddKeys() throws {
+        let json = #"{"items": [{"": 1, "a.b": 2}], "\u0006x\"": 3, "extra": {"k l": "v"}}"#
+        let answer = try #require(refusal(json), "accepted \(json)")
+        #expect(answer.status == 422)
+        #expect(Set(answer.details.keys) == [#"items[0][""]"#, #"items[0]["a.b"]"#, #"["\u0006x\""]"#, #"extra["k l"]"#], "\(answer.details)")
+        #expect(FieldPath(steps: [.key("per100g"), .key("sugars")]).description == "per100g.sugars")
+        #expect(FieldPath(steps: [.key("a-b_$1")]).description == "a-b_$1")
+        #expect(FieldPath(steps: [.key("1st"), .key("\u{85}")]).description == #"["1st"]["\u0085"]"#)
+    }
+
     @Test("keys of a dictionary are data, not fields; null is an absent optional; any case of a UUID is read")
     func accepted() throws {
         let json = #"{"items": [{"productId": "6F9619FF-8B86-D011-B42D-00C04FC964FF", "servings": 2.0}], "title": null, "extra": {"anything": 1}}"#

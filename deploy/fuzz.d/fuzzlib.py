@@ -133,8 +133,13 @@ def call(method, path, payload=None, token=None, headers=None, **kwargs):
 
 ERROR_KEYS = {"code", "message", "details", "requestId"}
 # The one spelling of a field's path in a refusal's details: keys joined by dots, indices in brackets
-# (`items[0].productId`), `body` for the body itself; a header, path or query value by its name.
-FIELD_PATH = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$-]*(\[[0-9]+\])*(\.[A-Za-z_$][A-Za-z0-9_$-]*(\[[0-9]+\])*)*$")
+# (`items[0].productId`), `body` for the body itself; a header, path or query value by its name. A key that is not a
+# name (an unknown field such as "" or "a.b") is a JSON string in brackets (`per100g["a.b"]`, `["\u0006"]`), without
+# a control character (FieldPath in Shared/APIContracts/StrictDecoding).
+_NAME = r"[A-Za-z_$][A-Za-z0-9_$-]*"
+_QUOTED = r'\["(?:[^"\\\x00-\x1f\x7f-\x9f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"\]'
+_STEP = rf"(?:\[[0-9]+\]|{_QUOTED})"
+FIELD_PATH = re.compile(rf"^(?:{_NAME}|{_QUOTED}){_STEP}*(?:\.{_NAME}{_STEP}*)*$")
 
 
 def error_shape_problem(answer):

@@ -5,7 +5,9 @@
 Reads WORK_DIR/openapi.json, schemathesis' HAR and JUnit reports (WORK_DIR/schemathesis/) and the targeted
 cases (WORK_DIR/targeted.json). Prints one row per operation: cases sent by schemathesis and by the targeted
 cases, the statuses seen (status x count), and the failures (crashed services from WORK_DIR/crashes.jsonl count
-too); then every failure with a command that repeats it.
+too); then what a rule of deploy/fuzz.d/hooks.py explained (by rule, with its reason: refusals of schema-valid requests
+for what JSON Schema cannot state, checked on each request; reads of what is shared by design), and every failure
+with a command that repeats it.
 Exits 1 when anything failed."""
 import collections
 import json
@@ -112,6 +114,17 @@ def main():
         totals[2] += failures[label]
     print("-" * len(header))
     print(f"{'total':<{width}}{totals[0]:>13}{totals[1]:>10}  {totals[2]:>8}")
+    explained = os.path.join(work, "explained.jsonl")
+    if os.path.exists(explained):
+        by_rule = collections.OrderedDict()
+        for line in open(explained):
+            entry = json.loads(line)
+            by_rule.setdefault(entry["rule"], [entry["reason"], collections.Counter()])[1][entry["operation"]] += 1
+        print("\nExplained, not failures (deploy/fuzz.d/hooks.py): schema-valid requests refused for what JSON Schema "
+              "cannot state, each rule checked on the request; reads of what is shared by design:")
+        for rule, (reason, operations) in by_rule.items():
+            print(f"  {rule}: {sum(operations.values())} ({', '.join(f'{o} x{n}' for o, n in operations.most_common())})")
+            print(f"    {reason}")
     if details:
         print(f"\nFailures ({totals[2]} failed cases; grouped):")
         for label, source, text in details:

@@ -56,24 +56,33 @@ struct PassThroughAdmission: Sendable {
             case .failure(let error): return .decided(.refuse(error, route: route?.prefix, closesConnection: false, declaredLength: nil))
             }
         }
-        guard let route else { return .decided(.router(ownRouteRequest(request, requestId: requestId), answerHeaders: corsHeaders)) }
         let refuse = { (error: APIError, body: BodyFraming?) -> AdmissionStep in
             var error = error
             error.headers.append(contentsOf: corsHeaders)
             return .decided(
-                .refuse(error, route: route.prefix, closesConnection: body?.closesOnRefusal ?? true, declaredLength: body?.declaredLength))
+                .refuse(error, route: route?.prefix, closesConnection: body?.closesOnRefusal ?? true, declaredLength: body?.declaredLength))
+        }
+        guard let route else {
+            // The gateway's own paths (health, the document) refuse an undeclared method as the proxied ones do.
+            if let error = declaredMethods.refusal(of: request.method, on: path) {
+                return refuse(error, try? BodyFraming.of(request, limit: maxBodyBytes).get())
+            }
+            return .decided(.router(ownRouteRequest(request, requestId: requestId), answerHeaders: corsHeaders))
         }
         let body: BodyFraming
         switch BodyFraming.of(request, limit: route.maxBodyBytes ?? maxBodyBytes) {
         case .success(let framing): body = framing
         case .failure(let error): return refuse(error, nil)
         }
-        // No service answers these (TRACE would echo the request, cookies included).
+        // A method the document does not declare on a path it describes (TRACE and CONNECT among them): 405 with the
+        // path's `Allow`.
+        if let error = declaredMethods.refusal(of: request.method, on: path) { return refuse(error, body) }
+        // No service answers these (TRACE would echo the request, cookies included), on a path the document does not
+        // describe either.
         if request.method == .trace || request.method == .connect {
             let error = APIError(.methodNotAllowed, code: "method_not_allowed", message: "\(request.method.rawValue) is not supported.")
             return refuse(error, body)
         }
-        if let error = declaredMethods.refusal(of: request.method, on: path) { return refuse(error, body) }
         if let error = csrf.refusal(of: request) { return refuse(error, body) }
         var pending = PendingAdmission(
             request: request, route: route, requestId: requestId, body: body, answerHeaders: corsHeaders,
@@ -171,7 +180,8 @@ struct PassThroughAdmission: Sendable {
             PassThroughRequest(
                 route: route.prefix, balancer: balancer,
                 head: HTTPRequestHead(
-                    version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: request.path ?? "/", headers: headers),
+                    version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: FormQuerySpaces.decoded(request.path ?? "/"),
+                    headers: headers),
                 answerHeaders: answerHeaders, isSafeToRetry: [.get, .head, .options].contains(request.method), hasBody: pending.body.hasBody,
                 undeclaredBodyLimit: pending.body.isChunked ? pending.body.limit : nil, expectsContinue: pending.body.expectsContinue))
     }
@@ -180,9 +190,11 @@ struct PassThroughAdmission: Sendable {
     /// the gateway sets, and `Expect` (the gateway answers it).
     static let notForwarded = ProxyHeaders.hopByHop.union(GatewayHeaders.replacedNames).union(["expect"])
 
-    /// A request for the gateway's own routes: without any identity header a client sent, with its request id.
+    /// A request for the gateway's own routes: without any identity header a client sent, with its request id, and its
+    /// query's `+` read as spaces (`FormQuerySpaces`) as the services get it.
     private func ownRouteRequest(_ request: HTTPRequest, requestId: String) -> HTTPRequest {
         var own = request
+        own.path = request.path.map(FormQuerySpaces.decoded)
         own.headerFields = HTTPFields(request.headerFields.filter { !GatewayHeaders.isReplaced($0.name) })
         own.headerFields[.requestId] = requestId
         return own

@@ -4,7 +4,7 @@ import WireJSON
 
 /// The cursor of the composed changes feed: where each area's feed stands (the seq of the last change the client
 /// has of it). Clients see it as opaque base64url text; inside it is versioned JSON, so its form can change without
-/// breaking cursors clients hold. Absent, empty or `0` is every area at zero: a full download.
+/// breaking cursors clients hold. Absent or `0` is every area at zero: a full download (empty is no cursor: 422).
 struct SyncChangesCursor: Codable, Sendable, Equatable {
     /// The form version; only `1` is made and read.
     var v = 1
@@ -48,7 +48,7 @@ struct SyncChangesCursor: Codable, Sendable, Equatable {
 
     /// The cursor a client sent back; 422 `invalid_cursor` for anything this gateway did not make.
     static func decode(_ text: String?) throws -> SyncChangesCursor {
-        guard let text, !text.isEmpty, text != "0" else { return .start }
+        guard let text, text != "0" else { return .start }
         guard text.count <= 400, let data = Base64URL.decode(text),
             let cursor = try? JSONDecoder().decode(SyncChangesCursor.self, from: data),
             cursor.v == 1, cursor.profile >= 0, cursor.meals >= 0, cursor.metrics >= 0

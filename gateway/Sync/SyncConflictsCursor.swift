@@ -36,10 +36,10 @@ struct SyncConflictsCursor: Codable, Sendable, Equatable {
         return Base64URL.encode((try? encoder.encode(self)) ?? Data())
     }
 
-    /// The cursor a client sent back (nil or empty: the start); 422 `invalid_cursor` for anything this gateway did not
+    /// The cursor a client sent back (nil: the start); 422 `invalid_cursor` for anything this gateway did not
     /// make.
     static func decode(_ text: String?) throws -> SyncConflictsCursor {
-        guard let text, !text.isEmpty else { return SyncConflictsCursor() }
+        guard let text else { return SyncConflictsCursor() }
         guard text.count <= 4000, let data = Base64URL.decode(text),
             let cursor = try? JSONDecoder().decode(SyncConflictsCursor.self, from: data), cursor.v == 1,
             cursor.areas.values.allSatisfy({ $0.skip >= 0 && $0.skip < 100 && ($0.cursor?.count ?? 0) <= 1000 })

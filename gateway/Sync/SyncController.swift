@@ -91,8 +91,10 @@ struct SyncController: Sendable {
             results[area] = try Self.answer(of: area, in: answers).decoded(as: SyncImportResponse.self, context: context).results
         }
         var response = try Self.json(SyncImportResponse(results: (results[.meals] ?? []) + (results[.metrics] ?? [])))
-        if answers.values.allSatisfy({ (try? $0.get().isIdempotentReplay) == true }) {
-            response.headers[.idempotentReplayed] = "true"
+        // As every service answers a write with the key: `true` when the import is a replay (every area replayed it),
+        // else `false`.
+        if request.headers[.idempotencyKey] != nil {
+            response.headers[.idempotentReplayed] = answers.values.allSatisfy({ (try? $0.get().isIdempotentReplay) == true }) ? "true" : "false"
         }
         return response
     }
@@ -159,6 +161,9 @@ struct SyncController: Sendable {
 }
 
 extension HTTPField.Name {
-    /// Set when every area answered the import as a replay of an earlier one with the same `Idempotency-Key`.
+    /// On an import sent with `Idempotency-Key`: `true` when every area answered it as a replay of an earlier one with
+    /// the same key, else `false`.
     static let idempotentReplayed = HTTPField.Name("Idempotent-Replayed")!
+    /// The client's key for a safe replay, passed to the areas.
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 }

@@ -6107,6 +6107,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.MealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -6524,6 +6529,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -7041,6 +7051,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.MealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -7901,6 +7916,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.MealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -8351,6 +8371,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.MealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -8445,6 +8470,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -8469,6 +8499,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     return .noContent(.init(headers: headers))
@@ -8795,6 +8830,73 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.XRequestId.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Components.Responses.Conflict.Headers = .init(
+                        X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -8891,6 +8993,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.MealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -9390,6 +9497,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -9424,6 +9536,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.MealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -10287,6 +10404,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -10391,6 +10513,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.MealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -10890,6 +11017,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -10924,6 +11056,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.MealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -15023,6 +15160,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.CustomMealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -15883,6 +16025,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.CustomMealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -16355,6 +16502,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.CustomMealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -16420,6 +16572,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -16444,6 +16601,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     return .noContent(.init(headers: headers))
@@ -16770,6 +16932,73 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.XRequestId.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Components.Responses.Conflict.Headers = .init(
+                        X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -16861,6 +17090,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.MealLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -17715,7 +17949,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -17767,7 +18001,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -18263,7 +18497,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     return .noContent(.init(headers: headers))
@@ -19082,7 +19316,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -19134,7 +19368,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -19630,7 +19864,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     return .noContent(.init(headers: headers))
@@ -23014,6 +23248,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Location",
                             as: Components.Headers.ShareLocation.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -24279,6 +24518,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -24303,6 +24547,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     return .noContent(.init(headers: headers))
@@ -24626,6 +24875,73 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.XRequestId.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Components.Responses.Conflict.Headers = .init(
+                        X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
                         headers: headers,
                         body: body
                     ))
@@ -26648,11 +26964,11 @@ public struct Client: APIProtocol {
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
     /// - Remark: HTTP `GET /api/sync/meals/changes`.
-    /// - Remark: Generated from `#/paths//api/sync/meals/changes/get`.
-    public func get_sol_api_sol_sync_sol_meals_sol_changes(_ input: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Input) async throws -> Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output {
+    /// - Remark: Generated from `#/paths//api/sync/meals/changes/get(listMealsSyncChanges)`.
+    public func listMealsSyncChanges(_ input: Operations.listMealsSyncChanges.Input) async throws -> Operations.listMealsSyncChanges.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.id,
+            forOperation: Operations.listMealsSyncChanges.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/api/sync/meals/changes",
@@ -26687,7 +27003,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Ok.Body
+                    let body: Operations.listMealsSyncChanges.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26709,7 +27025,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.BadRequest.Body
+                    let body: Operations.listMealsSyncChanges.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26731,7 +27047,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Unauthorized.Body
+                    let body: Operations.listMealsSyncChanges.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26753,7 +27069,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 410:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Gone.Body
+                    let body: Operations.listMealsSyncChanges.Output.Gone.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26775,7 +27091,7 @@ public struct Client: APIProtocol {
                     return .gone(.init(body: body))
                 case 422:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.UnprocessableContent.Body
+                    let body: Operations.listMealsSyncChanges.Output.UnprocessableContent.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26814,11 +27130,11 @@ public struct Client: APIProtocol {
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
     /// - Remark: HTTP `GET /api/sync/meals/conflicts`.
-    /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get`.
-    public func get_sol_api_sol_sync_sol_meals_sol_conflicts(_ input: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Input) async throws -> Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output {
+    /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get(listMealsSyncConflicts)`.
+    public func listMealsSyncConflicts(_ input: Operations.listMealsSyncConflicts.Input) async throws -> Operations.listMealsSyncConflicts.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.id,
+            forOperation: Operations.listMealsSyncConflicts.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/api/sync/meals/conflicts",
@@ -26853,7 +27169,7 @@ public struct Client: APIProtocol {
                 switch response.status.code {
                 case 200:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Ok.Body
+                    let body: Operations.listMealsSyncConflicts.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26875,7 +27191,7 @@ public struct Client: APIProtocol {
                     return .ok(.init(body: body))
                 case 400:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.BadRequest.Body
+                    let body: Operations.listMealsSyncConflicts.Output.BadRequest.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26897,7 +27213,7 @@ public struct Client: APIProtocol {
                     return .badRequest(.init(body: body))
                 case 401:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Unauthorized.Body
+                    let body: Operations.listMealsSyncConflicts.Output.Unauthorized.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -26919,7 +27235,7 @@ public struct Client: APIProtocol {
                     return .unauthorized(.init(body: body))
                 case 422:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.UnprocessableContent.Body
+                    let body: Operations.listMealsSyncConflicts.Output.UnprocessableContent.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
@@ -27788,7 +28104,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -29822,7 +30138,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Operations.importSyncItems.Output.Ok.Headers.Idempotent_hyphen_ReplayedPayload.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -30320,7 +30636,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Operations.importMeals.Output.Ok.Headers.Idempotent_hyphen_ReplayedPayload.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -31860,6 +32176,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -31893,6 +32214,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -32272,6 +32598,43 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 409:
+                    let headers: Components.Responses.Conflict.Headers = .init(
+                        X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -32311,6 +32674,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -32335,6 +32703,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     return .noContent(.init(headers: headers))
@@ -32568,6 +32941,103 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .gatewayTimeout(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.XRequestId.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Components.Responses.Conflict.Headers = .init(
+                        X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 422:
+                    let headers: Components.Responses.ValidationFailed.Headers = .init(X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.XRequestId.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.ValidationFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(
                         headers: headers,
                         body: body
                     ))
@@ -32942,6 +33412,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -32975,6 +33450,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -33354,6 +33834,43 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 409:
+                    let headers: Components.Responses.Conflict.Headers = .init(
+                        X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -33393,6 +33910,11 @@ public struct Client: APIProtocol {
                     name: "X-CSRF-Token",
                     value: input.headers.X_hyphen_CSRF_hyphen_Token
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.Idempotency_hyphen_Key
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -33417,6 +33939,11 @@ public struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "RateLimit",
                             as: Components.Headers.RateLimit.self
+                        ),
+                        Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     return .noContent(.init(headers: headers))
@@ -33650,6 +34177,103 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .gatewayTimeout(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.BadRequest.Headers = .init(X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.XRequestId.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Components.Responses.Conflict.Headers = .init(
+                        X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-Id",
+                            as: Components.Headers.XRequestId.self
+                        ),
+                        Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 422:
+                    let headers: Components.Responses.ValidationFailed.Headers = .init(X_hyphen_Request_hyphen_Id: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-Id",
+                        as: Components.Headers.XRequestId.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.ValidationFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorBody.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(
                         headers: headers,
                         body: body
                     ))
@@ -36505,7 +37129,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -36557,7 +37181,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -37055,7 +37679,7 @@ public struct Client: APIProtocol {
                         Idempotent_hyphen_Replayed: try converter.getOptionalHeaderFieldAsURI(
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
-                            as: Components.Headers.MetricsIdempotentReplayed.self
+                            as: Components.Headers.IdempotentReplayed.self
                         )
                     )
                     return .noContent(.init(headers: headers))

@@ -106,16 +106,16 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/ContentSecurityPolicy`.
         public typealias ContentSecurityPolicy = Swift.String
-        /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
-        ///
-        /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-        @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
-            case _true = "true"
-            case _false = "false"
-        }
         /// On a cookie session: `__Host-nutritionai-access`, `__Host-nutritionai-refresh` (HttpOnly) and `__Host-nutritionai-csrf`, each `Path=/; Secure; SameSite=Strict`.
         ///
         /// - Remark: Generated from `#/components/headers/SetSessionCookie`.
         public typealias SetSessionCookie = Swift.String
+        /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+        ///
+        /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+        @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+            case _true = "true"
+            case _false = "false"
+        }
     }
 }

@@ -46,7 +46,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/PathDate`.
         public typealias PathDate = Swift.String
-        /// The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+        /// The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
         ///
         /// - Remark: Generated from `#/components/parameters/Cursor`.
         public typealias Cursor = Swift.String
@@ -62,18 +62,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/MetricsDailyDays`.
         public typealias MetricsDailyDays = Swift.Int
-        /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
-        ///
-        /// - Remark: Generated from `#/components/parameters/MetricsIdempotencyKey`.
-        public typealias MetricsIdempotencyKey = Swift.String
         /// When the client removed it (ISO 8601), for last-write-wins; the server's time when absent. Removals always apply; one older than the stored write is recorded as `deletion_overrode_edit`.
         ///
         /// - Remark: Generated from `#/components/parameters/MetricsModifiedAt`.
         public typealias MetricsModifiedAt = Foundation.Date
-        /// The `nextCursor` of the last page; absent or `0`: everything (a new device). Anything else is 400 `invalid_cursor`.
-        ///
-        /// - Remark: Generated from `#/components/parameters/MetricsSyncSince`.
-        public typealias MetricsSyncSince = Swift.String
         /// 1 to 500, default 100.
         ///
         /// - Remark: Generated from `#/components/parameters/MetricsSyncLimit`.
@@ -82,7 +74,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/MetricsSyncConflictLimit`.
         public typealias MetricsSyncConflictLimit = Swift.Int
-        /// `cookie` (web clients): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
+        /// `cookie` (web clients), the one value (another is 400 `invalid_session_transport`): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
         ///
         /// - Remark: Generated from `#/components/parameters/SessionTransport`.
         @frozen public enum SessionTransport: String, Codable, Hashable, Sendable, CaseIterable {
@@ -92,5 +84,13 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/CSRFToken`.
         public typealias CSRFToken = Swift.String
+        /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+        ///
+        /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
+        public typealias IdempotencyKey = Swift.String
+        /// The `nextCursor` of the previous page, a change's `seq`: 1 to 18 digits. Absent or `0`: everything (a new device's full download). Anything else (empty, signed, longer) is 422 `invalid_cursor`.
+        ///
+        /// - Remark: Generated from `#/components/parameters/SyncSince`.
+        public typealias SyncSince = Swift.String
     }
 }

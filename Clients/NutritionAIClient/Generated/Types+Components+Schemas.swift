@@ -24,7 +24,7 @@ extension Components {
         public struct ErrorBody: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ErrorBody/error`.
             public struct errorPayload: Codable, Hashable, Sendable {
-                /// Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_if_match; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 405: method_not_allowed; 409: version_conflict, meal_not_ready, duplicate_barcode, email_taken; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, unknown_field, invalid_cursor, invalid_reset_token, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts, product_limit_reached, report_limit_reached; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable; 504: upstream_timeout.
+                /// Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_if_match, invalid_idempotency_key, invalid_session_transport; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author, own_product; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 405: method_not_allowed; 409: version_conflict, idempotency_request_in_flight, meal_not_ready, duplicate_barcode, email_taken; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, unknown_field, invalid_cursor, invalid_reset_token, no_food_recognised, invalid_barcode, idempotency_key_reused; 429: rate_limited, too_many_attempts, product_limit_reached, report_limit_reached; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable; 504: upstream_timeout.
                 ///
                 /// - Remark: Generated from `#/components/schemas/ErrorBody/error/code`.
                 public var code: Swift.String
@@ -63,7 +63,7 @@ extension Components {
                 /// Creates a new `errorPayload`.
                 ///
                 /// - Parameters:
-                ///   - code: Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_if_match; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 405: method_not_allowed; 409: version_conflict, meal_not_ready, duplicate_barcode, email_taken; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, unknown_field, invalid_cursor, invalid_reset_token, no_food_recognised, invalid_barcode, own_product; 429: rate_limited, too_many_attempts, product_limit_reached, report_limit_reached; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable; 504: upstream_timeout.
+                ///   - code: Stable snake_case code to branch on; each response lists the codes it can carry. In use: 400: bad_request, malformed_body, invalid_if_match, invalid_idempotency_key, invalid_session_transport; 401: unauthenticated, invalid_token, token_expired, session_ended, invalid_credentials, refresh_token_reused, invalid_refresh_token; 403: wrong_password, not_author, own_product; 404: not_found, meal_not_found, share_not_found, photo_not_shared, product_not_found, product_under_review; 405: method_not_allowed; 409: version_conflict, idempotency_request_in_flight, meal_not_ready, duplicate_barcode, email_taken; 410: share_expired, share_revoked, shared_meal_deleted; 413: payload_too_large; 415: unsupported_media_type, unsupported_image_type; 422: validation_failed, unknown_field, invalid_cursor, invalid_reset_token, no_food_recognised, invalid_barcode, idempotency_key_reused; 429: rate_limited, too_many_attempts, product_limit_reached, report_limit_reached; 500: internal_error; 502: bad_gateway, analysis_failed; 503: service_unavailable, upstream_unavailable, busy, vision_not_configured, vision_unavailable; 504: upstream_timeout.
                 ///   - message: A sentence for people; never internals.
                 ///   - details: Structured context: for `validation_failed` each invalid field (`items[1].grams`) with what is wrong; for `rate_limited` the policy, limit and windowSeconds; for `version_conflict` currentVersion; for `duplicate_barcode` existingProductId and barcode; for `invalid_barcode` barcode (what is wrong with it); for `product_not_found` barcode and externalLookup; for `product_limit_reached` and `report_limit_reached` limit and windowSeconds. Empty object when there is nothing to add.
                 ///   - requestId: The request's `X-Request-Id`, also on the response header.
@@ -1368,7 +1368,7 @@ extension Components {
             public var fatGoalGrams: Swift.Int?
             /// - Remark: Generated from `#/components/schemas/ProfileUpdate/calorieBalanceGoal`.
             public var calorieBalanceGoal: Swift.Int?
-            /// In `weightUnit` (the new one if given): 20-500 kg or 44-1100 lbs.
+            /// In `weightUnit` (the new one if given, else the profile's): 20-500 kg or 44.1-1102.3 lbs.
             ///
             /// - Remark: Generated from `#/components/schemas/ProfileUpdate/targetWeight`.
             public var targetWeight: Swift.Double?
@@ -1435,7 +1435,7 @@ extension Components {
             ///   - carbsGoalGrams:
             ///   - fatGoalGrams:
             ///   - calorieBalanceGoal:
-            ///   - targetWeight: In `weightUnit` (the new one if given): 20-500 kg or 44-1100 lbs.
+            ///   - targetWeight: In `weightUnit` (the new one if given, else the profile's): 20-500 kg or 44.1-1102.3 lbs.
             ///   - weightUnit:
             ///   - timeZone: IANA zone name containing `/` (e.g. `Europe/Berlin`), or `UTC` or `GMT`.
             ///   - heightCm:
@@ -3331,91 +3331,6 @@ extension Components {
                 ])
             }
         }
-        /// The nutrition label of 100 g or 100 ml as the user types it. Calories, protein, carbs and fat are required; the others may be left out (or `null`). Rules, each a 422 naming the field (`per100g.sugars`): sugars at most carbs, saturated fat at most fat, and calories and 4 × protein + 4 × carbs + 9 × fat within 1.5 times plus 50 kcal of each other, the check photo answers pass too (it catches a label's kJ typed as kcal). Protein, carbs and fat together weigh at most 100 g (150 g per 100 ml). Give sodium in mg or salt in g (sodium = salt × 400), or both when they agree; answers carry sodium.
-        ///
-        /// - Remark: Generated from `#/components/schemas/NutrientsDraft`.
-        public struct NutrientsDraft: Codable, Hashable, Sendable {
-            /// kcal
-            ///
-            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/calories`.
-            public var calories: Swift.Double
-            /// grams
-            ///
-            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/protein`.
-            public var protein: Swift.Double
-            /// grams
-            ///
-            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/carbs`.
-            public var carbs: Swift.Double
-            /// grams
-            ///
-            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/fat`.
-            public var fat: Swift.Double
-            /// grams
-            ///
-            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/fiber`.
-            public var fiber: Swift.Double?
-            /// grams; at most `carbs`
-            ///
-            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/sugars`.
-            public var sugars: Swift.Double?
-            /// grams; at most `fat`
-            ///
-            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/saturatedFat`.
-            public var saturatedFat: Swift.Double?
-            /// milligrams
-            ///
-            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/sodium`.
-            public var sodium: Swift.Double?
-            /// grams, instead of `sodium`
-            ///
-            /// - Remark: Generated from `#/components/schemas/NutrientsDraft/salt`.
-            public var salt: Swift.Double?
-            /// Creates a new `NutrientsDraft`.
-            ///
-            /// - Parameters:
-            ///   - calories: kcal
-            ///   - protein: grams
-            ///   - carbs: grams
-            ///   - fat: grams
-            ///   - fiber: grams
-            ///   - sugars: grams; at most `carbs`
-            ///   - saturatedFat: grams; at most `fat`
-            ///   - sodium: milligrams
-            ///   - salt: grams, instead of `sodium`
-            public init(
-                calories: Swift.Double,
-                protein: Swift.Double,
-                carbs: Swift.Double,
-                fat: Swift.Double,
-                fiber: Swift.Double? = nil,
-                sugars: Swift.Double? = nil,
-                saturatedFat: Swift.Double? = nil,
-                sodium: Swift.Double? = nil,
-                salt: Swift.Double? = nil
-            ) {
-                self.calories = calories
-                self.protein = protein
-                self.carbs = carbs
-                self.fat = fat
-                self.fiber = fiber
-                self.sugars = sugars
-                self.saturatedFat = saturatedFat
-                self.sodium = sodium
-                self.salt = salt
-            }
-            public enum CodingKeys: String, CodingKey {
-                case calories
-                case protein
-                case carbs
-                case fat
-                case fiber
-                case sugars
-                case saturatedFat
-                case sodium
-                case salt
-            }
-        }
         /// One serving as the label states it. `null` where a field says so (a product without a serving size).
         ///
         /// - Remark: Generated from `#/components/schemas/ServingSize`.
@@ -4196,30 +4111,22 @@ extension Components {
                 ])
             }
         }
-        /// A product as a user types it from the pack: `POST /api/foods/products` adds it, `PUT /api/foods/products/{id}` replaces it (the barcode cannot change). Give exactly one of `per100g` and `per100ml` (422 naming it otherwise), and a serving in the same unit (`g` with `per100g`, `ml` with `per100ml`). A vegan product is vegetarian too. Optional fields may be left out or `null`. Every problem is a 422 `validation_failed` naming the field (`barcode`, `name`, `servingSize.amount`, `per100g.calories`, `allergens[2]`).
+        /// A product as a user types it from the pack: `POST /api/foods/products` adds it, `PUT /api/foods/products/{id}` replaces it (the barcode cannot change). Exactly one of `per100g` and `per100ml` (422 naming it otherwise), a serving in the same unit (`g` with `per100g`, `ml` with `per100ml`). A vegan product is vegetarian too (422 `vegetarian` for `false`). Optional fields may be left out or `null`. Every problem is a 422 `validation_failed` naming the field (`barcode`, `name`, `servingSize.amount`, `per100g.calories`, `allergens[2]`); a wrong check digit alone is `invalid_barcode`.
         ///
         /// - Remark: Generated from `#/components/schemas/ProductDraft`.
         public struct ProductDraft: Codable, Hashable, Sendable {
-            /// As printed or scanned: UPC-A (12 digits), UPC-E or EAN-8 (8), EAN-13 (13) or GTIN-14 (14), with its check digit; spaces and hyphens between digits are ignored. Stored and answered as GTIN-14.
+            /// As printed or scanned: UPC-A (12 digits), UPC-E or EAN-8 (8), EAN-13 (13) or GTIN-14 (14), its last digit the GS1 check digit of the others (422 `invalid_barcode` otherwise); spaces and hyphens anywhere are ignored. Stored and answered as GTIN-14.
             ///
             /// - Remark: Generated from `#/components/schemas/ProductDraft/barcode`.
             public var barcode: Swift.String
-            /// 1 to 200 characters after trimming.
+            /// 1 to 200 characters after trimming, no control characters.
             ///
             /// - Remark: Generated from `#/components/schemas/ProductDraft/name`.
             public var name: Swift.String
+            /// At most 100 characters after trimming, no control characters; empty is none.
+            ///
             /// - Remark: Generated from `#/components/schemas/ProductDraft/brand`.
             public var brand: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/ProductDraft/servingSize`.
-            public var servingSize: Components.Schemas.ServingSize?
-            /// For solids: the label's values per 100 g.
-            ///
-            /// - Remark: Generated from `#/components/schemas/ProductDraft/per100g`.
-            public var per100g: Components.Schemas.NutrientsDraft?
-            /// For drinks and other liquids: the label's values per 100 ml.
-            ///
-            /// - Remark: Generated from `#/components/schemas/ProductDraft/per100ml`.
-            public var per100ml: Components.Schemas.NutrientsDraft?
             /// - Remark: Generated from `#/components/schemas/ProductDraft/allergens`.
             public var allergens: [Components.Schemas.Allergen]?
             /// - Remark: Generated from `#/components/schemas/ProductDraft/vegan`.
@@ -4228,6 +4135,8 @@ extension Components {
             public var vegetarian: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/ProductDraft/novaGroup`.
             public var novaGroup: Swift.Int?
+            /// Nutri-Score grade, either case (answered in lower case).
+            ///
             /// - Remark: Generated from `#/components/schemas/ProductDraft/nutriScore`.
             @frozen public enum nutriScorePayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case a = "a"
@@ -4235,31 +4144,32 @@ extension Components {
                 case c = "c"
                 case d = "d"
                 case e = "e"
+                case A = "A"
+                case B = "B"
+                case C = "C"
+                case D = "D"
+                case E = "E"
                 case _empty = ""
             }
+            /// Nutri-Score grade, either case (answered in lower case).
+            ///
             /// - Remark: Generated from `#/components/schemas/ProductDraft/nutriScore`.
             public var nutriScore: Components.Schemas.ProductDraft.nutriScorePayload?
             /// Creates a new `ProductDraft`.
             ///
             /// - Parameters:
-            ///   - barcode: As printed or scanned: UPC-A (12 digits), UPC-E or EAN-8 (8), EAN-13 (13) or GTIN-14 (14), with its check digit; spaces and hyphens between digits are ignored. Stored and answered as GTIN-14.
-            ///   - name: 1 to 200 characters after trimming.
-            ///   - brand:
-            ///   - servingSize:
-            ///   - per100g: For solids: the label's values per 100 g.
-            ///   - per100ml: For drinks and other liquids: the label's values per 100 ml.
+            ///   - barcode: As printed or scanned: UPC-A (12 digits), UPC-E or EAN-8 (8), EAN-13 (13) or GTIN-14 (14), its last digit the GS1 check digit of the others (422 `invalid_barcode` otherwise); spaces and hyphens anywhere are ignored. Stored and answered as GTIN-14.
+            ///   - name: 1 to 200 characters after trimming, no control characters.
+            ///   - brand: At most 100 characters after trimming, no control characters; empty is none.
             ///   - allergens:
             ///   - vegan:
             ///   - vegetarian:
             ///   - novaGroup:
-            ///   - nutriScore:
+            ///   - nutriScore: Nutri-Score grade, either case (answered in lower case).
             public init(
                 barcode: Swift.String,
                 name: Swift.String,
                 brand: Swift.String? = nil,
-                servingSize: Components.Schemas.ServingSize? = nil,
-                per100g: Components.Schemas.NutrientsDraft? = nil,
-                per100ml: Components.Schemas.NutrientsDraft? = nil,
                 allergens: [Components.Schemas.Allergen]? = nil,
                 vegan: Swift.Bool? = nil,
                 vegetarian: Swift.Bool? = nil,
@@ -4269,9 +4179,6 @@ extension Components {
                 self.barcode = barcode
                 self.name = name
                 self.brand = brand
-                self.servingSize = servingSize
-                self.per100g = per100g
-                self.per100ml = per100ml
                 self.allergens = allergens
                 self.vegan = vegan
                 self.vegetarian = vegetarian
@@ -4282,14 +4189,56 @@ extension Components {
                 case barcode
                 case name
                 case brand
-                case servingSize
-                case per100g
-                case per100ml
                 case allergens
                 case vegan
                 case vegetarian
                 case novaGroup
                 case nutriScore
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.barcode = try container.decode(
+                    Swift.String.self,
+                    forKey: .barcode
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.brand = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .brand
+                )
+                self.allergens = try container.decodeIfPresent(
+                    [Components.Schemas.Allergen].self,
+                    forKey: .allergens
+                )
+                self.vegan = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .vegan
+                )
+                self.vegetarian = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .vegetarian
+                )
+                self.novaGroup = try container.decodeIfPresent(
+                    Swift.Int.self,
+                    forKey: .novaGroup
+                )
+                self.nutriScore = try container.decodeIfPresent(
+                    Components.Schemas.ProductDraft.nutriScorePayload.self,
+                    forKey: .nutriScore
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "barcode",
+                    "name",
+                    "brand",
+                    "allergens",
+                    "vegan",
+                    "vegetarian",
+                    "novaGroup",
+                    "nutriScore"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/ProductList`.
@@ -4327,20 +4276,18 @@ extension Components {
             public var version: Swift.Int
             /// - Remark: Generated from `#/components/schemas/ProductVersion/editedAt`.
             public var editedAt: Foundation.Date
-            /// The product's fields at that version in the draft's shape, every key present (`null` where unset), the barcode as GTIN-14 and sodium instead of salt.
-            ///
             /// - Remark: Generated from `#/components/schemas/ProductVersion/product`.
-            public var product: Components.Schemas.ProductDraft
+            public var product: Components.Schemas.ProductVersionDetails
             /// Creates a new `ProductVersion`.
             ///
             /// - Parameters:
             ///   - version:
             ///   - editedAt:
-            ///   - product: The product's fields at that version in the draft's shape, every key present (`null` where unset), the barcode as GTIN-14 and sodium instead of salt.
+            ///   - product:
             public init(
                 version: Swift.Int,
                 editedAt: Foundation.Date,
-                product: Components.Schemas.ProductDraft
+                product: Components.Schemas.ProductVersionDetails
             ) {
                 self.version = version
                 self.editedAt = editedAt
@@ -4362,7 +4309,7 @@ extension Components {
                     forKey: .editedAt
                 )
                 self.product = try container.decode(
-                    Components.Schemas.ProductDraft.self,
+                    Components.Schemas.ProductVersionDetails.self,
                     forKey: .product
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -4531,122 +4478,199 @@ extension Components {
                 ])
             }
         }
-        /// A table food by `foodId` with `grams`, or `quantity` and `unit` (default 1 of its usual unit); a packaged product by `productId` (from `GET /api/foods/barcode/{code}`) with `grams` (millilitres for a drink) or `servings` of its label's serving size (default 1; a product without a serving size needs grams), its values from its label (`source` `product`; a label lacking energy or a macronutrient counts it as 0 and flags the item `nutrients_incomplete`); or free values: `name`, `grams` and `calories` with optional nutrients. Not both a foodId or productId and values, nor grams and servings for a product. Limits: grams above 0 and at most 5,000; quantity above 0 and at most 1,000; calories at most 10,000; no negative value; protein, carbs and fat together no heavier than the item. Problems are 422 naming `items[i].field`.
+        /// One item, in one of three forms, each with only its own fields (`null` is the same as leaving a field out): **a packaged product**: `productId` (from `GET /api/foods/barcode/{code}`) with `grams` (millilitres for a drink) or `servings` of its label's serving size (not both; default 1 serving; a product without a serving size needs grams), its values from its label (`source` `product`; a label lacking energy or a macronutrient counts it as 0 and flags the item `nutrients_incomplete`); **a table food**: `foodId` with `grams`, or `quantity` and `unit` (default 1 of its usual unit), values from the table; **free values**: `name`, `grams` and `calories` with optional nutrients. `name` may rename a product or a table food. Limits: grams from 0.1 to 5,000; quantity above 0 and at most 1,000; calories at most 10,000; sodium at most 100,000 mg; no negative value; protein, carbs and fat together, and fibre, sugars and saturated fat each, no heavier than the item; a portion of a food or product at most 5,000 g. Problems are 422 naming `items[i].field`.
         ///
         /// - Remark: Generated from `#/components/schemas/ItemRequest`.
         public struct ItemRequest: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/ItemRequest/value1`.
-            public struct Value1Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/ItemRequest/value1/foodId`.
-                public var foodId: Swift.String
-                /// Creates a new `Value1Payload`.
-                ///
-                /// - Parameters:
-                ///   - foodId:
-                public init(foodId: Swift.String) {
-                    self.foodId = foodId
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case foodId
-                }
-            }
-            /// - Remark: Generated from `#/components/schemas/ItemRequest/value1`.
-            public var value1: Components.Schemas.ItemRequest.Value1Payload?
-            /// - Remark: Generated from `#/components/schemas/ItemRequest/value2`.
-            public struct Value2Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/ItemRequest/value2/productId`.
-                public var productId: Swift.String
-                /// Creates a new `Value2Payload`.
-                ///
-                /// - Parameters:
-                ///   - productId:
-                public init(productId: Swift.String) {
-                    self.productId = productId
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case productId
-                }
-            }
-            /// - Remark: Generated from `#/components/schemas/ItemRequest/value2`.
-            public var value2: Components.Schemas.ItemRequest.Value2Payload?
-            /// - Remark: Generated from `#/components/schemas/ItemRequest/value3`.
-            public struct Value3Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/ItemRequest/value3/name`.
-                public var name: Swift.String
-                /// - Remark: Generated from `#/components/schemas/ItemRequest/value3/grams`.
-                public var grams: Swift.Double
-                /// - Remark: Generated from `#/components/schemas/ItemRequest/value3/calories`.
-                public var calories: Swift.Double
-                /// Creates a new `Value3Payload`.
-                ///
-                /// - Parameters:
-                ///   - name:
-                ///   - grams:
-                ///   - calories:
-                public init(
-                    name: Swift.String,
-                    grams: Swift.Double,
-                    calories: Swift.Double
-                ) {
-                    self.name = name
-                    self.grams = grams
-                    self.calories = calories
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case name
-                    case grams
-                    case calories
-                }
-            }
-            /// - Remark: Generated from `#/components/schemas/ItemRequest/value3`.
-            public var value3: Components.Schemas.ItemRequest.Value3Payload?
+            /// A food of the USDA table (5 digits, from `GET /api/foods/search`); one the table lacks is 422 `items[i].foodId`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/foodId`.
+            public var foodId: Swift.String?
+            /// A packaged product of the foods service; 422 `items[i].productId` for one meals does not know (one added a moment ago may take a second to arrive) or one held after reports (for others than its author).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/productId`.
+            public var productId: Swift.String?
+            /// Servings of the product (`productId` only).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/servings`.
+            public var servings: Swift.Double?
+            /// 1 to 200 characters after trimming.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/name`.
+            public var name: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/quantity`.
+            public var quantity: Swift.Double?
+            /// g, ml, oz, cup, tbsp, tsp, ... or a household measure of the food.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/unit`.
+            public var unit: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/grams`.
+            public var grams: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/calories`.
+            public var calories: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/protein`.
+            public var protein: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/carbs`.
+            public var carbs: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/fat`.
+            public var fat: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/fiber`.
+            public var fiber: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/sugars`.
+            public var sugars: Swift.Double?
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/saturatedFat`.
+            public var saturatedFat: Swift.Double?
+            /// milligrams
+            ///
+            /// - Remark: Generated from `#/components/schemas/ItemRequest/sodium`.
+            public var sodium: Swift.Double?
             /// Creates a new `ItemRequest`.
             ///
             /// - Parameters:
-            ///   - value1:
-            ///   - value2:
-            ///   - value3:
+            ///   - foodId: A food of the USDA table (5 digits, from `GET /api/foods/search`); one the table lacks is 422 `items[i].foodId`.
+            ///   - productId: A packaged product of the foods service; 422 `items[i].productId` for one meals does not know (one added a moment ago may take a second to arrive) or one held after reports (for others than its author).
+            ///   - servings: Servings of the product (`productId` only).
+            ///   - name: 1 to 200 characters after trimming.
+            ///   - quantity:
+            ///   - unit: g, ml, oz, cup, tbsp, tsp, ... or a household measure of the food.
+            ///   - grams:
+            ///   - calories:
+            ///   - protein:
+            ///   - carbs:
+            ///   - fat:
+            ///   - fiber:
+            ///   - sugars:
+            ///   - saturatedFat:
+            ///   - sodium: milligrams
             public init(
-                value1: Components.Schemas.ItemRequest.Value1Payload? = nil,
-                value2: Components.Schemas.ItemRequest.Value2Payload? = nil,
-                value3: Components.Schemas.ItemRequest.Value3Payload? = nil
+                foodId: Swift.String? = nil,
+                productId: Swift.String? = nil,
+                servings: Swift.Double? = nil,
+                name: Swift.String? = nil,
+                quantity: Swift.Double? = nil,
+                unit: Swift.String? = nil,
+                grams: Swift.Double? = nil,
+                calories: Swift.Double? = nil,
+                protein: Swift.Double? = nil,
+                carbs: Swift.Double? = nil,
+                fat: Swift.Double? = nil,
+                fiber: Swift.Double? = nil,
+                sugars: Swift.Double? = nil,
+                saturatedFat: Swift.Double? = nil,
+                sodium: Swift.Double? = nil
             ) {
-                self.value1 = value1
-                self.value2 = value2
-                self.value3 = value3
+                self.foodId = foodId
+                self.productId = productId
+                self.servings = servings
+                self.name = name
+                self.quantity = quantity
+                self.unit = unit
+                self.grams = grams
+                self.calories = calories
+                self.protein = protein
+                self.carbs = carbs
+                self.fat = fat
+                self.fiber = fiber
+                self.sugars = sugars
+                self.saturatedFat = saturatedFat
+                self.sodium = sodium
+            }
+            public enum CodingKeys: String, CodingKey {
+                case foodId
+                case productId
+                case servings
+                case name
+                case quantity
+                case unit
+                case grams
+                case calories
+                case protein
+                case carbs
+                case fat
+                case fiber
+                case sugars
+                case saturatedFat
+                case sodium
             }
             public init(from decoder: any Swift.Decoder) throws {
-                var errors: [any Swift.Error] = []
-                do {
-                    self.value1 = try .init(from: decoder)
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self.value2 = try .init(from: decoder)
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self.value3 = try .init(from: decoder)
-                } catch {
-                    errors.append(error)
-                }
-                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
-                    [
-                        self.value1,
-                        self.value2,
-                        self.value3
-                    ],
-                    type: Self.self,
-                    codingPath: decoder.codingPath,
-                    errors: errors
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.foodId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .foodId
                 )
-            }
-            public func encode(to encoder: any Swift.Encoder) throws {
-                try self.value1?.encode(to: encoder)
-                try self.value2?.encode(to: encoder)
-                try self.value3?.encode(to: encoder)
+                self.productId = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .productId
+                )
+                self.servings = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .servings
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.quantity = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .quantity
+                )
+                self.unit = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .unit
+                )
+                self.grams = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .grams
+                )
+                self.calories = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .calories
+                )
+                self.protein = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .protein
+                )
+                self.carbs = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .carbs
+                )
+                self.fat = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .fat
+                )
+                self.fiber = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .fiber
+                )
+                self.sugars = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sugars
+                )
+                self.saturatedFat = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .saturatedFat
+                )
+                self.sodium = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sodium
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "foodId",
+                    "productId",
+                    "servings",
+                    "name",
+                    "quantity",
+                    "unit",
+                    "grams",
+                    "calories",
+                    "protein",
+                    "carbs",
+                    "fat",
+                    "fiber",
+                    "sugars",
+                    "saturatedFat",
+                    "sodium"
+                ])
             }
         }
         /// An item of a custom meal as it was written (fields without a value are left out).
@@ -5412,71 +5436,119 @@ extension Components {
                 ])
             }
         }
-        /// Either `image` or `text`, not both (422); with `kind=label`, `image` only.
+        /// A meal (`kind` `meal`, the default) from `image` (a photo) or `text` (a description with words), not both (422), without `barcode`; or a label (`kind` `label`) from `image` alone, with an optional `barcode`: `text` and the meal fields (`mealType`, `captureKind`, `eatenAt`, `tags`) are then refused (422). The photo is recognised by its bytes (415 `unsupported_image_type` for anything but JPEG, PNG, WebP or HEIC).
         ///
         /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest`.
-        @frozen public enum AnalyzeJsonRequest: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/case1`.
-            public struct Case1Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/case1/image`.
-                public var image: Swift.String
-                /// Creates a new `Case1Payload`.
-                ///
-                /// - Parameters:
-                ///   - image:
-                public init(image: Swift.String) {
-                    self.image = image
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case image
-                }
+        public struct AnalyzeJsonRequest: Codable, Hashable, Sendable {
+            /// `meal` (the default): the photo or text becomes a meal. `label`: the photo of a nutrition-facts panel is read into a draft product; `text` and the meal fields (`mealType`, `captureKind`, `eatenAt`, `tags`) are then refused (422).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/kind`.
+            @frozen public enum kindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case meal = "meal"
+                case label = "label"
+                case _empty = ""
             }
-            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/case1`.
-            case case1(Components.Schemas.AnalyzeJsonRequest.Case1Payload)
-            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/case2`.
-            public struct Case2Payload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/case2/text`.
-                public var text: Swift.String
-                /// Creates a new `Case2Payload`.
-                ///
-                /// - Parameters:
-                ///   - text:
-                public init(text: Swift.String) {
-                    self.text = text
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case text
-                }
+            /// `meal` (the default): the photo or text becomes a meal. `label`: the photo of a nutrition-facts panel is read into a draft product; `text` and the meal fields (`mealType`, `captureKind`, `eatenAt`, `tags`) are then refused (422).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/kind`.
+            public var kind: Components.Schemas.AnalyzeJsonRequest.kindPayload?
+            /// With `kind=label` only: the product's barcode as scanned (UPC-A, UPC-E, EAN-8, EAN-13 or GTIN-14, check digit checked), carried into the draft as GTIN-14.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/barcode`.
+            public var barcode: Swift.String?
+            /// The photo, base64 with its padding and without line breaks (or a base64 `data:` URL): JPEG, PNG, WebP or HEIC, at most 10 MB decoded.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/image`.
+            public var image: OpenAPIRuntime.Base64EncodedData?
+            /// A description such as "2 eggs and a slice of toast"; at most 2,000 characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/text`.
+            public var text: Swift.String?
+            /// Words that help the vision model; ignored for text. At most 500 characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/hint`.
+            public var hint: Swift.String?
+            /// ISO 8601 time with offset or Z (fractional seconds allowed), after 2000 and at most 5 minutes ahead.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/eatenAt`.
+            public var eatenAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/tags`.
+            public var tags: Components.Schemas.MealTags?
+            /// Creates a new `AnalyzeJsonRequest`.
+            ///
+            /// - Parameters:
+            ///   - kind: `meal` (the default): the photo or text becomes a meal. `label`: the photo of a nutrition-facts panel is read into a draft product; `text` and the meal fields (`mealType`, `captureKind`, `eatenAt`, `tags`) are then refused (422).
+            ///   - barcode: With `kind=label` only: the product's barcode as scanned (UPC-A, UPC-E, EAN-8, EAN-13 or GTIN-14, check digit checked), carried into the draft as GTIN-14.
+            ///   - image: The photo, base64 with its padding and without line breaks (or a base64 `data:` URL): JPEG, PNG, WebP or HEIC, at most 10 MB decoded.
+            ///   - text: A description such as "2 eggs and a slice of toast"; at most 2,000 characters.
+            ///   - hint: Words that help the vision model; ignored for text. At most 500 characters.
+            ///   - eatenAt: ISO 8601 time with offset or Z (fractional seconds allowed), after 2000 and at most 5 minutes ahead.
+            ///   - tags:
+            public init(
+                kind: Components.Schemas.AnalyzeJsonRequest.kindPayload? = nil,
+                barcode: Swift.String? = nil,
+                image: OpenAPIRuntime.Base64EncodedData? = nil,
+                text: Swift.String? = nil,
+                hint: Swift.String? = nil,
+                eatenAt: Foundation.Date? = nil,
+                tags: Components.Schemas.MealTags? = nil
+            ) {
+                self.kind = kind
+                self.barcode = barcode
+                self.image = image
+                self.text = text
+                self.hint = hint
+                self.eatenAt = eatenAt
+                self.tags = tags
             }
-            /// - Remark: Generated from `#/components/schemas/AnalyzeJsonRequest/case2`.
-            case case2(Components.Schemas.AnalyzeJsonRequest.Case2Payload)
+            public enum CodingKeys: String, CodingKey {
+                case kind
+                case barcode
+                case image
+                case text
+                case hint
+                case eatenAt
+                case tags
+            }
             public init(from decoder: any Swift.Decoder) throws {
-                var errors: [any Swift.Error] = []
-                do {
-                    self = .case1(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self = .case2(try .init(from: decoder))
-                    return
-                } catch {
-                    errors.append(error)
-                }
-                throw Swift.DecodingError.failedToDecodeOneOfSchema(
-                    type: Self.self,
-                    codingPath: decoder.codingPath,
-                    errors: errors
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.kind = try container.decodeIfPresent(
+                    Components.Schemas.AnalyzeJsonRequest.kindPayload.self,
+                    forKey: .kind
                 )
-            }
-            public func encode(to encoder: any Swift.Encoder) throws {
-                switch self {
-                case let .case1(value):
-                    try value.encode(to: encoder)
-                case let .case2(value):
-                    try value.encode(to: encoder)
-                }
+                self.barcode = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .barcode
+                )
+                self.image = try container.decodeIfPresent(
+                    OpenAPIRuntime.Base64EncodedData.self,
+                    forKey: .image
+                )
+                self.text = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .text
+                )
+                self.hint = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .hint
+                )
+                self.eatenAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .eatenAt
+                )
+                self.tags = try container.decodeIfPresent(
+                    Components.Schemas.MealTags.self,
+                    forKey: .tags
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "kind",
+                    "barcode",
+                    "image",
+                    "text",
+                    "hint",
+                    "eatenAt",
+                    "tags"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/AnalyzeMultipartRequest`.
@@ -6051,7 +6123,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/WeightRequest/date`.
             public var date: Swift.String?
-            /// 20-500 kg, or 44-1102 lbs.
+            /// 20-500 kg, or 44.1-1102.3 lbs, in `unit` (the profile's unit when absent).
             ///
             /// - Remark: Generated from `#/components/schemas/WeightRequest/weight`.
             public var weight: Swift.Double
@@ -6067,7 +6139,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - date: YYYY-MM-DD, not after the user's today; default today in the user's zone.
-            ///   - weight: 20-500 kg, or 44-1102 lbs.
+            ///   - weight: 20-500 kg, or 44.1-1102.3 lbs, in `unit` (the profile's unit when absent).
             ///   - notes: Replaces the day's notes; "" clears them; absent keeps them. At most 500 characters after trimming.
             ///   - modifiedAt: When the client made this change (ISO 8601), for last-write-wins; the server's time when absent. A time more than 5 minutes ahead of the server counts as the server's time.
             public init(
@@ -11223,138 +11295,157 @@ extension Components {
                 ])
             }
         }
-        /// 1 to 500 items in all, of any of the three kinds; answered weigh-ins, then ketone levels, then water.
+        /// 1 to 500 items in all (weigh-ins, ketone levels and water entries; 422 naming the first list otherwise), each under the client's id and applied on its own: an item that cannot be read or is invalid is answered `rejected` with its problems, never a 4xx for the whole request.
         ///
         /// - Remark: Generated from `#/components/schemas/MetricsImportRequest`.
         public struct MetricsImportRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/weighInsPayload`.
+            public struct weighInsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/weighInsPayload/value1`.
+                public var value1: Components.Schemas.WeighInImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/weighInsPayload/value2`.
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
+                /// Creates a new `weighInsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                public init(
+                    value1: Components.Schemas.WeighInImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
+                ) {
+                    self.value1 = value1
+                    self.value2 = value2
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
+                }
+            }
             /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/weighIns`.
-            public var weighIns: [OpenAPIRuntime.OpenAPIObjectContainer]?
-            /// A ketone level: `date` (YYYY-MM-DD, its id), `level`, `notes`?, `modifiedAt`? as for `POST /api/metrics/ketones`. Without `modifiedAt` it fills only a day without a level.
-            ///
+            public typealias weighInsPayload = [Components.Schemas.MetricsImportRequest.weighInsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/weighIns`.
+            public var weighIns: Components.Schemas.MetricsImportRequest.weighInsPayload?
             /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload`.
             public struct ketonesPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/date`.
-                public var date: Swift.String
-                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/level`.
-                public var level: Swift.Double
-                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/notes`.
-                public var notes: Swift.String?
-                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/modifiedAt`.
-                public var modifiedAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/value1`.
+                public var value1: Components.Schemas.KetoneImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketonesPayload/value2`.
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
                 /// Creates a new `ketonesPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - date:
-                ///   - level:
-                ///   - notes:
-                ///   - modifiedAt:
+                ///   - value1:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
                 public init(
-                    date: Swift.String,
-                    level: Swift.Double,
-                    notes: Swift.String? = nil,
-                    modifiedAt: Foundation.Date? = nil
+                    value1: Components.Schemas.KetoneImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
                 ) {
-                    self.date = date
-                    self.level = level
-                    self.notes = notes
-                    self.modifiedAt = modifiedAt
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case date
-                    case level
-                    case notes
-                    case modifiedAt
+                    self.value1 = value1
+                    self.value2 = value2
                 }
                 public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.date = try container.decode(
-                        Swift.String.self,
-                        forKey: .date
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
                     )
-                    self.level = try container.decode(
-                        Swift.Double.self,
-                        forKey: .level
-                    )
-                    self.notes = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .notes
-                    )
-                    self.modifiedAt = try container.decodeIfPresent(
-                        Foundation.Date.self,
-                        forKey: .modifiedAt
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "date",
-                        "level",
-                        "notes",
-                        "modifiedAt"
-                    ])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
                 }
             }
             /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketones`.
             public typealias ketonesPayload = [Components.Schemas.MetricsImportRequest.ketonesPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/ketones`.
             public var ketones: Components.Schemas.MetricsImportRequest.ketonesPayload?
-            /// A water entry as `POST /api/metrics/water` takes it, with the client's `id` (required). Without `modifiedAt` it only creates an id never written; a removed id stays removed (`already_present`).
-            ///
             /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload`.
             public struct waterPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/id`.
-                public var id: Swift.String
-                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/date`.
-                public var date: Swift.String?
-                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/millilitres`.
-                public var millilitres: Swift.Int
-                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/modifiedAt`.
-                public var modifiedAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/value1`.
+                public var value1: Components.Schemas.WaterImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
+                /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/waterPayload/value2`.
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
                 /// Creates a new `waterPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - id:
-                ///   - date:
-                ///   - millilitres:
-                ///   - modifiedAt:
+                ///   - value1:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
                 public init(
-                    id: Swift.String,
-                    date: Swift.String? = nil,
-                    millilitres: Swift.Int,
-                    modifiedAt: Foundation.Date? = nil
+                    value1: Components.Schemas.WaterImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
                 ) {
-                    self.id = id
-                    self.date = date
-                    self.millilitres = millilitres
-                    self.modifiedAt = modifiedAt
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case id
-                    case date
-                    case millilitres
-                    case modifiedAt
+                    self.value1 = value1
+                    self.value2 = value2
                 }
                 public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(
-                        Swift.String.self,
-                        forKey: .id
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
                     )
-                    self.date = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .date
-                    )
-                    self.millilitres = try container.decode(
-                        Swift.Int.self,
-                        forKey: .millilitres
-                    )
-                    self.modifiedAt = try container.decodeIfPresent(
-                        Foundation.Date.self,
-                        forKey: .modifiedAt
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "id",
-                        "date",
-                        "millilitres",
-                        "modifiedAt"
-                    ])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
                 }
             }
             /// - Remark: Generated from `#/components/schemas/MetricsImportRequest/water`.
@@ -11368,7 +11459,7 @@ extension Components {
             ///   - ketones:
             ///   - water:
             public init(
-                weighIns: [OpenAPIRuntime.OpenAPIObjectContainer]? = nil,
+                weighIns: Components.Schemas.MetricsImportRequest.weighInsPayload? = nil,
                 ketones: Components.Schemas.MetricsImportRequest.ketonesPayload? = nil,
                 water: Components.Schemas.MetricsImportRequest.waterPayload? = nil
             ) {
@@ -11384,7 +11475,7 @@ extension Components {
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.weighIns = try container.decodeIfPresent(
-                    [OpenAPIRuntime.OpenAPIObjectContainer].self,
+                    Components.Schemas.MetricsImportRequest.weighInsPayload.self,
                     forKey: .weighIns
                 )
                 self.ketones = try container.decodeIfPresent(
@@ -11939,136 +12030,106 @@ extension Components {
                 case nextCursor
             }
         }
-        /// At least one and at most 500 items in all, of any of the five kinds.
+        /// 1 to 500 items in all (of the five kinds; 422 naming the first list otherwise), each under the client's id and applied on its own: an item that cannot be read or is invalid is answered `rejected` with its problems, never a 4xx for the whole request.
         ///
         /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest`.
         public struct GatewaySyncImportRequest: Codable, Hashable, Sendable {
-            /// A meal as `POST /api/meals` takes it, with the client's `id` (UUID) and optionally `modifiedAt`.
-            ///
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/mealsPayload`.
             public struct mealsPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/mealsPayload/id`.
-                public var id: Swift.String
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/mealsPayload/modifiedAt`.
-                public var modifiedAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/mealsPayload/value1`.
+                public var value1: Components.Schemas.MealImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/mealsPayload/value2`.
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
                 /// Creates a new `mealsPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - id:
-                ///   - modifiedAt:
+                ///   - value1:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
                 public init(
-                    id: Swift.String,
-                    modifiedAt: Foundation.Date? = nil
+                    value1: Components.Schemas.MealImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
                 ) {
-                    self.id = id
-                    self.modifiedAt = modifiedAt
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case id
-                    case modifiedAt
+                    self.value1 = value1
+                    self.value2 = value2
                 }
                 public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(
-                        Swift.String.self,
-                        forKey: .id
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
                     )
-                    self.modifiedAt = try container.decodeIfPresent(
-                        Foundation.Date.self,
-                        forKey: .modifiedAt
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "id",
-                        "modifiedAt"
-                    ])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
                 }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/meals`.
             public typealias mealsPayload = [Components.Schemas.GatewaySyncImportRequest.mealsPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/meals`.
             public var meals: Components.Schemas.GatewaySyncImportRequest.mealsPayload?
-            /// A custom meal as `PUT /api/custom-meals/{id}` takes it, with the client's `id`: created under it; an id stored or deleted is `already_present`.
-            ///
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload`.
             public struct customMealsPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/id`.
-                public var id: Swift.String
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/name`.
-                public var name: Swift.String
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/mealType`.
-                public var mealType: Swift.String?
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/items`.
-                public var items: [OpenAPIRuntime.OpenAPIObjectContainer]
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/tags`.
-                public var tags: [Swift.String]?
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/modifiedAt`.
-                public var modifiedAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/value1`.
+                public var value1: Components.Schemas.CustomMealImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMealsPayload/value2`.
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
                 /// Creates a new `customMealsPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - id:
-                ///   - name:
-                ///   - mealType:
-                ///   - items:
-                ///   - tags:
-                ///   - modifiedAt:
+                ///   - value1:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
                 public init(
-                    id: Swift.String,
-                    name: Swift.String,
-                    mealType: Swift.String? = nil,
-                    items: [OpenAPIRuntime.OpenAPIObjectContainer],
-                    tags: [Swift.String]? = nil,
-                    modifiedAt: Foundation.Date? = nil
+                    value1: Components.Schemas.CustomMealImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
                 ) {
-                    self.id = id
-                    self.name = name
-                    self.mealType = mealType
-                    self.items = items
-                    self.tags = tags
-                    self.modifiedAt = modifiedAt
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case id
-                    case name
-                    case mealType
-                    case items
-                    case tags
-                    case modifiedAt
+                    self.value1 = value1
+                    self.value2 = value2
                 }
                 public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(
-                        Swift.String.self,
-                        forKey: .id
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
                     )
-                    self.name = try container.decode(
-                        Swift.String.self,
-                        forKey: .name
-                    )
-                    self.mealType = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .mealType
-                    )
-                    self.items = try container.decode(
-                        [OpenAPIRuntime.OpenAPIObjectContainer].self,
-                        forKey: .items
-                    )
-                    self.tags = try container.decodeIfPresent(
-                        [Swift.String].self,
-                        forKey: .tags
-                    )
-                    self.modifiedAt = try container.decodeIfPresent(
-                        Foundation.Date.self,
-                        forKey: .modifiedAt
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "id",
-                        "name",
-                        "mealType",
-                        "items",
-                        "tags",
-                        "modifiedAt"
-                    ])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
                 }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/customMeals`.
@@ -12077,205 +12138,151 @@ extension Components {
             public var customMeals: Components.Schemas.GatewaySyncImportRequest.customMealsPayload?
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload`.
             public struct weighInsPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload/date`.
-                public var date: Swift.String
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload/weight`.
-                public var weight: Swift.Double
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload/unit`.
-                public var unit: Components.Schemas.WeightUnit?
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload/notes`.
-                public var notes: Swift.String?
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload/modifiedAt`.
-                public var modifiedAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload/value1`.
+                public var value1: Components.Schemas.WeighInImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighInsPayload/value2`.
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
                 /// Creates a new `weighInsPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - date:
-                ///   - weight:
-                ///   - unit:
-                ///   - notes:
-                ///   - modifiedAt:
+                ///   - value1:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
                 public init(
-                    date: Swift.String,
-                    weight: Swift.Double,
-                    unit: Components.Schemas.WeightUnit? = nil,
-                    notes: Swift.String? = nil,
-                    modifiedAt: Foundation.Date? = nil
+                    value1: Components.Schemas.WeighInImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
                 ) {
-                    self.date = date
-                    self.weight = weight
-                    self.unit = unit
-                    self.notes = notes
-                    self.modifiedAt = modifiedAt
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case date
-                    case weight
-                    case unit
-                    case notes
-                    case modifiedAt
+                    self.value1 = value1
+                    self.value2 = value2
                 }
                 public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.date = try container.decode(
-                        Swift.String.self,
-                        forKey: .date
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
                     )
-                    self.weight = try container.decode(
-                        Swift.Double.self,
-                        forKey: .weight
-                    )
-                    self.unit = try container.decodeIfPresent(
-                        Components.Schemas.WeightUnit.self,
-                        forKey: .unit
-                    )
-                    self.notes = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .notes
-                    )
-                    self.modifiedAt = try container.decodeIfPresent(
-                        Foundation.Date.self,
-                        forKey: .modifiedAt
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "date",
-                        "weight",
-                        "unit",
-                        "notes",
-                        "modifiedAt"
-                    ])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
                 }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighIns`.
             public typealias weighInsPayload = [Components.Schemas.GatewaySyncImportRequest.weighInsPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/weighIns`.
             public var weighIns: Components.Schemas.GatewaySyncImportRequest.weighInsPayload?
-            /// A ketone level: `date` (YYYY-MM-DD, its id), `level`, `notes`?, `modifiedAt`? as for `POST /api/metrics/ketones`. Without `modifiedAt` it fills only a day without a level.
-            ///
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload`.
             public struct ketonesPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/date`.
-                public var date: Swift.String
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/level`.
-                public var level: Swift.Double
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/notes`.
-                public var notes: Swift.String?
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/modifiedAt`.
-                public var modifiedAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/value1`.
+                public var value1: Components.Schemas.KetoneImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketonesPayload/value2`.
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
                 /// Creates a new `ketonesPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - date:
-                ///   - level:
-                ///   - notes:
-                ///   - modifiedAt:
+                ///   - value1:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
                 public init(
-                    date: Swift.String,
-                    level: Swift.Double,
-                    notes: Swift.String? = nil,
-                    modifiedAt: Foundation.Date? = nil
+                    value1: Components.Schemas.KetoneImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
                 ) {
-                    self.date = date
-                    self.level = level
-                    self.notes = notes
-                    self.modifiedAt = modifiedAt
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case date
-                    case level
-                    case notes
-                    case modifiedAt
+                    self.value1 = value1
+                    self.value2 = value2
                 }
                 public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.date = try container.decode(
-                        Swift.String.self,
-                        forKey: .date
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
                     )
-                    self.level = try container.decode(
-                        Swift.Double.self,
-                        forKey: .level
-                    )
-                    self.notes = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .notes
-                    )
-                    self.modifiedAt = try container.decodeIfPresent(
-                        Foundation.Date.self,
-                        forKey: .modifiedAt
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "date",
-                        "level",
-                        "notes",
-                        "modifiedAt"
-                    ])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
                 }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketones`.
             public typealias ketonesPayload = [Components.Schemas.GatewaySyncImportRequest.ketonesPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/ketones`.
             public var ketones: Components.Schemas.GatewaySyncImportRequest.ketonesPayload?
-            /// A water entry as `POST /api/metrics/water` takes it, with the client's `id` (required). Without `modifiedAt` it only creates an id never written; a removed id stays removed (`already_present`).
-            ///
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload`.
             public struct waterPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/id`.
-                public var id: Swift.String
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/date`.
-                public var date: Swift.String?
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/millilitres`.
-                public var millilitres: Swift.Int
-                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/modifiedAt`.
-                public var modifiedAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/value1`.
+                public var value1: Components.Schemas.WaterImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
+                /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/waterPayload/value2`.
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
                 /// Creates a new `waterPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - id:
-                ///   - date:
-                ///   - millilitres:
-                ///   - modifiedAt:
+                ///   - value1:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
                 public init(
-                    id: Swift.String,
-                    date: Swift.String? = nil,
-                    millilitres: Swift.Int,
-                    modifiedAt: Foundation.Date? = nil
+                    value1: Components.Schemas.WaterImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
                 ) {
-                    self.id = id
-                    self.date = date
-                    self.millilitres = millilitres
-                    self.modifiedAt = modifiedAt
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case id
-                    case date
-                    case millilitres
-                    case modifiedAt
+                    self.value1 = value1
+                    self.value2 = value2
                 }
                 public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(
-                        Swift.String.self,
-                        forKey: .id
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
                     )
-                    self.date = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .date
-                    )
-                    self.millilitres = try container.decode(
-                        Swift.Int.self,
-                        forKey: .millilitres
-                    )
-                    self.modifiedAt = try container.decodeIfPresent(
-                        Foundation.Date.self,
-                        forKey: .modifiedAt
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "id",
-                        "date",
-                        "millilitres",
-                        "modifiedAt"
-                    ])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
                 }
             }
             /// - Remark: Generated from `#/components/schemas/GatewaySyncImportRequest/water`.
@@ -12506,150 +12513,106 @@ extension Components {
                 case summary
             }
         }
-        /// 1 to 500 meals and custom meals in all, each under the client's `id`; answered meals, then custom meals.
+        /// 1 to 500 items in all (meals and custom meals; 422 naming the first list otherwise), each under the client's id and applied on its own: an item that cannot be read or is invalid is answered `rejected` with its problems, never a 4xx for the whole request.
         ///
         /// - Remark: Generated from `#/components/schemas/MealsImportRequest`.
         public struct MealsImportRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/MealsImportRequest/mealsPayload`.
             public struct mealsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/MealsImportRequest/mealsPayload/value1`.
-                public var value1: Components.Schemas.MealEntryRequest
+                public var value1: Components.Schemas.MealImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
                 /// - Remark: Generated from `#/components/schemas/MealsImportRequest/mealsPayload/value2`.
-                public struct Value2Payload: Codable, Hashable, Sendable {
-                    /// The UUID the device stores the meal under; it becomes the meal's id.
-                    ///
-                    /// - Remark: Generated from `#/components/schemas/MealsImportRequest/mealsPayload/value2/id`.
-                    public var id: Swift.String
-                    /// Creates a new `Value2Payload`.
-                    ///
-                    /// - Parameters:
-                    ///   - id: The UUID the device stores the meal under; it becomes the meal's id.
-                    public init(id: Swift.String) {
-                        self.id = id
-                    }
-                    public enum CodingKeys: String, CodingKey {
-                        case id
-                    }
-                    public init(from decoder: any Swift.Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.id = try container.decode(
-                            Swift.String.self,
-                            forKey: .id
-                        )
-                        try decoder.ensureNoAdditionalProperties(knownKeys: [
-                            "id"
-                        ])
-                    }
-                }
-                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/mealsPayload/value2`.
-                public var value2: Components.Schemas.MealsImportRequest.mealsPayloadPayload.Value2Payload
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
                 /// Creates a new `mealsPayloadPayload`.
                 ///
                 /// - Parameters:
                 ///   - value1:
-                ///   - value2:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
                 public init(
-                    value1: Components.Schemas.MealEntryRequest,
-                    value2: Components.Schemas.MealsImportRequest.mealsPayloadPayload.Value2Payload
+                    value1: Components.Schemas.MealImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
                 ) {
                     self.value1 = value1
                     self.value2 = value2
                 }
                 public init(from decoder: any Swift.Decoder) throws {
-                    self.value1 = try .init(from: decoder)
-                    self.value2 = try .init(from: decoder)
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
                 }
                 public func encode(to encoder: any Swift.Encoder) throws {
-                    try self.value1.encode(to: encoder)
-                    try self.value2.encode(to: encoder)
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
                 }
             }
             /// - Remark: Generated from `#/components/schemas/MealsImportRequest/meals`.
             public typealias mealsPayload = [Components.Schemas.MealsImportRequest.mealsPayloadPayload]
             /// - Remark: Generated from `#/components/schemas/MealsImportRequest/meals`.
             public var meals: Components.Schemas.MealsImportRequest.mealsPayload?
-            /// A custom meal as `PUT /api/custom-meals/{id}` takes it, with the client's `id`: created under it; an id stored or deleted is `already_present`.
-            ///
             /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload`.
             public struct customMealsPayloadPayload: Codable, Hashable, Sendable {
-                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/id`.
-                public var id: Swift.String
-                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/name`.
-                public var name: Swift.String
-                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/mealType`.
-                public var mealType: Swift.String?
-                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/items`.
-                public var items: [OpenAPIRuntime.OpenAPIObjectContainer]
-                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/tags`.
-                public var tags: [Swift.String]?
-                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/modifiedAt`.
-                public var modifiedAt: Foundation.Date?
+                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/value1`.
+                public var value1: Components.Schemas.CustomMealImportItem?
+                /// Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
+                ///
+                /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMealsPayload/value2`.
+                public var value2: OpenAPIRuntime.OpenAPIValueContainer?
                 /// Creates a new `customMealsPayloadPayload`.
                 ///
                 /// - Parameters:
-                ///   - id:
-                ///   - name:
-                ///   - mealType:
-                ///   - items:
-                ///   - tags:
-                ///   - modifiedAt:
+                ///   - value1:
+                ///   - value2: Any other value: answered `rejected` with its problems in the error shape (an unreadable or invalid item rejects only itself).
                 public init(
-                    id: Swift.String,
-                    name: Swift.String,
-                    mealType: Swift.String? = nil,
-                    items: [OpenAPIRuntime.OpenAPIObjectContainer],
-                    tags: [Swift.String]? = nil,
-                    modifiedAt: Foundation.Date? = nil
+                    value1: Components.Schemas.CustomMealImportItem? = nil,
+                    value2: OpenAPIRuntime.OpenAPIValueContainer? = nil
                 ) {
-                    self.id = id
-                    self.name = name
-                    self.mealType = mealType
-                    self.items = items
-                    self.tags = tags
-                    self.modifiedAt = modifiedAt
-                }
-                public enum CodingKeys: String, CodingKey {
-                    case id
-                    case name
-                    case mealType
-                    case items
-                    case tags
-                    case modifiedAt
+                    self.value1 = value1
+                    self.value2 = value2
                 }
                 public init(from decoder: any Swift.Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.id = try container.decode(
-                        Swift.String.self,
-                        forKey: .id
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self.value1 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self.value2 = try .init(from: decoder)
+                    } catch {
+                        errors.append(error)
+                    }
+                    try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
+                        [
+                            self.value1,
+                            self.value2
+                        ],
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
                     )
-                    self.name = try container.decode(
-                        Swift.String.self,
-                        forKey: .name
-                    )
-                    self.mealType = try container.decodeIfPresent(
-                        Swift.String.self,
-                        forKey: .mealType
-                    )
-                    self.items = try container.decode(
-                        [OpenAPIRuntime.OpenAPIObjectContainer].self,
-                        forKey: .items
-                    )
-                    self.tags = try container.decodeIfPresent(
-                        [Swift.String].self,
-                        forKey: .tags
-                    )
-                    self.modifiedAt = try container.decodeIfPresent(
-                        Foundation.Date.self,
-                        forKey: .modifiedAt
-                    )
-                    try decoder.ensureNoAdditionalProperties(knownKeys: [
-                        "id",
-                        "name",
-                        "mealType",
-                        "items",
-                        "tags",
-                        "modifiedAt"
-                    ])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try self.value1?.encode(to: encoder)
+                    try self.value2?.encode(to: encoder)
                 }
             }
             /// - Remark: Generated from `#/components/schemas/MealsImportRequest/customMeals`.
@@ -12867,7 +12830,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/VisionKeyUpdate/baseUrl`.
             public var baseUrl: Swift.String?
-            /// A vision-capable model (default `gpt-4o-mini`); letters, digits and `- . _ : / @`.
+            /// A vision-capable model (default `gpt-4o-mini`): 1 to 100 ASCII letters, digits and `- . _ : / @`.
             ///
             /// - Remark: Generated from `#/components/schemas/VisionKeyUpdate/model`.
             public var model: Swift.String?
@@ -12876,7 +12839,7 @@ extension Components {
             /// - Parameters:
             ///   - apiKey: The provider's API key: 8 to 512 printable characters without spaces. Stored sealed (AES-256-GCM under `MEALS_VISION_KEY_ENCRYPTION_KEY`, bound to the user); never answered, logged or put in events.
             ///   - baseUrl: The API root (default `https://api.openai.com/v1`); `/chat/completions` is appended. Must be `https` and name a public host: no credentials, query or fragment, no local names, and no loopback, private, link-local, shared or reserved address once resolved (checked when stored and before every use); hosts in `MEALS_VISION_USER_ALLOWED_HOSTS` are exempt.
-            ///   - model: A vision-capable model (default `gpt-4o-mini`); letters, digits and `- . _ : / @`.
+            ///   - model: A vision-capable model (default `gpt-4o-mini`): 1 to 100 ASCII letters, digits and `- . _ : / @`.
             public init(
                 apiKey: Swift.String,
                 baseUrl: Swift.String? = nil,
@@ -14933,7 +14896,7 @@ extension Components {
                 case updatedAt
             }
         }
-        /// A nutrition label's values as read from a photo, under the names `NutrientsDraft` uses; a value the label does not show is `null` (and listed in `missingNutrients`). Sodium is computed from salt when the label gives salt only.
+        /// A nutrition label's values as read from a photo, under the names `NutrientsPer100g` uses; a value the label does not show is `null` (and listed in `missingNutrients`). Sodium is computed from salt when the label gives salt only.
         ///
         /// - Remark: Generated from `#/components/schemas/LabelNutrients`.
         public struct LabelNutrients: Codable, Hashable, Sendable {
@@ -15228,6 +15191,869 @@ extension Components {
             case friday = "friday"
             case saturday = "saturday"
             case sunday = "sunday"
+        }
+        /// The nutrition label of 100 g as the user types it. Calories (at most 900 kcal), protein, carbs and fat (each at most 100 g) are required; the others may be left out (or `null`). Rules between them, each a 422 naming the field (`per100g.sugars`): sugars at most carbs, saturated fat at most fat, calories and 4 × protein + 4 × carbs + 9 × fat within 1.5 times plus 50 kcal of each other (it catches a label's kJ typed as kcal), protein, carbs and fat together at most 100 g. Give sodium in mg or salt in g (sodium = salt × 400), or both when they agree; answers carry sodium.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NutrientsPer100g`.
+        public struct NutrientsPer100g: Codable, Hashable, Sendable {
+            /// kcal
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100g/calories`.
+            public var calories: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100g/protein`.
+            public var protein: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100g/carbs`.
+            public var carbs: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100g/fat`.
+            public var fat: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100g/fiber`.
+            public var fiber: Swift.Double?
+            /// grams; at most `carbs`
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100g/sugars`.
+            public var sugars: Swift.Double?
+            /// grams; at most `fat`
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100g/saturatedFat`.
+            public var saturatedFat: Swift.Double?
+            /// milligrams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100g/sodium`.
+            public var sodium: Swift.Double?
+            /// grams, instead of `sodium`
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100g/salt`.
+            public var salt: Swift.Double?
+            /// Creates a new `NutrientsPer100g`.
+            ///
+            /// - Parameters:
+            ///   - calories: kcal
+            ///   - protein: grams
+            ///   - carbs: grams
+            ///   - fat: grams
+            ///   - fiber: grams
+            ///   - sugars: grams; at most `carbs`
+            ///   - saturatedFat: grams; at most `fat`
+            ///   - sodium: milligrams
+            ///   - salt: grams, instead of `sodium`
+            public init(
+                calories: Swift.Double,
+                protein: Swift.Double,
+                carbs: Swift.Double,
+                fat: Swift.Double,
+                fiber: Swift.Double? = nil,
+                sugars: Swift.Double? = nil,
+                saturatedFat: Swift.Double? = nil,
+                sodium: Swift.Double? = nil,
+                salt: Swift.Double? = nil
+            ) {
+                self.calories = calories
+                self.protein = protein
+                self.carbs = carbs
+                self.fat = fat
+                self.fiber = fiber
+                self.sugars = sugars
+                self.saturatedFat = saturatedFat
+                self.sodium = sodium
+                self.salt = salt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case calories
+                case protein
+                case carbs
+                case fat
+                case fiber
+                case sugars
+                case saturatedFat
+                case sodium
+                case salt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.calories = try container.decode(
+                    Swift.Double.self,
+                    forKey: .calories
+                )
+                self.protein = try container.decode(
+                    Swift.Double.self,
+                    forKey: .protein
+                )
+                self.carbs = try container.decode(
+                    Swift.Double.self,
+                    forKey: .carbs
+                )
+                self.fat = try container.decode(
+                    Swift.Double.self,
+                    forKey: .fat
+                )
+                self.fiber = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .fiber
+                )
+                self.sugars = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sugars
+                )
+                self.saturatedFat = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .saturatedFat
+                )
+                self.sodium = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sodium
+                )
+                self.salt = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .salt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "calories",
+                    "protein",
+                    "carbs",
+                    "fat",
+                    "fiber",
+                    "sugars",
+                    "saturatedFat",
+                    "sodium",
+                    "salt"
+                ])
+            }
+        }
+        /// The nutrition label of 100 ml as the user types it. Calories (at most 900 kcal), protein, carbs and fat (each at most 150 g) are required; the others may be left out (or `null`). Rules between them, each a 422 naming the field (`per100g.sugars`): sugars at most carbs, saturated fat at most fat, calories and 4 × protein + 4 × carbs + 9 × fat within 1.5 times plus 50 kcal of each other (it catches a label's kJ typed as kcal), protein, carbs and fat together at most 150 g. Give sodium in mg or salt in g (sodium = salt × 400), or both when they agree; answers carry sodium.
+        ///
+        /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml`.
+        public struct NutrientsPer100ml: Codable, Hashable, Sendable {
+            /// kcal
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml/calories`.
+            public var calories: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml/protein`.
+            public var protein: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml/carbs`.
+            public var carbs: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml/fat`.
+            public var fat: Swift.Double
+            /// grams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml/fiber`.
+            public var fiber: Swift.Double?
+            /// grams; at most `carbs`
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml/sugars`.
+            public var sugars: Swift.Double?
+            /// grams; at most `fat`
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml/saturatedFat`.
+            public var saturatedFat: Swift.Double?
+            /// milligrams
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml/sodium`.
+            public var sodium: Swift.Double?
+            /// grams, instead of `sodium`
+            ///
+            /// - Remark: Generated from `#/components/schemas/NutrientsPer100ml/salt`.
+            public var salt: Swift.Double?
+            /// Creates a new `NutrientsPer100ml`.
+            ///
+            /// - Parameters:
+            ///   - calories: kcal
+            ///   - protein: grams
+            ///   - carbs: grams
+            ///   - fat: grams
+            ///   - fiber: grams
+            ///   - sugars: grams; at most `carbs`
+            ///   - saturatedFat: grams; at most `fat`
+            ///   - sodium: milligrams
+            ///   - salt: grams, instead of `sodium`
+            public init(
+                calories: Swift.Double,
+                protein: Swift.Double,
+                carbs: Swift.Double,
+                fat: Swift.Double,
+                fiber: Swift.Double? = nil,
+                sugars: Swift.Double? = nil,
+                saturatedFat: Swift.Double? = nil,
+                sodium: Swift.Double? = nil,
+                salt: Swift.Double? = nil
+            ) {
+                self.calories = calories
+                self.protein = protein
+                self.carbs = carbs
+                self.fat = fat
+                self.fiber = fiber
+                self.sugars = sugars
+                self.saturatedFat = saturatedFat
+                self.sodium = sodium
+                self.salt = salt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case calories
+                case protein
+                case carbs
+                case fat
+                case fiber
+                case sugars
+                case saturatedFat
+                case sodium
+                case salt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.calories = try container.decode(
+                    Swift.Double.self,
+                    forKey: .calories
+                )
+                self.protein = try container.decode(
+                    Swift.Double.self,
+                    forKey: .protein
+                )
+                self.carbs = try container.decode(
+                    Swift.Double.self,
+                    forKey: .carbs
+                )
+                self.fat = try container.decode(
+                    Swift.Double.self,
+                    forKey: .fat
+                )
+                self.fiber = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .fiber
+                )
+                self.sugars = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sugars
+                )
+                self.saturatedFat = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .saturatedFat
+                )
+                self.sodium = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .sodium
+                )
+                self.salt = try container.decodeIfPresent(
+                    Swift.Double.self,
+                    forKey: .salt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "calories",
+                    "protein",
+                    "carbs",
+                    "fat",
+                    "fiber",
+                    "sugars",
+                    "saturatedFat",
+                    "sodium",
+                    "salt"
+                ])
+            }
+        }
+        /// One serving as the label states it: its amount, in the label's unit (`unit` may be left out).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ServingSizeDraft`.
+        public struct ServingSizeDraft: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ServingSizeDraft/amount`.
+            public var amount: Swift.Double
+            /// `g` with `per100g`, `ml` with `per100ml`; absent or null: that one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServingSizeDraft/unit`.
+            @frozen public enum unitPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case g = "g"
+                case ml = "ml"
+                case _empty = ""
+            }
+            /// `g` with `per100g`, `ml` with `per100ml`; absent or null: that one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ServingSizeDraft/unit`.
+            public var unit: Components.Schemas.ServingSizeDraft.unitPayload?
+            /// Creates a new `ServingSizeDraft`.
+            ///
+            /// - Parameters:
+            ///   - amount:
+            ///   - unit: `g` with `per100g`, `ml` with `per100ml`; absent or null: that one.
+            public init(
+                amount: Swift.Double,
+                unit: Components.Schemas.ServingSizeDraft.unitPayload? = nil
+            ) {
+                self.amount = amount
+                self.unit = unit
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case unit
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.amount = try container.decode(
+                    Swift.Double.self,
+                    forKey: .amount
+                )
+                self.unit = try container.decodeIfPresent(
+                    Components.Schemas.ServingSizeDraft.unitPayload.self,
+                    forKey: .unit
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "amount",
+                    "unit"
+                ])
+            }
+        }
+        /// A meal as `POST /api/meals` takes it, under the client's `id`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MealImportItem`.
+        public struct MealImportItem: Codable, Hashable, Sendable {
+            /// The UUID the device stores the meal under; it becomes the meal's id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealImportItem/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MealImportItem/items`.
+            public var items: [Components.Schemas.ItemRequest]
+            /// At most 120 characters after trimming; default from the items.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealImportItem/title`.
+            public var title: Swift.String?
+            /// ISO 8601 time with offset or Z (fractional seconds allowed), after 2000 and at most 5 minutes ahead.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealImportItem/eatenAt`.
+            public var eatenAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/MealImportItem/notes`.
+            public var notes: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/MealImportItem/tags`.
+            public var tags: Components.Schemas.MealTags?
+            /// Default true: typed food is food that was eaten.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealImportItem/consumed`.
+            public var consumed: Swift.Bool?
+            /// When the client made this change (ISO 8601), for last-write-wins; the server's time when absent; a time more than 5 minutes ahead of the server counts as the server's time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MealImportItem/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// Creates a new `MealImportItem`.
+            ///
+            /// - Parameters:
+            ///   - id: The UUID the device stores the meal under; it becomes the meal's id.
+            ///   - items:
+            ///   - title: At most 120 characters after trimming; default from the items.
+            ///   - eatenAt: ISO 8601 time with offset or Z (fractional seconds allowed), after 2000 and at most 5 minutes ahead.
+            ///   - notes:
+            ///   - tags:
+            ///   - consumed: Default true: typed food is food that was eaten.
+            ///   - modifiedAt: When the client made this change (ISO 8601), for last-write-wins; the server's time when absent; a time more than 5 minutes ahead of the server counts as the server's time.
+            public init(
+                id: Swift.String,
+                items: [Components.Schemas.ItemRequest],
+                title: Swift.String? = nil,
+                eatenAt: Foundation.Date? = nil,
+                notes: Swift.String? = nil,
+                tags: Components.Schemas.MealTags? = nil,
+                consumed: Swift.Bool? = nil,
+                modifiedAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.items = items
+                self.title = title
+                self.eatenAt = eatenAt
+                self.notes = notes
+                self.tags = tags
+                self.consumed = consumed
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case items
+                case title
+                case eatenAt
+                case notes
+                case tags
+                case consumed
+                case modifiedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.items = try container.decode(
+                    [Components.Schemas.ItemRequest].self,
+                    forKey: .items
+                )
+                self.title = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .title
+                )
+                self.eatenAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .eatenAt
+                )
+                self.notes = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .notes
+                )
+                self.tags = try container.decodeIfPresent(
+                    Components.Schemas.MealTags.self,
+                    forKey: .tags
+                )
+                self.consumed = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .consumed
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "items",
+                    "title",
+                    "eatenAt",
+                    "notes",
+                    "tags",
+                    "consumed",
+                    "modifiedAt"
+                ])
+            }
+        }
+        /// A custom meal as `PUT /api/custom-meals/{id}` takes it, under the client's `id`: created under it; an id stored or deleted is `already_present`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CustomMealImportItem`.
+        public struct CustomMealImportItem: Codable, Hashable, Sendable {
+            /// The UUID the device stores the custom meal under.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomMealImportItem/id`.
+            public var id: Swift.String
+            /// 1 to 120 characters after trimming.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomMealImportItem/name`.
+            public var name: Swift.String
+            /// On a replace, absent keeps them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomMealImportItem/tags`.
+            public struct tagsPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CustomMealImportItem/tags/value1`.
+                public var value1: Components.Schemas.MealTags
+                /// Creates a new `tagsPayload`.
+                ///
+                /// - Parameters:
+                ///   - value1:
+                public init(value1: Components.Schemas.MealTags) {
+                    self.value1 = value1
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    self.value1 = try decoder.decodeFromSingleValueContainer()
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeToSingleValueContainer(self.value1)
+                }
+            }
+            /// On a replace, absent keeps them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomMealImportItem/tags`.
+            public var tags: Components.Schemas.CustomMealImportItem.tagsPayload?
+            /// - Remark: Generated from `#/components/schemas/CustomMealImportItem/items`.
+            public var items: [Components.Schemas.ItemRequest]
+            /// When the client made this change (ISO 8601), for last-write-wins; the server's time when absent; a time more than 5 minutes ahead of the server counts as the server's time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomMealImportItem/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// Creates a new `CustomMealImportItem`.
+            ///
+            /// - Parameters:
+            ///   - id: The UUID the device stores the custom meal under.
+            ///   - name: 1 to 120 characters after trimming.
+            ///   - tags: On a replace, absent keeps them.
+            ///   - items:
+            ///   - modifiedAt: When the client made this change (ISO 8601), for last-write-wins; the server's time when absent; a time more than 5 minutes ahead of the server counts as the server's time.
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                tags: Components.Schemas.CustomMealImportItem.tagsPayload? = nil,
+                items: [Components.Schemas.ItemRequest],
+                modifiedAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.tags = tags
+                self.items = items
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case tags
+                case items
+                case modifiedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.tags = try container.decodeIfPresent(
+                    Components.Schemas.CustomMealImportItem.tagsPayload.self,
+                    forKey: .tags
+                )
+                self.items = try container.decode(
+                    [Components.Schemas.ItemRequest].self,
+                    forKey: .items
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "name",
+                    "tags",
+                    "items",
+                    "modifiedAt"
+                ])
+            }
+        }
+        /// A weigh-in as `POST /api/metrics/weight` takes it, its `date` required (its id).
+        ///
+        /// - Remark: Generated from `#/components/schemas/WeighInImportItem`.
+        public struct WeighInImportItem: Codable, Hashable, Sendable {
+            /// YYYY-MM-DD, the weigh-in's id; not after the user's today.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WeighInImportItem/date`.
+            public var date: Swift.String
+            /// 20-500 kg, or 44.1-1102.3 lbs, in `unit` (the profile's unit when absent).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WeighInImportItem/weight`.
+            public var weight: Swift.Double
+            /// Replaces the day's notes; "" clears them; absent keeps them. At most 500 characters after trimming.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WeighInImportItem/notes`.
+            public var notes: Swift.String?
+            /// When the client made this change (ISO 8601), for last-write-wins; the server's time when absent. A time more than 5 minutes ahead of the server counts as the server's time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WeighInImportItem/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// Creates a new `WeighInImportItem`.
+            ///
+            /// - Parameters:
+            ///   - date: YYYY-MM-DD, the weigh-in's id; not after the user's today.
+            ///   - weight: 20-500 kg, or 44.1-1102.3 lbs, in `unit` (the profile's unit when absent).
+            ///   - notes: Replaces the day's notes; "" clears them; absent keeps them. At most 500 characters after trimming.
+            ///   - modifiedAt: When the client made this change (ISO 8601), for last-write-wins; the server's time when absent. A time more than 5 minutes ahead of the server counts as the server's time.
+            public init(
+                date: Swift.String,
+                weight: Swift.Double,
+                notes: Swift.String? = nil,
+                modifiedAt: Foundation.Date? = nil
+            ) {
+                self.date = date
+                self.weight = weight
+                self.notes = notes
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case date
+                case weight
+                case notes
+                case modifiedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.date = try container.decode(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.weight = try container.decode(
+                    Swift.Double.self,
+                    forKey: .weight
+                )
+                self.notes = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .notes
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "date",
+                    "weight",
+                    "notes",
+                    "modifiedAt"
+                ])
+            }
+        }
+        /// A ketone level as `POST /api/metrics/ketones` takes it, its `date` required (its id). Without `modifiedAt` it fills only a day without a level.
+        ///
+        /// - Remark: Generated from `#/components/schemas/KetoneImportItem`.
+        public struct KetoneImportItem: Codable, Hashable, Sendable {
+            /// YYYY-MM-DD, the level's id; not after the user's today.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KetoneImportItem/date`.
+            public var date: Swift.String
+            /// Blood ketones in mmol/L.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KetoneImportItem/level`.
+            public var level: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/KetoneImportItem/notes`.
+            public var notes: Swift.String?
+            /// When the client made this change (ISO 8601), for last-write-wins; the server's time when absent. A time more than 5 minutes ahead of the server counts as the server's time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/KetoneImportItem/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// Creates a new `KetoneImportItem`.
+            ///
+            /// - Parameters:
+            ///   - date: YYYY-MM-DD, the level's id; not after the user's today.
+            ///   - level: Blood ketones in mmol/L.
+            ///   - notes:
+            ///   - modifiedAt: When the client made this change (ISO 8601), for last-write-wins; the server's time when absent. A time more than 5 minutes ahead of the server counts as the server's time.
+            public init(
+                date: Swift.String,
+                level: Swift.Double,
+                notes: Swift.String? = nil,
+                modifiedAt: Foundation.Date? = nil
+            ) {
+                self.date = date
+                self.level = level
+                self.notes = notes
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case date
+                case level
+                case notes
+                case modifiedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.date = try container.decode(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.level = try container.decode(
+                    Swift.Double.self,
+                    forKey: .level
+                )
+                self.notes = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .notes
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "date",
+                    "level",
+                    "notes",
+                    "modifiedAt"
+                ])
+            }
+        }
+        /// A water entry as `POST /api/metrics/water` takes it, its `id` required. Without `modifiedAt` it only creates an id never written; a removed id stays removed (`already_present`).
+        ///
+        /// - Remark: Generated from `#/components/schemas/WaterImportItem`.
+        public struct WaterImportItem: Codable, Hashable, Sendable {
+            /// The UUID the device stores the entry under (any case).
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterImportItem/id`.
+            public var id: Swift.String
+            /// YYYY-MM-DD, not after the user's today; default today.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterImportItem/date`.
+            public var date: Swift.String?
+            /// Whole millilitres drunk.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterImportItem/millilitres`.
+            public var millilitres: Swift.Int
+            /// When the client made this change (ISO 8601), for last-write-wins; the server's time when absent. A time more than 5 minutes ahead of the server counts as the server's time.
+            ///
+            /// - Remark: Generated from `#/components/schemas/WaterImportItem/modifiedAt`.
+            public var modifiedAt: Foundation.Date?
+            /// Creates a new `WaterImportItem`.
+            ///
+            /// - Parameters:
+            ///   - id: The UUID the device stores the entry under (any case).
+            ///   - date: YYYY-MM-DD, not after the user's today; default today.
+            ///   - millilitres: Whole millilitres drunk.
+            ///   - modifiedAt: When the client made this change (ISO 8601), for last-write-wins; the server's time when absent. A time more than 5 minutes ahead of the server counts as the server's time.
+            public init(
+                id: Swift.String,
+                date: Swift.String? = nil,
+                millilitres: Swift.Int,
+                modifiedAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.date = date
+                self.millilitres = millilitres
+                self.modifiedAt = modifiedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case date
+                case millilitres
+                case modifiedAt
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decode(
+                    Swift.String.self,
+                    forKey: .id
+                )
+                self.date = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .date
+                )
+                self.millilitres = try container.decode(
+                    Swift.Int.self,
+                    forKey: .millilitres
+                )
+                self.modifiedAt = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .modifiedAt
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "id",
+                    "date",
+                    "millilitres",
+                    "modifiedAt"
+                ])
+            }
+        }
+        /// A product's fields at one version, in the draft's shape: every key present (`null` where unset), the barcode as GTIN-14, sodium instead of salt.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProductVersionDetails`.
+        public struct ProductVersionDetails: Codable, Hashable, Sendable {
+            /// GTIN-14.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/barcode`.
+            public var barcode: Swift.String?
+            /// 1 to 200 characters after trimming, no control characters.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/name`.
+            public var name: Swift.String?
+            /// At most 100 characters after trimming, no control characters; empty is none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/brand`.
+            public var brand: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/servingSize`.
+            public var servingSize: Components.Schemas.ServingSize?
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/allergens`.
+            public var allergens: [Components.Schemas.Allergen]?
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/vegan`.
+            public var vegan: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/vegetarian`.
+            public var vegetarian: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/novaGroup`.
+            public var novaGroup: Swift.Int?
+            /// Nutri-Score grade, either case (answered in lower case).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/nutriScore`.
+            @frozen public enum nutriScorePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case a = "a"
+                case b = "b"
+                case c = "c"
+                case d = "d"
+                case e = "e"
+                case A = "A"
+                case B = "B"
+                case C = "C"
+                case D = "D"
+                case E = "E"
+                case _empty = ""
+            }
+            /// Nutri-Score grade, either case (answered in lower case).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductVersionDetails/nutriScore`.
+            public var nutriScore: Components.Schemas.ProductVersionDetails.nutriScorePayload?
+            /// Creates a new `ProductVersionDetails`.
+            ///
+            /// - Parameters:
+            ///   - barcode: GTIN-14.
+            ///   - name: 1 to 200 characters after trimming, no control characters.
+            ///   - brand: At most 100 characters after trimming, no control characters; empty is none.
+            ///   - servingSize:
+            ///   - allergens:
+            ///   - vegan:
+            ///   - vegetarian:
+            ///   - novaGroup:
+            ///   - nutriScore: Nutri-Score grade, either case (answered in lower case).
+            public init(
+                barcode: Swift.String? = nil,
+                name: Swift.String? = nil,
+                brand: Swift.String? = nil,
+                servingSize: Components.Schemas.ServingSize? = nil,
+                allergens: [Components.Schemas.Allergen]? = nil,
+                vegan: Swift.Bool? = nil,
+                vegetarian: Swift.Bool? = nil,
+                novaGroup: Swift.Int? = nil,
+                nutriScore: Components.Schemas.ProductVersionDetails.nutriScorePayload? = nil
+            ) {
+                self.barcode = barcode
+                self.name = name
+                self.brand = brand
+                self.servingSize = servingSize
+                self.allergens = allergens
+                self.vegan = vegan
+                self.vegetarian = vegetarian
+                self.novaGroup = novaGroup
+                self.nutriScore = nutriScore
+            }
+            public enum CodingKeys: String, CodingKey {
+                case barcode
+                case name
+                case brand
+                case servingSize
+                case allergens
+                case vegan
+                case vegetarian
+                case novaGroup
+                case nutriScore
+            }
+        }
+        /// A monthly budget in US dollars for the estimated cost of the user's own vision keys.
+        ///
+        /// - Remark: Generated from `#/components/schemas/VisionBudgetUpdate`.
+        public struct VisionBudgetUpdate: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VisionBudgetUpdate/monthlyBudgetUsd`.
+            public var monthlyBudgetUsd: Swift.Double
+            /// Creates a new `VisionBudgetUpdate`.
+            ///
+            /// - Parameters:
+            ///   - monthlyBudgetUsd:
+            public init(monthlyBudgetUsd: Swift.Double) {
+                self.monthlyBudgetUsd = monthlyBudgetUsd
+            }
+            public enum CodingKeys: String, CodingKey {
+                case monthlyBudgetUsd
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.monthlyBudgetUsd = try container.decode(
+                    Swift.Double.self,
+                    forKey: .monthlyBudgetUsd
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "monthlyBudgetUsd"
+                ])
+            }
         }
     }
 }

@@ -34,7 +34,7 @@ public enum Operations {
                 @frozen public enum SessionTransport: String, Codable, Hashable, Sendable, CaseIterable {
                     case cookie = "cookie"
                 }
-                /// `cookie` (web clients): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
+                /// `cookie` (web clients), the one value (another is 400 `invalid_session_transport`): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
                 ///
                 /// - Remark: Generated from `#/paths/api/auth/register/POST/header/X-Session-Transport`.
                 public var X_hyphen_Session_hyphen_Transport: Components.Parameters.SessionTransport?
@@ -42,7 +42,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - X_hyphen_Session_hyphen_Transport: `cookie` (web clients): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
+                ///   - X_hyphen_Session_hyphen_Transport: `cookie` (web clients), the one value (another is 400 `invalid_session_transport`): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
                 ///   - accept:
                 public init(
                     X_hyphen_Session_hyphen_Transport: Components.Parameters.SessionTransport? = nil,
@@ -203,7 +203,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `email_taken`: an account with this email exists; `malformed_body` (e.g. `email` or `password` missing).
+            /// `malformed_body`: the bytes are not JSON; `invalid_session_transport`: `X-Session-Transport` is not `cookie`.
             ///
             /// - Remark: Generated from `#/paths//api/auth/register/post(register)/responses/400`.
             ///
@@ -504,7 +504,7 @@ public enum Operations {
                 @frozen public enum SessionTransport: String, Codable, Hashable, Sendable, CaseIterable {
                     case cookie = "cookie"
                 }
-                /// `cookie` (web clients): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
+                /// `cookie` (web clients), the one value (another is 400 `invalid_session_transport`): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
                 ///
                 /// - Remark: Generated from `#/paths/api/auth/login/POST/header/X-Session-Transport`.
                 public var X_hyphen_Session_hyphen_Transport: Components.Parameters.SessionTransport?
@@ -512,7 +512,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - X_hyphen_Session_hyphen_Transport: `cookie` (web clients): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
+                ///   - X_hyphen_Session_hyphen_Transport: `cookie` (web clients), the one value (another is 400 `invalid_session_transport`): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
                 ///   - accept:
                 public init(
                     X_hyphen_Session_hyphen_Transport: Components.Parameters.SessionTransport? = nil,
@@ -673,7 +673,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `malformed_body`: not JSON, or a field is missing or of the wrong type (`details` names it).
+            /// `malformed_body`: the bytes are not JSON; `invalid_session_transport`: `X-Session-Transport` is not `cookie`.
             ///
             /// - Remark: Generated from `#/paths//api/auth/login/post(login)/responses/400`.
             ///
@@ -976,7 +976,7 @@ public enum Operations {
                 @frozen public enum SessionTransport: String, Codable, Hashable, Sendable, CaseIterable {
                     case cookie = "cookie"
                 }
-                /// `cookie` (web clients): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
+                /// `cookie` (web clients), the one value (another is 400 `invalid_session_transport`): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
                 ///
                 /// - Remark: Generated from `#/paths/api/auth/refresh/POST/header/X-Session-Transport`.
                 public var X_hyphen_Session_hyphen_Transport: Components.Parameters.SessionTransport?
@@ -984,7 +984,7 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - X_hyphen_Session_hyphen_Transport: `cookie` (web clients): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
+                ///   - X_hyphen_Session_hyphen_Transport: `cookie` (web clients), the one value (another is 400 `invalid_session_transport`): the tokens are set as `__Host-` cookies (HttpOnly, Secure, SameSite=Strict, path `/`) with a readable `__Host-nutritionai-csrf` cookie, and the body leaves them out (`CookieSession`). The request must come from a `GATEWAY_WEB_ORIGINS` origin.
                 ///   - accept:
                 public init(
                     X_hyphen_Session_hyphen_Transport: Components.Parameters.SessionTransport? = nil,
@@ -1145,7 +1145,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `malformed_body`: not JSON, or a field is missing or of the wrong type (`details` names it).
+            /// `malformed_body`: the bytes are not JSON; `invalid_session_transport`: `X-Session-Transport` is not `cookie`.
             ///
             /// - Remark: Generated from `#/paths//api/auth/refresh/post(refreshSession)/responses/400`.
             ///
@@ -5648,7 +5648,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/analyze/POST/query/kind`.
                 public var kind: Operations.analyzeMeal.Input.Query.kindPayload?
-                /// With a photo sent alone and `kind=label`: the product's barcode, carried into the draft.
+                /// With a photo sent alone and `kind=label` only (422 otherwise): the product's barcode, carried into the draft.
                 ///
                 /// - Remark: Generated from `#/paths/api/analyze/POST/query/barcode`.
                 public var barcode: Swift.String?
@@ -5656,19 +5656,19 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/analyze/POST/query/hint`.
                 public var hint: Swift.String?
-                /// With a photo sent alone: the meal's type.
+                /// With a photo sent alone: the meal's type; not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422).
                 ///
                 /// - Remark: Generated from `#/paths/api/analyze/POST/query/mealType`.
                 public var mealType: Components.Schemas.MealType?
-                /// With a photo sent alone: how the meal was captured.
+                /// With a photo sent alone: how the meal was captured; not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422).
                 ///
                 /// - Remark: Generated from `#/paths/api/analyze/POST/query/captureKind`.
                 public var captureKind: Components.Schemas.CaptureKind?
-                /// With a photo sent alone: when the meal was eaten (ISO 8601).
+                /// With a photo sent alone: when the meal was eaten (ISO 8601); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422).
                 ///
                 /// - Remark: Generated from `#/paths/api/analyze/POST/query/eatenAt`.
                 public var eatenAt: Foundation.Date?
-                /// With a photo sent alone: up to 10 tags, comma-separated.
+                /// With a photo sent alone: up to 10 tags, comma-separated; not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422).
                 ///
                 /// - Remark: Generated from `#/paths/api/analyze/POST/query/tags`.
                 public var tags: Swift.String?
@@ -5676,12 +5676,12 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - kind: With a photo sent alone as the body: `meal` (the default) or `label`.
-                ///   - barcode: With a photo sent alone and `kind=label`: the product's barcode, carried into the draft.
+                ///   - barcode: With a photo sent alone and `kind=label` only (422 otherwise): the product's barcode, carried into the draft.
                 ///   - hint: With a photo sent alone: words that help the vision model.
-                ///   - mealType: With a photo sent alone: the meal's type.
-                ///   - captureKind: With a photo sent alone: how the meal was captured.
-                ///   - eatenAt: With a photo sent alone: when the meal was eaten (ISO 8601).
-                ///   - tags: With a photo sent alone: up to 10 tags, comma-separated.
+                ///   - mealType: With a photo sent alone: the meal's type; not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422).
+                ///   - captureKind: With a photo sent alone: how the meal was captured; not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422).
+                ///   - eatenAt: With a photo sent alone: when the meal was eaten (ISO 8601); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422).
+                ///   - tags: With a photo sent alone: up to 10 tags, comma-separated; not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422); not with `kind=label` (422).
                 public init(
                     kind: Operations.analyzeMeal.Input.Query.kindPayload? = nil,
                     barcode: Swift.String? = nil,
@@ -5703,10 +5703,10 @@ public enum Operations {
             public var query: Operations.analyzeMeal.Input.Query
             /// - Remark: Generated from `#/paths/api/analyze/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/analyze/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/analyze/POST/header/X-CSRF-Token`.
@@ -5715,11 +5715,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.analyzeMeal.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -5899,6 +5899,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/analyze/POST/responses/201/headers/Location`.
                     public var Location: Components.Headers.MealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/analyze/POST/responses/201/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -5907,18 +5916,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.MealETag? = nil,
-                        Location: Components.Headers.MealLocation? = nil
+                        Location: Components.Headers.MealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -6297,20 +6309,32 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/analyze/POST/responses/200/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/analyze/POST/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -6418,7 +6442,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/GET/query/limit`.
                 public var limit: Swift.Int?
-                /// The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                /// The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/GET/query/cursor`.
                 public var cursor: Components.Parameters.Cursor?
@@ -6449,7 +6473,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - limit: Page size; 422 outside 1-100 or not an integer.
-                ///   - cursor: The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                ///   - cursor: The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 ///   - from: First local date included.
                 ///   - to: Last local date included.
                 ///   - status: consumed or scanned (not consumed).
@@ -6816,10 +6840,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/meals/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/POST/header/X-CSRF-Token`.
@@ -6828,11 +6852,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.createMeal.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -6885,6 +6909,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/meals/POST/responses/201/headers/Location`.
                     public var Location: Components.Headers.MealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/POST/responses/201/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -6893,18 +6926,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.MealETag? = nil,
-                        Location: Components.Headers.MealLocation? = nil
+                        Location: Components.Headers.MealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -7698,10 +7734,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/PUT/header/If-Match`.
                 public var If_hyphen_Match: Components.Parameters.IfMatch?
-                /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/PUT/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/PUT/header/X-CSRF-Token`.
@@ -7711,12 +7747,12 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - If_hyphen_Match: The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
-                ///   - Idempotency_hyphen_Key: A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
                     If_hyphen_Match: Components.Parameters.IfMatch? = nil,
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.updateMeal.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -7773,6 +7809,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/meals/{id}/PUT/responses/200/headers/Location`.
                     public var Location: Components.Headers.MealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/PUT/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -7781,18 +7826,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.MealETag? = nil,
-                        Location: Components.Headers.MealLocation? = nil
+                        Location: Components.Headers.MealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -8186,6 +8234,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/meals/{id}/PUT/responses/201/headers/Location`.
                     public var Location: Components.Headers.MealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/PUT/responses/201/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -8194,18 +8251,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.MealETag? = nil,
-                        Location: Components.Headers.MealLocation? = nil
+                        Location: Components.Headers.MealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -8364,17 +8424,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/DELETE/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/DELETE/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteMeal.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteMeal.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -8411,20 +8478,32 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/meals/{id}/DELETE/responses/204/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/DELETE/responses/204/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -8690,6 +8769,52 @@ public enum Operations {
                     }
                 }
             }
+            /// The bytes are not JSON (`malformed_body`, `details.body`), a multipart body cannot be read, or a header cannot be read (`invalid_if_match`, `bad_request`). A well-formed JSON body, path or query value that is wrong is 422, never 400.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/delete(deleteMeal)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `version_conflict`: `If-Match` names an older version (details.currentVersion). `email_taken` on registration.
+            ///
+            /// - Remark: Generated from `#/paths//api/meals/{id}/delete(deleteMeal)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -8753,10 +8878,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/header/If-Match`.
                 public var If_hyphen_Match: Components.Parameters.IfMatch?
-                /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/header/X-CSRF-Token`.
@@ -8766,12 +8891,12 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - If_hyphen_Match: The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
-                ///   - Idempotency_hyphen_Key: A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
                     If_hyphen_Match: Components.Parameters.IfMatch? = nil,
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.consumeMeal.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -8828,6 +8953,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/responses/200/headers/Location`.
                     public var Location: Components.Headers.MealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/consume/POST/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -8836,18 +8970,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.MealETag? = nil,
-                        Location: Components.Headers.MealLocation? = nil
+                        Location: Components.Headers.MealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -9323,20 +9460,27 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/consume/DELETE/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/consume/DELETE/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.unconsumeMeal.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - If_hyphen_Match: The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     If_hyphen_Match: Components.Parameters.IfMatch? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.unconsumeMeal.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.If_hyphen_Match = If_hyphen_Match
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -9381,6 +9525,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/meals/{id}/consume/DELETE/responses/200/headers/Location`.
                     public var Location: Components.Headers.MealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/consume/DELETE/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -9389,18 +9542,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.MealETag? = nil,
-                        Location: Components.Headers.MealLocation? = nil
+                        Location: Components.Headers.MealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -10312,20 +10468,27 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putMealPhoto.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - If_hyphen_Match: The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     If_hyphen_Match: Components.Parameters.IfMatch? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putMealPhoto.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.If_hyphen_Match = If_hyphen_Match
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -10364,12 +10527,12 @@ public enum Operations {
                     /// Base64, or a base64 `data:` URL.
                     ///
                     /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/requestBody/json/image`.
-                    public var image: Swift.String
+                    public var image: OpenAPIRuntime.Base64EncodedData
                     /// Creates a new `jsonPayload`.
                     ///
                     /// - Parameters:
                     ///   - image: Base64, or a base64 `data:` URL.
-                    public init(image: Swift.String) {
+                    public init(image: OpenAPIRuntime.Base64EncodedData) {
                         self.image = image
                     }
                     public enum CodingKeys: String, CodingKey {
@@ -10378,7 +10541,7 @@ public enum Operations {
                     public init(from decoder: any Swift.Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
                         self.image = try container.decode(
-                            Swift.String.self,
+                            OpenAPIRuntime.Base64EncodedData.self,
                             forKey: .image
                         )
                         try decoder.ensureNoAdditionalProperties(knownKeys: [
@@ -10433,6 +10596,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/headers/Location`.
                     public var Location: Components.Headers.MealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/PUT/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -10441,18 +10613,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.MealETag? = nil,
-                        Location: Components.Headers.MealLocation? = nil
+                        Location: Components.Headers.MealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -10928,20 +11103,27 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteMealPhoto.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - If_hyphen_Match: The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     If_hyphen_Match: Components.Parameters.IfMatch? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteMealPhoto.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.If_hyphen_Match = If_hyphen_Match
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -10986,6 +11168,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/headers/Location`.
                     public var Location: Components.Headers.MealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/meals/{id}/photo/DELETE/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -10994,18 +11185,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.MealETag? = nil,
-                        Location: Components.Headers.MealLocation? = nil
+                        Location: Components.Headers.MealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -14324,7 +14518,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `csrf_rejected`: a request signed in by cookie came from another origin or without `X-CSRF-Token` matching the CSRF cookie.
+            /// `own_product`: the caller added the product (edit it instead), as editing another's is 403 `not_author`; or a web request without its CSRF token.
             ///
             /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/403`.
             ///
@@ -14416,7 +14610,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed` naming `reason` or `note`; `own_product`: the caller added the product (edit it instead).
+            /// `validation_failed` naming `reason` or `note`.
             ///
             /// - Remark: Generated from `#/paths//api/foods/products/{id}/reports/post(reportProduct)/responses/422`.
             ///
@@ -14600,7 +14794,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/GET/query/limit`.
                 public var limit: Swift.Int?
-                /// The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                /// The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/GET/query/cursor`.
                 public var cursor: Components.Parameters.Cursor?
@@ -14608,7 +14802,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - limit: 422 outside 1-100 or not an integer.
-                ///   - cursor: The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                ///   - cursor: The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 public init(
                     limit: Swift.Int? = nil,
                     cursor: Components.Parameters.Cursor? = nil
@@ -14958,10 +15152,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/custom-meals/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/POST/header/X-CSRF-Token`.
@@ -14970,11 +15164,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.createCustomMeal.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -15027,6 +15221,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/custom-meals/POST/responses/201/headers/Location`.
                     public var Location: Components.Headers.CustomMealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/POST/responses/201/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -15035,18 +15238,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/custom-meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.CustomMealETag? = nil,
-                        Location: Components.Headers.CustomMealLocation? = nil
+                        Location: Components.Headers.CustomMealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -15840,10 +16046,10 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/header/If-Match`.
                 public var If_hyphen_Match: Components.Parameters.IfMatch?
-                /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/header/X-CSRF-Token`.
@@ -15853,12 +16059,12 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - If_hyphen_Match: The version the client read (the `ETag`: `"3"`, `W/"3"` or `3`); a stale one is 409 `version_conflict`, an unreadable one 400 `invalid_if_match`. Without it the change is unconditional.
-                ///   - Idempotency_hyphen_Key: A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
                     If_hyphen_Match: Components.Parameters.IfMatch? = nil,
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.replaceCustomMeal.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -15915,6 +16121,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/200/headers/Location`.
                     public var Location: Components.Headers.CustomMealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -15923,18 +16138,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/custom-meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.CustomMealETag? = nil,
-                        Location: Components.Headers.CustomMealLocation? = nil
+                        Location: Components.Headers.CustomMealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -16351,6 +16569,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/headers/Location`.
                     public var Location: Components.Headers.CustomMealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/PUT/responses/201/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -16359,18 +16586,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The custom meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/custom-meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.CustomMealETag? = nil,
-                        Location: Components.Headers.CustomMealLocation? = nil
+                        Location: Components.Headers.CustomMealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -16491,17 +16721,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/{id}/DELETE/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/custom-meals/{id}/DELETE/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteCustomMeal.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteCustomMeal.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -16535,20 +16772,32 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/custom-meals/{id}/DELETE/responses/204/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/DELETE/responses/204/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -16814,6 +17063,52 @@ public enum Operations {
                     }
                 }
             }
+            /// The bytes are not JSON (`malformed_body`, `details.body`), a multipart body cannot be read, or a header cannot be read (`invalid_if_match`, `bad_request`). A well-formed JSON body, path or query value that is wrong is 422, never 400.
+            ///
+            /// - Remark: Generated from `#/paths//api/custom-meals/{id}/delete(deleteCustomMeal)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `version_conflict`: `If-Match` names an older version (details.currentVersion). `email_taken` on registration.
+            ///
+            /// - Remark: Generated from `#/paths//api/custom-meals/{id}/delete(deleteCustomMeal)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -16873,10 +17168,10 @@ public enum Operations {
             public var path: Operations.logCustomMeal.Input.Path
             /// - Remark: Generated from `#/paths/api/custom-meals/{id}/log/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/{id}/log/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/custom-meals/{id}/log/POST/header/X-CSRF-Token`.
@@ -16885,11 +17180,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.logCustomMeal.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -16945,6 +17240,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/custom-meals/{id}/log/POST/responses/201/headers/Location`.
                     public var Location: Components.Headers.MealLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/custom-meals/{id}/log/POST/responses/201/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -16953,18 +17257,21 @@ public enum Operations {
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The meal's version, quoted (`"3"`); send it back in `If-Match`.
                     ///   - Location: `/api/meals/{id}` (lower-case id).
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.MealETag? = nil,
-                        Location: Components.Headers.MealLocation? = nil
+                        Location: Components.Headers.MealLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.ETag = ETag
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -17734,10 +18041,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/metrics/weight/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/weight/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/weight/POST/header/X-CSRF-Token`.
@@ -17746,11 +18053,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.logWeight.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -17799,15 +18106,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/weight/POST/responses/200/headers/ETag`.
                     public var ETag: Components.Headers.DayETag?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/weight/POST/responses/200/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -17815,13 +18122,13 @@ public enum Operations {
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The day's version, quoted.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.DayETag? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -17906,15 +18213,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/weight/POST/responses/201/headers/ETag`.
                     public var ETag: Components.Headers.DayETag?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/weight/POST/responses/201/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -17922,13 +18229,13 @@ public enum Operations {
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The day's version, quoted.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.DayETag? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -18086,7 +18393,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `validation_failed` naming `date` (not a date, or after today), `weight` (outside 20-500 kg / 44-1102 lbs), `unit` or `notes` (over 500 characters) or `modifiedAt` (not ISO 8601). `idempotency_key_reused`: this `Idempotency-Key` was used for another request.
+            /// `validation_failed` naming `date` (not a date, or after today), `weight` (outside 20-500 kg / 44.1-1102.3 lbs), `unit` or `notes` (over 500 characters) or `modifiedAt` (not ISO 8601). `idempotency_key_reused`: this `Idempotency-Key` was used for another request.
             ///
             /// - Remark: Generated from `#/paths//api/metrics/weight/post(logWeight)/responses/422`.
             ///
@@ -18342,10 +18649,10 @@ public enum Operations {
             public var query: Operations.deleteWeight.Input.Query
             /// - Remark: Generated from `#/paths/api/metrics/weight/{date}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
-                /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/weight/{date}/DELETE/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/weight/{date}/DELETE/header/X-CSRF-Token`.
@@ -18354,11 +18661,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteWeight.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -18400,27 +18707,27 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/weight/{date}/DELETE/responses/204/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/weight/{date}/DELETE/responses/204/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -19122,10 +19429,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/metrics/ketones/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/ketones/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/ketones/POST/header/X-CSRF-Token`.
@@ -19134,11 +19441,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.logKetones.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -19187,15 +19494,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/ketones/POST/responses/200/headers/ETag`.
                     public var ETag: Components.Headers.DayETag?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/ketones/POST/responses/200/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -19203,13 +19510,13 @@ public enum Operations {
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The day's version, quoted.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.DayETag? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -19294,15 +19601,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/ketones/POST/responses/201/headers/ETag`.
                     public var ETag: Components.Headers.DayETag?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/ketones/POST/responses/201/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -19310,13 +19617,13 @@ public enum Operations {
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The day's version, quoted.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Components.Headers.DayETag? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -19730,10 +20037,10 @@ public enum Operations {
             public var query: Operations.deleteKetones.Input.Query
             /// - Remark: Generated from `#/paths/api/metrics/ketones/{date}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
-                /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/ketones/{date}/DELETE/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/ketones/{date}/DELETE/header/X-CSRF-Token`.
@@ -19742,11 +20049,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteKetones.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -19788,27 +20095,27 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/ketones/{date}/DELETE/responses/204/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/ketones/{date}/DELETE/responses/204/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -23078,10 +23385,10 @@ public enum Operations {
             public var path: Operations.shareMeal.Input.Path
             /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/header/X-CSRF-Token`.
@@ -23090,11 +23397,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.shareMeal.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -23146,6 +23453,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/responses/201/headers/Location`.
                     public var Location: Components.Headers.ShareLocation?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/share/meal/{id}/POST/responses/201/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -23153,16 +23469,19 @@ public enum Operations {
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - Location: `/api/share/{token}`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
-                        Location: Components.Headers.ShareLocation? = nil
+                        Location: Components.Headers.ShareLocation? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
                         self.Location = Location
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -23627,7 +23946,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/share/GET/query/limit`.
                 public var limit: Swift.Int?
-                /// The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                /// The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/share/GET/query/cursor`.
                 public var cursor: Components.Parameters.Cursor?
@@ -23635,7 +23954,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - limit: 422 outside 1-100 or not an integer.
-                ///   - cursor: The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                ///   - cursor: The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 public init(
                     limit: Swift.Int? = nil,
                     cursor: Components.Parameters.Cursor? = nil
@@ -24436,17 +24755,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/share/{token}/DELETE/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/share/{token}/DELETE/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.revokeShareLink.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.revokeShareLink.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -24480,20 +24806,32 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/share/{token}/DELETE/responses/204/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/share/{token}/DELETE/responses/204/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -24754,6 +25092,52 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bytes are not JSON (`malformed_body`, `details.body`), a multipart body cannot be read, or a header cannot be read (`invalid_if_match`, `bad_request`). A well-formed JSON body, path or query value that is wrong is 422, never 400.
+            ///
+            /// - Remark: Generated from `#/paths//api/share/{token}/delete(revokeShareLink)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `version_conflict`: `If-Match` names an older version (details.currentVersion). `email_taken` on registration.
+            ///
+            /// - Remark: Generated from `#/paths//api/share/{token}/delete(revokeShareLink)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -27409,52 +27793,52 @@ public enum Operations {
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
     /// - Remark: HTTP `GET /api/sync/meals/changes`.
-    /// - Remark: Generated from `#/paths//api/sync/meals/changes/get`.
-    public enum get_sol_api_sol_sync_sol_meals_sol_changes {
-        public static let id: Swift.String = "get/api/sync/meals/changes"
+    /// - Remark: Generated from `#/paths//api/sync/meals/changes/get(listMealsSyncChanges)`.
+    public enum listMealsSyncChanges {
+        public static let id: Swift.String = "listMealsSyncChanges"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/sync/meals/changes/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// `nextCursor` of the last page; absent or 0: everything.
+                /// The `nextCursor` of the previous page, a change's `seq`: 1 to 18 digits. Absent or `0`: everything (a new device's full download). Anything else (empty, signed, longer) is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/meals/changes/GET/query/since`.
-                public var since: Swift.String?
+                public var since: Components.Parameters.SyncSince?
                 /// - Remark: Generated from `#/paths/api/sync/meals/changes/GET/query/limit`.
                 public var limit: Swift.Int?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - since: `nextCursor` of the last page; absent or 0: everything.
+                ///   - since: The `nextCursor` of the previous page, a change's `seq`: 1 to 18 digits. Absent or `0`: everything (a new device's full download). Anything else (empty, signed, longer) is 422 `invalid_cursor`.
                 ///   - limit:
                 public init(
-                    since: Swift.String? = nil,
+                    since: Components.Parameters.SyncSince? = nil,
                     limit: Swift.Int? = nil
                 ) {
                     self.since = since
                     self.limit = limit
                 }
             }
-            public var query: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Input.Query
+            public var query: Operations.listMealsSyncChanges.Input.Query
             /// - Remark: Generated from `#/paths/api/sync/meals/changes/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.get_sol_api_sol_sync_sol_meals_sol_changes.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listMealsSyncChanges.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.get_sol_api_sol_sync_sol_meals_sol_changes.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listMealsSyncChanges.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Input.Headers
+            public var headers: Operations.listMealsSyncChanges.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Input.Query = .init(),
-                headers: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Input.Headers = .init()
+                query: Operations.listMealsSyncChanges.Input.Query = .init(),
+                headers: Operations.listMealsSyncChanges.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -27480,26 +27864,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Ok.Body
+                public var body: Operations.listMealsSyncChanges.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Ok.Body) {
+                public init(body: Operations.listMealsSyncChanges.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// A page.
             ///
-            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get/responses/200`.
+            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get(listMealsSyncChanges)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Ok)
+            case ok(Operations.listMealsSyncChanges.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Ok {
+            public var ok: Operations.listMealsSyncChanges.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -27531,26 +27915,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.BadRequest.Body
+                public var body: Operations.listMealsSyncChanges.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.BadRequest.Body) {
+                public init(body: Operations.listMealsSyncChanges.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// `invalid_cursor`.
             ///
-            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get/responses/400`.
+            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get(listMealsSyncChanges)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.BadRequest)
+            case badRequest(Operations.listMealsSyncChanges.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.BadRequest {
+            public var badRequest: Operations.listMealsSyncChanges.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -27582,26 +27966,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Unauthorized.Body
+                public var body: Operations.listMealsSyncChanges.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Unauthorized.Body) {
+                public init(body: Operations.listMealsSyncChanges.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// No valid access token.
             ///
-            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get/responses/401`.
+            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get(listMealsSyncChanges)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Unauthorized)
+            case unauthorized(Operations.listMealsSyncChanges.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Unauthorized {
+            public var unauthorized: Operations.listMealsSyncChanges.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -27633,26 +28017,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Gone.Body
+                public var body: Operations.listMealsSyncChanges.Output.Gone.Body
                 /// Creates a new `Gone`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Gone.Body) {
+                public init(body: Operations.listMealsSyncChanges.Output.Gone.Body) {
                     self.body = body
                 }
             }
             /// `sync_cursor_expired`: the cursor is older than the deletions kept; download everything again.
             ///
-            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get/responses/410`.
+            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get(listMealsSyncChanges)/responses/410`.
             ///
             /// HTTP response code: `410 gone`.
-            case gone(Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Gone)
+            case gone(Operations.listMealsSyncChanges.Output.Gone)
             /// The associated value of the enum case if `self` is `.gone`.
             ///
             /// - Throws: An error if `self` is not `.gone`.
             /// - SeeAlso: `.gone`.
-            public var gone: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.Gone {
+            public var gone: Operations.listMealsSyncChanges.Output.Gone {
                 get throws {
                     switch self {
                     case let .gone(response):
@@ -27684,26 +28068,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.UnprocessableContent.Body
+                public var body: Operations.listMealsSyncChanges.Output.UnprocessableContent.Body
                 /// Creates a new `UnprocessableContent`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.UnprocessableContent.Body) {
+                public init(body: Operations.listMealsSyncChanges.Output.UnprocessableContent.Body) {
                     self.body = body
                 }
             }
             /// `limit` out of range.
             ///
-            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get/responses/422`.
+            /// - Remark: Generated from `#/paths//api/sync/meals/changes/get(listMealsSyncChanges)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.UnprocessableContent)
+            case unprocessableContent(Operations.listMealsSyncChanges.Output.UnprocessableContent)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output.UnprocessableContent {
+            public var unprocessableContent: Operations.listMealsSyncChanges.Output.UnprocessableContent {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -27754,50 +28138,52 @@ public enum Operations {
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
     /// - Remark: HTTP `GET /api/sync/meals/conflicts`.
-    /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get`.
-    public enum get_sol_api_sol_sync_sol_meals_sol_conflicts {
-        public static let id: Swift.String = "get/api/sync/meals/conflicts"
+    /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get(listMealsSyncConflicts)`.
+    public enum listMealsSyncConflicts {
+        public static let id: Swift.String = "listMealsSyncConflicts"
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/sync/meals/conflicts/GET/query`.
             public struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/sync/meals/conflicts/GET/query/limit`.
                 public var limit: Swift.Int?
+                /// The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
+                ///
                 /// - Remark: Generated from `#/paths/api/sync/meals/conflicts/GET/query/cursor`.
-                public var cursor: Swift.String?
+                public var cursor: Components.Parameters.Cursor?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - limit:
-                ///   - cursor:
+                ///   - cursor: The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 public init(
                     limit: Swift.Int? = nil,
-                    cursor: Swift.String? = nil
+                    cursor: Components.Parameters.Cursor? = nil
                 ) {
                     self.limit = limit
                     self.cursor = cursor
                 }
             }
-            public var query: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Input.Query
+            public var query: Operations.listMealsSyncConflicts.Input.Query
             /// - Remark: Generated from `#/paths/api/sync/meals/conflicts/GET/header`.
             public struct Headers: Sendable, Hashable {
-                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.AcceptableContentType>]
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listMealsSyncConflicts.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.AcceptableContentType>] = .defaultValues()) {
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listMealsSyncConflicts.AcceptableContentType>] = .defaultValues()) {
                     self.accept = accept
                 }
             }
-            public var headers: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Input.Headers
+            public var headers: Operations.listMealsSyncConflicts.Input.Headers
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - query:
             ///   - headers:
             public init(
-                query: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Input.Query = .init(),
-                headers: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Input.Headers = .init()
+                query: Operations.listMealsSyncConflicts.Input.Query = .init(),
+                headers: Operations.listMealsSyncConflicts.Input.Headers = .init()
             ) {
                 self.query = query
                 self.headers = headers
@@ -27823,26 +28209,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Ok.Body
+                public var body: Operations.listMealsSyncConflicts.Output.Ok.Body
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Ok.Body) {
+                public init(body: Operations.listMealsSyncConflicts.Output.Ok.Body) {
                     self.body = body
                 }
             }
             /// Newest first.
             ///
-            /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get/responses/200`.
+            /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get(listMealsSyncConflicts)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Ok)
+            case ok(Operations.listMealsSyncConflicts.Output.Ok)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Ok {
+            public var ok: Operations.listMealsSyncConflicts.Output.Ok {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -27874,26 +28260,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.BadRequest.Body
+                public var body: Operations.listMealsSyncConflicts.Output.BadRequest.Body
                 /// Creates a new `BadRequest`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.BadRequest.Body) {
+                public init(body: Operations.listMealsSyncConflicts.Output.BadRequest.Body) {
                     self.body = body
                 }
             }
             /// `invalid_cursor`.
             ///
-            /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get/responses/400`.
+            /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get(listMealsSyncConflicts)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.BadRequest)
+            case badRequest(Operations.listMealsSyncConflicts.Output.BadRequest)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.BadRequest {
+            public var badRequest: Operations.listMealsSyncConflicts.Output.BadRequest {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -27925,26 +28311,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Unauthorized.Body
+                public var body: Operations.listMealsSyncConflicts.Output.Unauthorized.Body
                 /// Creates a new `Unauthorized`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Unauthorized.Body) {
+                public init(body: Operations.listMealsSyncConflicts.Output.Unauthorized.Body) {
                     self.body = body
                 }
             }
             /// No valid access token.
             ///
-            /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get/responses/401`.
+            /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get(listMealsSyncConflicts)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Unauthorized)
+            case unauthorized(Operations.listMealsSyncConflicts.Output.Unauthorized)
             /// The associated value of the enum case if `self` is `.unauthorized`.
             ///
             /// - Throws: An error if `self` is not `.unauthorized`.
             /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.Unauthorized {
+            public var unauthorized: Operations.listMealsSyncConflicts.Output.Unauthorized {
                 get throws {
                     switch self {
                     case let .unauthorized(response):
@@ -27976,26 +28362,26 @@ public enum Operations {
                     }
                 }
                 /// Received HTTP response body
-                public var body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.UnprocessableContent.Body
+                public var body: Operations.listMealsSyncConflicts.Output.UnprocessableContent.Body
                 /// Creates a new `UnprocessableContent`.
                 ///
                 /// - Parameters:
                 ///   - body: Received HTTP response body
-                public init(body: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.UnprocessableContent.Body) {
+                public init(body: Operations.listMealsSyncConflicts.Output.UnprocessableContent.Body) {
                     self.body = body
                 }
             }
             /// `limit` out of range.
             ///
-            /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get/responses/422`.
+            /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get(listMealsSyncConflicts)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
-            case unprocessableContent(Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.UnprocessableContent)
+            case unprocessableContent(Operations.listMealsSyncConflicts.Output.UnprocessableContent)
             /// The associated value of the enum case if `self` is `.unprocessableContent`.
             ///
             /// - Throws: An error if `self` is not `.unprocessableContent`.
             /// - SeeAlso: `.unprocessableContent`.
-            public var unprocessableContent: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output.UnprocessableContent {
+            public var unprocessableContent: Operations.listMealsSyncConflicts.Output.UnprocessableContent {
                 get throws {
                     switch self {
                     case let .unprocessableContent(response):
@@ -28052,10 +28438,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/sync/metrics/changes/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The `nextCursor` of the last page; absent or `0`: everything (a new device). Anything else is 400 `invalid_cursor`.
+                /// The `nextCursor` of the previous page, a change's `seq`: 1 to 18 digits. Absent or `0`: everything (a new device's full download). Anything else (empty, signed, longer) is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/metrics/changes/GET/query/since`.
-                public var since: Components.Parameters.MetricsSyncSince?
+                public var since: Components.Parameters.SyncSince?
                 /// 1 to 500, default 100.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/metrics/changes/GET/query/limit`.
@@ -28063,10 +28449,10 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - since: The `nextCursor` of the last page; absent or `0`: everything (a new device). Anything else is 400 `invalid_cursor`.
+                ///   - since: The `nextCursor` of the previous page, a change's `seq`: 1 to 18 digits. Absent or `0`: everything (a new device's full download). Anything else (empty, signed, longer) is 422 `invalid_cursor`.
                 ///   - limit: 1 to 500, default 100.
                 public init(
-                    since: Components.Parameters.MetricsSyncSince? = nil,
+                    since: Components.Parameters.SyncSince? = nil,
                     limit: Components.Parameters.MetricsSyncLimit? = nil
                 ) {
                     self.since = since
@@ -28443,7 +28829,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/metrics/conflicts/GET/query/limit`.
                 public var limit: Components.Parameters.MetricsSyncConflictLimit?
-                /// The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                /// The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/metrics/conflicts/GET/query/cursor`.
                 public var cursor: Components.Parameters.Cursor?
@@ -28451,7 +28837,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - limit: 1 to 100, default 50.
-                ///   - cursor: The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                ///   - cursor: The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 public init(
                     limit: Components.Parameters.MetricsSyncConflictLimit? = nil,
                     cursor: Components.Parameters.Cursor? = nil
@@ -28803,10 +29189,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/sync/metrics/import/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/metrics/import/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/metrics/import/POST/header/X-CSRF-Token`.
@@ -28815,11 +29201,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.importMetricsWeighIns.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -28864,27 +29250,27 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/sync/metrics/import/POST/responses/200/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/sync/metrics/import/POST/responses/200/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -29269,10 +29655,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/sync/profile/changes/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The `nextCursor` of the previous page; absent or `0`: everything. Not a non-negative integer: 400 `invalid_cursor`.
+                /// The `nextCursor` of the previous page, a change's `seq`: 1 to 18 digits. Absent or `0`: everything (a new device's full download). Anything else (empty, signed, longer) is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/profile/changes/GET/query/since`.
-                public var since: Swift.String?
+                public var since: Components.Parameters.SyncSince?
                 /// 1 to 500 (default 100); 422 naming `limit` otherwise.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/profile/changes/GET/query/limit`.
@@ -29280,10 +29666,10 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - since: The `nextCursor` of the previous page; absent or `0`: everything. Not a non-negative integer: 400 `invalid_cursor`.
+                ///   - since: The `nextCursor` of the previous page, a change's `seq`: 1 to 18 digits. Absent or `0`: everything (a new device's full download). Anything else (empty, signed, longer) is 422 `invalid_cursor`.
                 ///   - limit: 1 to 500 (default 100); 422 naming `limit` otherwise.
                 public init(
-                    since: Swift.String? = nil,
+                    since: Components.Parameters.SyncSince? = nil,
                     limit: Swift.Int? = nil
                 ) {
                     self.since = since
@@ -29709,7 +30095,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/profile/conflicts/GET/query/limit`.
                 public var limit: Swift.Int?
-                /// The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                /// The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/profile/conflicts/GET/query/cursor`.
                 public var cursor: Components.Parameters.Cursor?
@@ -29717,7 +30103,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - limit: 1 to 100 (default 50); 422 naming `limit` otherwise.
-                ///   - cursor: The `nextCursor` of the previous page; anything this API did not make is 400 `invalid_cursor`.
+                ///   - cursor: The `nextCursor` of the previous page: base64url text of at most 400 characters. Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 public init(
                     limit: Swift.Int? = nil,
                     cursor: Components.Parameters.Cursor? = nil
@@ -30069,7 +30455,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/sync/changes/GET/query`.
             public struct Query: Sendable, Hashable {
-                /// The opaque `nextCursor` of the last page. Absent or `0`: everything (a new device's full download). 400 `invalid_cursor` for anything this API did not return.
+                /// The `nextCursor` of the previous page: base64url text of at most 400 characters. Absent or `0`: everything (a new device's full download). Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/changes/GET/query/since`.
                 public var since: Swift.String?
@@ -30080,7 +30466,7 @@ public enum Operations {
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
-                ///   - since: The opaque `nextCursor` of the last page. Absent or `0`: everything (a new device's full download). 400 `invalid_cursor` for anything this API did not return.
+                ///   - since: The `nextCursor` of the previous page: base64url text of at most 400 characters. Absent or `0`: everything (a new device's full download). Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 ///   - limit: Most changes in the page; 422 outside 1-500.
                 public init(
                     since: Swift.String? = nil,
@@ -30509,7 +30895,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/conflicts/GET/query/limit`.
                 public var limit: Swift.Int?
-                /// The opaque `nextCursor` of the previous page; 400 `invalid_cursor` for anything this API did not return.
+                /// The `nextCursor` of the previous page: base64url text of at most 4,000 characters (it holds each area's own cursor). Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/conflicts/GET/query/cursor`.
                 public var cursor: Swift.String?
@@ -30517,7 +30903,7 @@ public enum Operations {
                 ///
                 /// - Parameters:
                 ///   - limit: Page size; 422 outside 1-100.
-                ///   - cursor: The opaque `nextCursor` of the previous page; 400 `invalid_cursor` for anything this API did not return.
+                ///   - cursor: The `nextCursor` of the previous page: base64url text of at most 4,000 characters (it holds each area's own cursor). Anything else, or text of that form that this API did not return (an empty value too), is 422 `invalid_cursor`.
                 public init(
                     limit: Swift.Int? = nil,
                     cursor: Swift.String? = nil
@@ -30869,10 +31255,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/sync/import/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A client UUID; a replay of the same import with it answers the first results again (`Idempotent-Replayed: true` when both parts were replays).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/import/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/import/POST/header/X-CSRF-Token`.
@@ -30881,11 +31267,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A client UUID; a replay of the same import with it answers the first results again (`Idempotent-Replayed: true` when both parts were replays).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.importSyncItems.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -30930,26 +31316,27 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/sync/import/POST/responses/200/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
-                    /// - Remark: Generated from `#/paths/api/sync/import/POST/responses/200/headers/Idempotent-Replayed`.
-                    @frozen public enum Idempotent_hyphen_ReplayedPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
+                        case _false = "false"
                     }
-                    /// `true` when the answer replays an earlier import with the same `Idempotency-Key`.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/sync/import/POST/responses/200/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Operations.importSyncItems.Output.Ok.Headers.Idempotent_hyphen_ReplayedPayload?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
-                    ///   - Idempotent_hyphen_Replayed: `true` when the answer replays an earlier import with the same `Idempotency-Key`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
-                        Idempotent_hyphen_Replayed: Operations.importSyncItems.Output.Ok.Headers.Idempotent_hyphen_ReplayedPayload? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -31334,10 +31721,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/sync/meals/import/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/meals/import/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Swift.String?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/sync/meals/import/POST/header/X-CSRF-Token`.
@@ -31346,11 +31733,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A client-made UUID: replaying the request with the same key answers the first answer again (`Idempotent-Replayed: true`) without doing it twice; the same key with another body is 422 `idempotency_key_reused`, while the first still runs 409 `idempotency_request_in_flight`. Kept per user for 7 days (`IDEMPOTENCY_KEY_RETENTION_HOURS`).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Swift.String? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.importMeals.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -31395,26 +31782,27 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/sync/meals/import/POST/responses/200/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
-                    /// - Remark: Generated from `#/paths/api/sync/meals/import/POST/responses/200/headers/Idempotent-Replayed`.
-                    @frozen public enum Idempotent_hyphen_ReplayedPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
+                        case _false = "false"
                     }
-                    /// `true` when the answer replays an earlier import with the same `Idempotency-Key`.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/sync/meals/import/POST/responses/200/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Operations.importMeals.Output.Ok.Headers.Idempotent_hyphen_ReplayedPayload?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
-                    ///   - Idempotent_hyphen_Replayed: `true` when the answer replays an earlier import with the same `Idempotency-Key`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
-                        Idempotent_hyphen_Replayed: Operations.importMeals.Output.Ok.Headers.Idempotent_hyphen_ReplayedPayload? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -32998,17 +33386,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putVisionKey.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putVisionKey.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -33048,20 +33443,32 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/responses/200/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/PUT/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -33374,6 +33781,29 @@ public enum Operations {
                     }
                 }
             }
+            /// `version_conflict`: `If-Match` names an older version (details.currentVersion). `email_taken` on registration.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/put(putVisionKey)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -33422,17 +33852,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteVisionKey.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteVisionKey.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -33461,20 +33898,32 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/responses/204/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-key/DELETE/responses/204/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -33666,6 +34115,75 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bytes are not JSON (`malformed_body`, `details.body`), a multipart body cannot be read, or a header cannot be read (`invalid_if_match`, `bad_request`). A well-formed JSON body, path or query value that is wrong is 422, never 400.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `version_conflict`: `If-Match` names an older version (details.currentVersion). `email_taken` on registration.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return), `invalid_reset_token` (a reset token that is unknown, used or expired). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-key/delete(deleteVisionKey)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -34051,17 +34569,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putVisionBudget.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.putVisionBudget.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -34069,7 +34594,7 @@ public enum Operations {
             /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/requestBody`.
             @frozen public enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/requestBody/content/application\/json`.
-                case json(Components.Schemas.VisionBudget)
+                case json(Components.Schemas.VisionBudgetUpdate)
             }
             public var body: Operations.putVisionBudget.Input.Body
             /// Creates a new `Input`.
@@ -34101,20 +34626,32 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/responses/200/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/PUT/responses/200/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -34427,6 +34964,29 @@ public enum Operations {
                     }
                 }
             }
+            /// `version_conflict`: `If-Match` names an older version (details.currentVersion). `email_taken` on registration.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/put(putVisionBudget)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Undocumented response.
             ///
             /// A response with a code that is not documented in the OpenAPI document.
@@ -34475,17 +35035,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/header/X-CSRF-Token`.
                 public var X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken?
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///
+                /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/header/Idempotency-Key`.
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteVisionBudget.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - accept:
                 public init(
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteVisionBudget.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.X_hyphen_CSRF_hyphen_Token = X_hyphen_CSRF_hyphen_Token
+                    self.Idempotency_hyphen_Key = Idempotency_hyphen_Key
                     self.accept = accept
                 }
             }
@@ -34514,20 +35081,32 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/responses/204/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                        case _false = "false"
+                    }
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
+                    ///
+                    /// - Remark: Generated from `#/paths/api/users/vision-usage/budget/DELETE/responses/204/headers/Idempotent-Replayed`.
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
-                        RateLimit: Components.Headers.RateLimit? = nil
+                        RateLimit: Components.Headers.RateLimit? = nil,
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
                         self.RateLimit = RateLimit
+                        self.Idempotent_hyphen_Replayed = Idempotent_hyphen_Replayed
                     }
                 }
                 /// Received HTTP response headers
@@ -34719,6 +35298,75 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "gatewayTimeout",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bytes are not JSON (`malformed_body`, `details.body`), a multipart body cannot be read, or a header cannot be read (`invalid_if_match`, `bad_request`). A well-formed JSON body, path or query value that is wrong is 422, never 400.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `version_conflict`: `If-Match` names an older version (details.currentVersion). `email_taken` on registration.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A well-formed body, path or query value is wrong: `validation_failed` (wrong type, missing, null, out of range, impossible date; with unknown fields among them) or `unknown_field` (only fields this operation does not know; each one's `details` value names the known field it most resembles when one is close, as `is not a known field; did you mean "protein"?`), `invalid_cursor` (a cursor this API did not return), `invalid_reset_token` (a reset token that is unknown, used or expired). `details` maps every offending field to what is wrong, each path spelt one way: `items[0].productId`, and `body` for the body itself. Nothing was changed.
+            ///
+            /// - Remark: Generated from `#/paths//api/users/vision-usage/budget/delete(deleteVisionBudget)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.ValidationFailed)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.ValidationFailed {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -35151,18 +35799,25 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/export/account/GET/query/format`.
                 public var format: Operations.exportAccountPart.Input.Query.formatPayload?
-                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                /// - Remark: Generated from `#/paths/api/export/account/GET/query/table`.
+                @frozen public enum tablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case account = "account"
+                    case profile = "profile"
+                    case sessions = "sessions"
+                    case profile_sync_conflicts = "profile_sync_conflicts"
+                }
+                /// One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 ///
                 /// - Remark: Generated from `#/paths/api/export/account/GET/query/table`.
-                public var table: Swift.String?
+                public var table: Operations.exportAccountPart.Input.Query.tablePayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - format: `json` (the default) or `csv`; 422 otherwise.
-                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///   - table: One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 public init(
                     format: Operations.exportAccountPart.Input.Query.formatPayload? = nil,
-                    table: Swift.String? = nil
+                    table: Operations.exportAccountPart.Input.Query.tablePayload? = nil
                 ) {
                     self.format = format
                     self.table = table
@@ -35562,18 +36217,27 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/export/meals/GET/query/format`.
                 public var format: Operations.exportMealsPart.Input.Query.formatPayload?
-                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                /// - Remark: Generated from `#/paths/api/export/meals/GET/query/table`.
+                @frozen public enum tablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case meals = "meals"
+                    case meal_items = "meal_items"
+                    case custom_meals = "custom_meals"
+                    case meal_sync_conflicts = "meal_sync_conflicts"
+                    case vision_usage = "vision_usage"
+                    case vision_budget = "vision_budget"
+                }
+                /// One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 ///
                 /// - Remark: Generated from `#/paths/api/export/meals/GET/query/table`.
-                public var table: Swift.String?
+                public var table: Operations.exportMealsPart.Input.Query.tablePayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - format: `json` (the default) or `csv`; 422 otherwise.
-                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///   - table: One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 public init(
                     format: Operations.exportMealsPart.Input.Query.formatPayload? = nil,
-                    table: Swift.String? = nil
+                    table: Operations.exportMealsPart.Input.Query.tablePayload? = nil
                 ) {
                     self.format = format
                     self.table = table
@@ -35973,18 +36637,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/export/metrics/GET/query/format`.
                 public var format: Operations.exportMetricsPart.Input.Query.formatPayload?
-                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                /// - Remark: Generated from `#/paths/api/export/metrics/GET/query/table`.
+                @frozen public enum tablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case body_metrics = "body_metrics"
+                    case water_entries = "water_entries"
+                    case body_metrics_sync_conflicts = "body_metrics_sync_conflicts"
+                }
+                /// One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 ///
                 /// - Remark: Generated from `#/paths/api/export/metrics/GET/query/table`.
-                public var table: Swift.String?
+                public var table: Operations.exportMetricsPart.Input.Query.tablePayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - format: `json` (the default) or `csv`; 422 otherwise.
-                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///   - table: One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 public init(
                     format: Operations.exportMetricsPart.Input.Query.formatPayload? = nil,
-                    table: Swift.String? = nil
+                    table: Operations.exportMetricsPart.Input.Query.tablePayload? = nil
                 ) {
                     self.format = format
                     self.table = table
@@ -36384,18 +37054,22 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/export/trends/GET/query/format`.
                 public var format: Operations.exportTrendsPart.Input.Query.formatPayload?
-                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                /// - Remark: Generated from `#/paths/api/export/trends/GET/query/table`.
+                @frozen public enum tablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case goal_history = "goal_history"
+                }
+                /// One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 ///
                 /// - Remark: Generated from `#/paths/api/export/trends/GET/query/table`.
-                public var table: Swift.String?
+                public var table: Operations.exportTrendsPart.Input.Query.tablePayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - format: `json` (the default) or `csv`; 422 otherwise.
-                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///   - table: One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 public init(
                     format: Operations.exportTrendsPart.Input.Query.formatPayload? = nil,
-                    table: Swift.String? = nil
+                    table: Operations.exportTrendsPart.Input.Query.tablePayload? = nil
                 ) {
                     self.format = format
                     self.table = table
@@ -36795,18 +37469,22 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/export/sharing/GET/query/format`.
                 public var format: Operations.exportSharingPart.Input.Query.formatPayload?
-                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                /// - Remark: Generated from `#/paths/api/export/sharing/GET/query/table`.
+                @frozen public enum tablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case share_links = "share_links"
+                }
+                /// One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 ///
                 /// - Remark: Generated from `#/paths/api/export/sharing/GET/query/table`.
-                public var table: Swift.String?
+                public var table: Operations.exportSharingPart.Input.Query.tablePayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - format: `json` (the default) or `csv`; 422 otherwise.
-                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///   - table: One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 public init(
                     format: Operations.exportSharingPart.Input.Query.formatPayload? = nil,
-                    table: Swift.String? = nil
+                    table: Operations.exportSharingPart.Input.Query.tablePayload? = nil
                 ) {
                     self.format = format
                     self.table = table
@@ -37206,18 +37884,24 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/api/export/foods/GET/query/format`.
                 public var format: Operations.exportFoodsPart.Input.Query.formatPayload?
-                /// With `format=csv`: the file to answer; 422 for one the part does not have.
+                /// - Remark: Generated from `#/paths/api/export/foods/GET/query/table`.
+                @frozen public enum tablePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case products = "products"
+                    case product_versions = "product_versions"
+                    case product_reports = "product_reports"
+                }
+                /// One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 ///
                 /// - Remark: Generated from `#/paths/api/export/foods/GET/query/table`.
-                public var table: Swift.String?
+                public var table: Operations.exportFoodsPart.Input.Query.tablePayload?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - format: `json` (the default) or `csv`; 422 otherwise.
-                ///   - table: With `format=csv`: the file to answer; 422 for one the part does not have.
+                ///   - table: One of the part's tables: with `format=csv` the file to answer (without it, the list of files); with JSON, whose document holds every table, it selects nothing. Another value is 422 with either format.
                 public init(
                     format: Operations.exportFoodsPart.Input.Query.formatPayload? = nil,
-                    table: Swift.String? = nil
+                    table: Operations.exportFoodsPart.Input.Query.tablePayload? = nil
                 ) {
                     self.format = format
                     self.table = table
@@ -37940,10 +38624,10 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/metrics/water/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/water/POST/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/water/POST/header/X-CSRF-Token`.
@@ -37952,11 +38636,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.logWater.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -38005,15 +38689,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/headers/ETag`.
                     public var ETag: Swift.String?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/200/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -38021,13 +38705,13 @@ public enum Operations {
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The entry's version, quoted.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Swift.String? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -38112,15 +38796,15 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/headers/ETag`.
                     public var ETag: Swift.String?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/water/POST/responses/201/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
@@ -38128,13 +38812,13 @@ public enum Operations {
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
                     ///   - ETag: The entry's version, quoted.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
                         ETag: Swift.String? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy
@@ -38550,10 +39234,10 @@ public enum Operations {
             public var query: Operations.deleteWater.Input.Query
             /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/header`.
             public struct Headers: Sendable, Hashable {
-                /// A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                /// A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/header/Idempotency-Key`.
-                public var Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey?
+                public var Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey?
                 /// The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///
                 /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/header/X-CSRF-Token`.
@@ -38562,11 +39246,11 @@ public enum Operations {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - Idempotency_hyphen_Key: A key the client makes (a UUID is best), 1 to 255 visible ASCII characters. The same key with the same request answers the first (successful) answer again with `Idempotent-Replayed: true` and writes nothing; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
+                ///   - Idempotency_hyphen_Key: A key the client makes for a safe retry (a UUID is best): 1 to 255 visible ASCII characters (400 `invalid_idempotency_key` otherwise). The same key with the same request answers the first successful answer again with `Idempotent-Replayed: true` and does nothing twice; with another method, path or body 422 `idempotency_key_reused`; while the first is still running 409 `idempotency_request_in_flight`. A failed request frees its key. Keys are kept per user for `IDEMPOTENCY_KEY_RETENTION_HOURS` (7 days).
                 ///   - X_hyphen_CSRF_hyphen_Token: The `__Host-nutritionai-csrf` cookie's value, required on unsafe requests signed in by cookie.
                 ///   - accept:
                 public init(
-                    Idempotency_hyphen_Key: Components.Parameters.MetricsIdempotencyKey? = nil,
+                    Idempotency_hyphen_Key: Components.Parameters.IdempotencyKey? = nil,
                     X_hyphen_CSRF_hyphen_Token: Components.Parameters.CSRFToken? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteWater.AcceptableContentType>] = .defaultValues()
                 ) {
@@ -38608,27 +39292,27 @@ public enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/responses/204/headers/RateLimit`.
                     public var RateLimit: Components.Headers.RateLimit?
-                    /// - Remark: Generated from `#/components/headers/MetricsIdempotentReplayed`.
-                    @frozen public enum MetricsIdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    @frozen public enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
                         case _true = "true"
                         case _false = "false"
                     }
-                    /// With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    /// On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     ///
                     /// - Remark: Generated from `#/paths/api/metrics/water/{id}/DELETE/responses/204/headers/Idempotent-Replayed`.
-                    public var Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed?
+                    public var Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - X_hyphen_Request_hyphen_Id: The request's id: the client's `X-Request-Id` when it is 1-128 characters of letters, digits, `-_.:`, else a new UUID. Also `error.requestId`.
                     ///   - RateLimit_hyphen_Policy: The route's policy (draft-ietf-httpapi-ratelimit-headers), e.g. `"user";q=100;w=3600`.
                     ///   - RateLimit: Requests left and seconds until the window closes, e.g. `"user";r=42;t=1800`.
-                    ///   - Idempotent_hyphen_Replayed: With `Idempotency-Key`: `true` on a replayed answer, `false` on the first one.
+                    ///   - Idempotent_hyphen_Replayed: On an answer to a request with `Idempotency-Key`: `true` when it replays the first answer to that key, `false` on the first answer itself. Absent without the key.
                     public init(
                         X_hyphen_Request_hyphen_Id: Components.Headers.XRequestId? = nil,
                         RateLimit_hyphen_Policy: Components.Headers.RateLimitPolicy? = nil,
                         RateLimit: Components.Headers.RateLimit? = nil,
-                        Idempotent_hyphen_Replayed: Components.Headers.MetricsIdempotentReplayed? = nil
+                        Idempotent_hyphen_Replayed: Components.Headers.IdempotentReplayed? = nil
                     ) {
                         self.X_hyphen_Request_hyphen_Id = X_hyphen_Request_hyphen_Id
                         self.RateLimit_hyphen_Policy = RateLimit_hyphen_Policy

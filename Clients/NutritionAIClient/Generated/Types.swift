@@ -575,8 +575,8 @@ public protocol APIProtocol: Sendable {
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
     /// - Remark: HTTP `GET /api/sync/meals/changes`.
-    /// - Remark: Generated from `#/paths//api/sync/meals/changes/get`.
-    func get_sol_api_sol_sync_sol_meals_sol_changes(_ input: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Input) async throws -> Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output
+    /// - Remark: Generated from `#/paths//api/sync/meals/changes/get(listMealsSyncChanges)`.
+    func listMealsSyncChanges(_ input: Operations.listMealsSyncChanges.Input) async throws -> Operations.listMealsSyncChanges.Output
     /// Conflicts resolved on the caller's meals and custom meals
     ///
     ///
@@ -584,8 +584,8 @@ public protocol APIProtocol: Sendable {
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
     /// - Remark: HTTP `GET /api/sync/meals/conflicts`.
-    /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get`.
-    func get_sol_api_sol_sync_sol_meals_sol_conflicts(_ input: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Input) async throws -> Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output
+    /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get(listMealsSyncConflicts)`.
+    func listMealsSyncConflicts(_ input: Operations.listMealsSyncConflicts.Input) async throws -> Operations.listMealsSyncConflicts.Output
     /// The metrics area of the changes feed
     ///
     /// Every body-metrics day of the caller changed after `since`: type `body_metrics_day`, id the day, `data` the day as `GET /api/metrics/daily` answers it; a day whose weight and ketones were both removed (by the user or by history retention) is a tombstone (`deleted: true`, `deletedAt`). The gateway merges it into `GET /api/sync/changes`.
@@ -1879,12 +1879,12 @@ extension APIProtocol {
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
     /// - Remark: HTTP `GET /api/sync/meals/changes`.
-    /// - Remark: Generated from `#/paths//api/sync/meals/changes/get`.
-    public func get_sol_api_sol_sync_sol_meals_sol_changes(
-        query: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Input.Query = .init(),
-        headers: Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Input.Headers = .init()
-    ) async throws -> Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Output {
-        try await get_sol_api_sol_sync_sol_meals_sol_changes(Operations.get_sol_api_sol_sync_sol_meals_sol_changes.Input(
+    /// - Remark: Generated from `#/paths//api/sync/meals/changes/get(listMealsSyncChanges)`.
+    public func listMealsSyncChanges(
+        query: Operations.listMealsSyncChanges.Input.Query = .init(),
+        headers: Operations.listMealsSyncChanges.Input.Headers = .init()
+    ) async throws -> Operations.listMealsSyncChanges.Output {
+        try await listMealsSyncChanges(Operations.listMealsSyncChanges.Input(
             query: query,
             headers: headers
         ))
@@ -1896,12 +1896,12 @@ extension APIProtocol {
     /// Rate limit: `sync (600 per 3600 s per user, shared by every sync route: the composed ones and each area's)`.
     ///
     /// - Remark: HTTP `GET /api/sync/meals/conflicts`.
-    /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get`.
-    public func get_sol_api_sol_sync_sol_meals_sol_conflicts(
-        query: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Input.Query = .init(),
-        headers: Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Input.Headers = .init()
-    ) async throws -> Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Output {
-        try await get_sol_api_sol_sync_sol_meals_sol_conflicts(Operations.get_sol_api_sol_sync_sol_meals_sol_conflicts.Input(
+    /// - Remark: Generated from `#/paths//api/sync/meals/conflicts/get(listMealsSyncConflicts)`.
+    public func listMealsSyncConflicts(
+        query: Operations.listMealsSyncConflicts.Input.Query = .init(),
+        headers: Operations.listMealsSyncConflicts.Input.Headers = .init()
+    ) async throws -> Operations.listMealsSyncConflicts.Output {
+        try await listMealsSyncConflicts(Operations.listMealsSyncConflicts.Input(
             query: query,
             headers: headers
         ))

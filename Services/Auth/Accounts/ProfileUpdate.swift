@@ -130,8 +130,9 @@ struct ProfileUpdate: Decodable, Sendable {
                 updated.targetWeightKg = value.map { updated.weightUnit == "lbs" ? $0 * Profile.kilogramsPerPound : $0 }
             }
         ) { value in
-            let kilograms = (weightUnitAfterUpdate(profile) == "lbs") ? value * Profile.kilogramsPerPound : value
-            return (20...500).contains(kilograms) ? nil : "must be between 20 and 500 kg (44 and 1100 lbs)"
+            // Checked in the unit it is given in (metrics' weigh-ins the same): 20-500 kg, 44.1-1102.3 lbs.
+            let range = weightUnitAfterUpdate(profile) == "lbs" ? 44.1...1102.3 : 20.0...500.0
+            return range.contains(value) ? nil : "must be between 20 and 500 kg (44.1 and 1102.3 lbs)"
         }
         set(timeZone, "timeZone", required: true, { updated.timeZone = $0 ?? "UTC" }) { TimeZoneName.problem(with: $0) }
         set(heightCm, "heightCm", { updated.heightCm = $0 }) { (50...272).contains($0) ? nil : "must be between 50 and 272" }

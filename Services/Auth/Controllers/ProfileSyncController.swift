@@ -48,7 +48,8 @@ struct ProfileSyncController: Sendable {
             }
             limit = value
         }
-        let cursor = request.uri.queryParameters["cursor"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        // An empty cursor is no cursor this API made: 422 as any other (`ListCursor`).
+        let cursor = request.uri.queryParameters["cursor"].map(String.init)
         return try await store.conflicts(of: caller, limit: limit, cursor: cursor, now: now(), logger: context.logger)
     }
 }

@@ -1,3 +1,4 @@
+import AccessTokens
 import Foundation
 import Hummingbird
 import ServiceDefaults
@@ -20,6 +21,7 @@ struct RegistrationController: Sendable {
     /// field (`name` when it differs from `displayName`, `timeZone` when it is not an IANA name).
     @Sendable func register(request: Request, context: AppRequestContext) async throws -> SessionAnswer {
         let logger = context.logger
+        if let refusal = SessionCookies.transportRefusal(in: request.headers) { throw refusal }
         let body = try await request.decodeJSON(as: RegisterRequest.self, context: context)
         var problems: [String: String] = [:]
         let email = EmailAddress(body.email)

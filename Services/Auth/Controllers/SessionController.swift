@@ -33,6 +33,7 @@ struct SessionController: Sendable {
     /// password or unknown address alike (same hashing work); 429 `too_many_attempts` while the address is locked.
     @Sendable func login(request: Request, context: AppRequestContext) async throws -> SessionAnswer {
         let logger = context.logger
+        if let refusal = SessionCookies.transportRefusal(in: request.headers) { throw refusal }
         let body = try await request.decodeJSON(as: LoginRequest.self, context: context)
         let emailKey = EmailAddress.key(body.email)
         let now = now()
@@ -52,6 +53,7 @@ struct SessionController: Sendable {
     /// session: 401 `refresh_token_reused`.
     @Sendable func refresh(request: Request, context: AppRequestContext) async throws -> SessionAnswer {
         let logger = context.logger
+        if let refusal = SessionCookies.transportRefusal(in: request.headers) { throw refusal }
         // The cookie only for a web client, and never beside an Authorization header (the apps' flow ignores cookies).
         let fromCookie =
             SessionCookies.areAsked(in: request.headers) && request.headers[.authorization] == nil

@@ -149,7 +149,8 @@ struct ProductController: Sendable {
                 message: "You sent \(rules.reportsPerDay) reports in the last 24 hours, as many as one account may; report more later.")
         case .notFound: throw APIError.notFound("No such product.")
         case .ownProduct:
-            throw APIError(.unprocessableContent, code: "own_product", message: "You added this product: edit it instead of reporting it.")
+            // 403 as `not_author` is: who the caller is decides, not what the request says.
+            throw APIError(.forbidden, code: "own_product", message: "You added this product: edit it instead of reporting it.")
         }
     }
 

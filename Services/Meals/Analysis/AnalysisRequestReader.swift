@@ -81,8 +81,9 @@ struct AnalysisRequestReader: Sendable {
             tags: decoded.tags)
         if var encoded = decoded.image {
             if encoded.hasPrefix("data:"), let comma = encoded.firstIndex(of: ",") { encoded = String(encoded[encoded.index(after: comma)...]) }
-            guard let bytes = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else {
-                throw APIError.invalid(["image": "must be base64 (or a base64 data: URL)"])
+            // Standard base64 with its padding, nothing else in it (no line breaks): what the API document's pattern says.
+            guard let bytes = Data(base64Encoded: encoded) else {
+                throw APIError.invalid(["image": "must be base64 with its padding, without line breaks (or a base64 data: URL)"])
             }
             input.photo = PhotoUpload(bytes: Array(bytes), format: .jpeg)
         }
@@ -101,12 +102,24 @@ struct AnalysisRequestReader: Sendable {
         parser.onPartComplete = { form.partComplete() }
         var headerGuard = MultipartHeaderGuard(boundary: boundary)
         let malformed = APIError.badRequest("The multipart body could not be read.", code: "malformed_body")
+        // A form of no fields is its close delimiter alone, which MultipartKit refuses (RFC 2046 wants one part); it is
+        // read as an empty form, so that its answer names the missing fields as any other form's does.
+        let closeDelimiter = Array("--\(boundary)--".utf8)
+        var head: [UInt8] = []
+        var unreadable = false
         var received = 0
         for try await chunk in request.body {
             received += chunk.readableBytes
             guard received <= maxBodyBytes(json: false), !form.fileTooLarge else { throw tooLarge }
+            if head.count <= closeDelimiter.count + 4 { head += chunk.readableBytesView.prefix(closeDelimiter.count + 5 - head.count) }
             guard headerGuard.accepts(chunk) else { throw malformed }
-            do { try parser.execute(chunk) } catch { throw malformed }
+            if !unreadable {
+                do { try parser.execute(chunk) } catch { unreadable = true }
+            }
+        }
+        if unreadable {
+            guard received == head.count, Self.isEmptyForm(head, closeDelimiter: closeDelimiter) else { throw malformed }
+            return AnalysisInput()
         }
         guard !form.fileTooLarge else { throw tooLarge }
         return AnalysisInput(
@@ -146,6 +159,12 @@ struct AnalysisRequestReader: Sendable {
             bytes.append(contentsOf: chunk.readableBytesView)
         }
         return bytes
+    }
+
+    /// Whether a body (its first bytes, `head`) is a form of no fields: the close delimiter, then at most a line break.
+    static func isEmptyForm(_ head: [UInt8], closeDelimiter: [UInt8]) -> Bool {
+        guard head.starts(with: closeDelimiter) else { return false }
+        return head.dropFirst(closeDelimiter.count).allSatisfy { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }
     }
 
     /// The `boundary` parameter of a multipart content type, quoted or not.

@@ -1,9 +1,10 @@
 import Foundation
+import ServiceDefaults
 
-/// ISO-8601 timestamps as clients send them, with or without fractional seconds, with an offset or `Z`.
+/// Timestamps as clients send them: RFC 3339 `date-time` (`RFC3339Timestamp`), with or without fractional seconds,
+/// with an offset or `Z`.
 enum Timestamp {
     static func parse(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle())
+        RFC3339Timestamp.parse(text)
     }
 }

@@ -12,6 +12,7 @@ struct VisionKeyController: Sendable {
 
     static let apiKeyLength = 8...512
     static let modelLength = 1...100
+    static let modelCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._:/@")
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.put("/api/users/vision-key", use: store)
@@ -32,10 +33,9 @@ struct VisionKeyController: Sendable {
             problems["apiKey"] = "Send the provider's API key: 8 to 512 printable characters without spaces."
         }
         let model = body.model ?? UserVisionKey.defaultModel
-        if !Self.modelLength.contains(model.count)
-            || !model.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "-._:/@".unicodeScalars.contains($0) })
-        {
-            problems["model"] = "Name the model in 1 to 100 letters, digits and - . _ : / @."
+        // ASCII only: providers name their models so, and the API document states the rule as a pattern.
+        if !Self.modelLength.contains(model.count) || !model.unicodeScalars.allSatisfy({ Self.modelCharacters.contains($0) }) {
+            problems["model"] = "Name the model in 1 to 100 ASCII letters, digits and - . _ : / @."
         }
         var baseURL = UserVisionKey.defaultBaseURL
         if let text = body.baseUrl {

@@ -5,7 +5,7 @@ import ServiceDefaults
 /// Validates client-written items and turns them into drafts; every problem is reported at once as a 422
 /// naming the field (`items[1].grams`). A product item names a product meals knows (from `food.product_changed`;
 /// one held after reports only by its author and those who logged it before) with `grams` (millilitres for a drink) or `servings` (by its label's
-/// serving size; one serving when neither is given). Bounds: 1 to 50 items; grams from 0.1 to 5,000 per item;
+/// serving size; one serving when neither is given), and nothing else but a `name` (no values, foodId, quantity or unit). Bounds: 1 to 50 items; grams from 0.1 to 5,000 per item;
 /// quantity above 0 and at most 1,000; calories at most 10,000 per item; no negative or non-finite value;
 /// protein, carbs and fat together, and fibre, sugars and saturated fat each, no heavier than the item; sodium at
 /// most 100,000 mg (so totals stay finite). Calories that disagree with the macros are
@@ -59,6 +59,9 @@ enum ItemRequestResolver {
             if request.values.contains(where: { $0.value != nil }) {
                 problems["\(path).calories"] = "Give either a productId (values come from its label) or your own values, not both."
             }
+            // A product is measured in grams or servings of its label; a quantity or unit would be dropped unread.
+            if request.quantity != nil { problems["\(path).quantity"] = "A product takes grams or servings, not a quantity." }
+            if request.unit != nil { problems["\(path).unit"] = "A product takes grams or servings, not a unit." }
             guard let product = foods.loggable(productId, by: caller) else {
                 problems["\(path).productId"] =
                     "No product with this id; look it up with /api/foods/barcode/{code} (one added a moment ago may take a second to arrive)."

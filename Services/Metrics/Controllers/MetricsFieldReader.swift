@@ -37,18 +37,14 @@ struct MetricsFieldReader {
         return unit
     }
 
-    /// The weight in kilograms, within 20-500 kg.
+    /// The weight in kilograms: 20-500 kg, or 44.1-1102.3 lbs, checked in the unit it was given in.
     mutating func weight(_ value: Double, unit: WeightUnit) -> Double? {
-        let kilograms = unit.kilograms(value)
-        guard kilograms.isFinite, BodyMetricLimits.weightKg.contains(kilograms) else {
-            let limits = BodyMetricLimits.weightKg
-            problems["weight"] =
-                unit == .kg
-                ? "Use \(Int(limits.lowerBound)) to \(Int(limits.upperBound)) kg."
-                : "Use \(Self.pounds(limits.lowerBound)) to \(Self.pounds(limits.upperBound)) lbs."
+        let limits = unit == .kg ? BodyMetricLimits.weightKg : BodyMetricLimits.weightLbs
+        guard value.isFinite, limits.contains(value) else {
+            problems["weight"] = unit == .kg ? "Use 20 to 500 kg." : "Use 44.1 to 1102.3 lbs."
             return nil
         }
-        return kilograms
+        return unit.kilograms(value)
     }
 
     /// Blood ketones within 0-10 mmol/L.
@@ -113,6 +109,4 @@ struct MetricsFieldReader {
     func check() throws {
         guard problems.isEmpty else { throw APIError.invalid(problems) }
     }
-
-    private static func pounds(_ kilograms: Double) -> Int { Int((kilograms / WeightUnit.kilogramsPerPound).rounded()) }
 }

@@ -56,7 +56,8 @@ struct MetricsSyncController: Sendable {
             }
             limit = value
         }
-        let cursor = request.uri.queryParameters["cursor"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        // An empty cursor is no cursor this API made: 422 as any other (`ListCursor`).
+        let cursor = request.uri.queryParameters["cursor"].map(String.init)
         return try await store.conflicts(of: caller.userId, limit: limit, cursor: cursor, logger: context.logger)
     }
 }

@@ -6,7 +6,7 @@ import ServiceDefaults
 
 /// `GET /api/export/<part>?format=json|csv&table=`: the service's part of the caller's data export, streamed.
 /// JSON is one document of the part's tables; CSV is one table's file (`table`), and without `table` the list of the
-/// part's files. The gateway composes the parts into `GET /api/export`; a client may also fetch a part itself.
+/// part's files. A `table` the part does not have is 422 with either format. The gateway composes the parts into `GET /api/export`; a client may also fetch a part itself.
 public struct ExportController: Sendable {
     let part: ExportPart
     let pool: PostgresPool
@@ -24,15 +24,18 @@ public struct ExportController: Sendable {
         let caller = try CallerIdentity(request)
         let parameters = request.uri.queryParameters
         let format = try ExportFormat(query: parameters.get("format"))
+        // A table is one of the part's whatever the format (JSON answers every table and reads none), so that a
+        // misspelt one is a 422 before it matters.
+        let named = try parameters.get("table").map { file in
+            guard let found = part.csvTable(file) else { throw APIError.invalid(["table": "Use one of \(part.csvFiles.joined(separator: ", "))."]) }
+            return found
+        }
         var table: ExportTable?
         if format == .csv {
-            guard let file = parameters.get("table") else {
+            guard let named else {
                 return try ExportTableList(part: part.name, tables: part.csvFiles).response(from: request, context: context)
             }
-            guard let found = part.csvTable(file) else {
-                throw APIError.invalid(["table": "Use one of \(part.csvFiles.joined(separator: ", "))."])
-            }
-            table = found
+            table = named
         }
         // Reach the database before answering, so that a database down is a 503 in the error shape, not a cut-off body.
         try await pool.query("SELECT 1", logger: context.logger)
