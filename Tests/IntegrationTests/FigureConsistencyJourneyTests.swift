@@ -49,7 +49,7 @@ struct FigureConsistencyJourneyTests {
                     stack.clock.advance(by: now.timeIntervalSince(stack.clock.now()))
                     let token = try await stack.signIn(user)
                     let today = CalendarDate(now, in: scenario.zone)
-                    try await FigureChecks(scenario: scenario, today: today) { uri in
+                    try await FigureChecks(scenario: scenario, today: today, opensPastDays: now == scenario.nows[0]) { uri in
                         let response = try await stack.gateway.call(.get, uri, token: token)
                         #expect(response.status == .ok, "seed \(seed): \(uri) answered \(response.status): \(String(buffer: response.body))")
                         return Data(buffer: response.body)
