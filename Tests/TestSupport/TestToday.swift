@@ -82,5 +82,12 @@ public struct TestToday: Sendable, CustomStringConvertible {
     }
 
     /// Today's month, `YYYY-MM`.
-    public var month: String { String(date.prefix(7)) }
+    public var month: String { month(offset: 0).name }
+
+    /// The month `offset` months after today's (before it when negative): `YYYY-MM` and how many days it has.
+    public func month(offset: Int) -> (name: String, days: Int) {
+        let inMonth = calendar.date(byAdding: .month, value: offset, to: noon(daysAgo: 0))!
+        let components = calendar.dateComponents([.year, .month], from: inMonth)
+        return (String(format: "%04d-%02d", components.year!, components.month!), calendar.range(of: .day, in: .month, for: inMonth)!.count)
+    }
 }
