@@ -10,16 +10,19 @@ public struct TestToday: Sendable, CustomStringConvertible {
     public let name: String
     /// The user's zone.
     public let zone: TimeZone
+    /// The zone's IANA name as a user sends it (Foundation may call UTC "GMT").
+    public let zoneName: String
     /// The instant the routes take as now.
     public let now: Date
 
     public init(_ name: String, zone: String, now: String) {
         self.name = name
         self.zone = TimeZone(identifier: zone)!
+        self.zoneName = zone
         self.now = try! Date(now, strategy: .iso8601)
     }
 
-    public var description: String { "\(name) (\(zone.identifier), \(now.formatted(.iso8601)), today \(date))" }
+    public var description: String { "\(name) (\(zoneName), \(now.formatted(.iso8601)), today \(date))" }
 
     /// Every case: the suites about days run each.
     public static let variety: [TestToday] = weekdays + [plus14, minus11, springForward, fallBack]
@@ -48,8 +51,13 @@ public struct TestToday: Sendable, CustomStringConvertible {
     public var date: String { date(daysAgo: 0) }
 
     /// The day `daysAgo` days before today (after it when negative), `YYYY-MM-DD`.
-    public func date(daysAgo: Int) -> String {
-        let components = calendar.dateComponents([.year, .month, .day], from: noon(daysAgo: daysAgo))
+    public func date(daysAgo: Int) -> String { Self.date(of: noon(daysAgo: daysAgo), in: zone) }
+
+    /// The date of `instant` in `zone`, `YYYY-MM-DD`.
+    public static func date(of instant: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let components = calendar.dateComponents([.year, .month, .day], from: instant)
         return String(format: "%04d-%02d-%02d", components.year!, components.month!, components.day!)
     }
 

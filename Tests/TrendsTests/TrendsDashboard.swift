@@ -64,7 +64,7 @@ struct TrendsDashboard {
         let totals = NutrientTotals(calories: 500, proteinGrams: 30, carbsGrams: 50, fatGrams: 20, fiberGrams: 8)
         let meal = MealSnapshot(
             mealId: UUID(), userId: userId, title: title, origin: "text", mealType: "lunch", captureKind: "full_meal",
-            eatenAt: day.time(daysAgo: daysAgo, hour: 8), localDate: day.date(daysAgo: daysAgo), timeZone: day.zone.identifier,
+            eatenAt: day.time(daysAgo: daysAgo, hour: 8), localDate: day.date(daysAgo: daysAgo), timeZone: day.zoneName,
             isConsumed: consumed, edited: false, notes: nil, hasPhoto: false,
             items: [
                 MealSnapshotItem(
