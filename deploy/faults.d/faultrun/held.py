@@ -5,6 +5,8 @@ exits with status 0, and the limit is measured here."""
 import socket
 import uuid
 
+from .config import GATEWAY_PORT
+
 # A route of each part that reads a request body (trends answers its POST without reading one).
 BODY_PATHS = {"auth": "/api/auth/login", "gateway": "/api/auth/login", "meals": "/api/meals", "metrics": "/api/metrics/weight",
               "sharing": f"/api/share/meal/{uuid.uuid4()}", "foods": "/api/foods/products", "trends": "/api/trends"}
@@ -35,11 +37,16 @@ def hold(part, port, direct):
         path = BODY_PATHS.get(part if direct else "gateway", "/api/auth/login")
         connect().sendall((f"POST {path} HTTP/1.1\r\nHost: faults\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n"
                            f"{identity}\r\n{{\"date\": ").encode())
+        # Enough requests that the part's answers fill this socket's 4 KB and the part's own send buffer, so it holds
+        # answers it cannot write: a few of the gateway's long /openapi.json, a thousand short /health/live elsewhere.
+        # Not more: answering tens of thousands would be work enough to delay the drain's other clients on a small
+        # machine, and the in-flight check is about the drain, not about that load.
         reader = connect(receive_buffer=4096)
         reader.setblocking(False)
-        for _ in range(100_000):
+        ask, count = (b"GET /openapi.json HTTP/1.1\r\nHost: faults\r\n\r\n", 50) if port == GATEWAY_PORT else (live, 1_000)
+        for _ in range(count):
             try:
-                reader.send(live)
+                reader.send(ask)
             except BlockingIOError:
                 break
     except OSError:
