@@ -113,7 +113,7 @@ wait_for 20 "the Open Food Facts stand-in" test -s "$WORK/off-ready" || fail "th
 OFF_URL="http://127.0.0.1:$(cat "$WORK/off-ready")"
 # The breaker never opens in (e): each look-up must meet the slow stand-in, not a breaker's quick refusal.
 bench_start_service foods "$FOODS_PORT" FOODS_FOOD_DATA_FILE="$FOOD_DATA_FILE" FOODS_OFF_BASE_URL="$OFF_URL" \
-  FOODS_OFF_USER_AGENT="NutritionAI-Bench/1.0 (bench@nutritionai.example)" FOODS_OFF_BREAKER_FAILURES=1000000
+  FOODS_OFF_USER_AGENT="NutritionAI-Bench/1.0 (bench@nutritionai.example)" FOODS_OFF_BREAKER_FAILURES=1000
 FOODS_PID=$SERVICE_PID
 wait_for 120 "auth readiness" http_ok "http://127.0.0.1:$AUTH_PORT/health/ready" \
   || fail "AuthService did not become ready; see $WORK/auth.log"
