@@ -49,7 +49,9 @@ struct FigureConsistencyTests {
                     for now in scenario.nows {
                         group.addTask {
                             try await Self.withDashboards(postgres, fake, now: now) { dashboards in
-                                try await FigureChecks(scenario: scenario, today: CalendarDate(now, in: scenario.zone), opensPastDays: now == scenario.nows[0]) {
+                                try await FigureChecks(
+                                    scenario: scenario, today: CalendarDate(now, in: scenario.zone), opensPastDays: now == scenario.nows[0]
+                                ) {
                                     uri in
                                     try await dashboards.get(uri, as: scenario.userId, seed: seed)
                                 }.run()
