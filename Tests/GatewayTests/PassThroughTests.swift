@@ -52,7 +52,7 @@ extension UpstreamProxyTests {
     func undeclaredMethod() async throws {
         let metrics = TestMetrics()
         let token = try await tokens.token()
-        try await withGateway(metrics: metrics) { gateway in
+        try await withGateway(metrics: metrics, declaredMethods: try APIDocumentController.bundled().declaredMethods) { gateway in
             try await gateway.execute(uri: "/api/meals/echo", method: .patch, headers: [.authorization: "Bearer \(token)"]) { response in
                 #expect(response.status == .methodNotAllowed)
                 #expect(response.headers[.allow] == "DELETE, GET, PUT")
