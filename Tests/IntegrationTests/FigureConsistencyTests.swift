@@ -20,7 +20,7 @@ import Testing
 struct FigureConsistencyTests {
     /// The seeds the test command runs; the environment may name others.
     static var seeds: ClosedRange<UInt64> {
-        guard let text = TestEnvironment.environment["NUTRITION_CONSISTENCY_SEEDS"] else { return 1...24 }
+        guard let text = TestEnvironment.environment["NUTRITION_CONSISTENCY_SEEDS"] else { return 1...20 }
         let bounds = text.split(separator: "-").compactMap { UInt64($0) }
         return (bounds.first ?? 1)...(bounds.last ?? 1)
     }
