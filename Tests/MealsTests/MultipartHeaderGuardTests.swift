@@ -1,5 +1,6 @@
 import MultipartKit
 import NIOCore
+import ServiceDefaults
 import TestSupport
 import Testing
 
@@ -89,5 +90,24 @@ struct MultipartHeaderGuardTests {
             }
         }
         #expect(refused > 0, "seed \(seed): some damage lands in a header name and is refused")
+    }
+
+    @Test("a form's known fields are read (kind, barcode and tags too); a part of another name is named, not skipped silently")
+    func formFields() {
+        var body: [UInt8] = []
+        for (name, value) in [("kind", "label"), ("barcode", "4006381333931"), ("tags", "a,b"), ("mealtype", "lunch")] {
+            body += Array("--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Array("--\(Self.boundary)--\r\n".utf8)
+        let form = MultipartFormCollector(maxFileBytes: 1 << 20, maxFieldBytes: 1 << 10)
+        let parser = MultipartParser(boundary: Self.boundary)
+        parser.onHeader = { name, value in form.header(name: name, value: value) }
+        parser.onBody = { buffer in form.body(&buffer) }
+        parser.onPartComplete = { form.partComplete() }
+        #expect(throws: Never.self) { try parser.execute(body) }
+        #expect(form.fields == ["kind": "label", "barcode": "4006381333931", "tags": "a,b"])
+        #expect(form.unknownParts == ["mealtype"])
+        let refusal = APIError.unknownFields(form.unknownParts, known: MultipartFormCollector.fieldNames.union(["image"]))
+        #expect(refusal.code == "unknown_field" && refusal.details == ["mealtype": #"is not a known field; did you mean "mealType"?"#])
     }
 }
