@@ -249,7 +249,8 @@ let package = Package(
             dependencies: ["SyncContracts", hummingbird, httpTypes, .product(name: "HummingbirdTesting", package: "hummingbird")],
             path: "Tests/ContractTesting"
         ),
-        // What several test targets share (the in-memory configuration reader).
+        // What several test targets share (the in-memory configuration reader, seeded randomness and its seeds, the "today"s a
+        // test about days runs under).
         .target(name: "TestSupport", dependencies: [configuration], path: "Tests/TestSupport"),
         // The trends read models in memory, behaving as their SQL does (`InMemoryTrendsStore`): the router tests' store, and
         // the consistency suite's second implementation beside PostgreSQL. It reads TrendsService's internals
@@ -293,7 +294,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncContractsTests",
-            dependencies: ["SyncContracts", "ServiceDefaults"],
+            dependencies: ["SyncContracts", "ServiceDefaults", "TestSupport"],
             path: "Tests/SyncContractsTests"
         ),
         .testTarget(name: "FoodDataTests", dependencies: ["FoodData"], path: "Tests/FoodDataTests"),
@@ -334,7 +335,7 @@ let package = Package(
         .testTarget(
             name: "AuthTests",
             dependencies: [
-                "AuthService", "ServiceDefaults", "ContractTesting", hummingbird, httpTypes, logging, metrics, metricsTestKit,
+                "AuthService", "ServiceDefaults", "ContractTesting", "TestSupport", hummingbird, httpTypes, logging, metrics, metricsTestKit,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/AuthTests"
@@ -342,7 +343,8 @@ let package = Package(
         .testTarget(
             name: "MetricsTests",
             dependencies: [
-                "MetricsService", "ServiceDefaults", "EventContracts", "SyncContracts", "ContractTesting", hummingbird, httpTypes, logging,
+                "MetricsService", "ServiceDefaults", "EventContracts", "SyncContracts", "ContractTesting", "TestSupport", hummingbird, httpTypes,
+                logging,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/MetricsTests"
@@ -358,8 +360,8 @@ let package = Package(
         .testTarget(
             name: "SharingTests",
             dependencies: [
-                "SharingService", "ServiceDefaults", "EventContracts", "ContractTesting", hummingbird, httpTypes, metricsTestKit, lifecycle,
-                logging,
+                "SharingService", "ServiceDefaults", "EventContracts", "ContractTesting", "TestSupport", hummingbird, httpTypes, metricsTestKit,
+                lifecycle, logging,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -383,8 +385,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "ServiceDefaults", "AccessTokens", "SyncContracts", hummingbird, httpTypes, configuration, logging, metrics,
-                metricsTestKit, tracing,
+                "Gateway", "ServiceDefaults", "AccessTokens", "SyncContracts", "TestSupport", hummingbird, httpTypes, configuration, logging,
+                metrics, metricsTestKit, tracing,
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

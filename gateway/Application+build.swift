@@ -53,7 +53,8 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 /// as in the tests.
 func makeGatewayApplication(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
-    apiExplorer: APIExplorerController = .notInstalled, configuration: ApplicationConfiguration, limiter: RateLimiter = RateLimiter(),
+    apiExplorer: APIExplorerController = .notInstalled, declaredMethods: DeclaredMethods? = nil, configuration: ApplicationConfiguration,
+    limiter: RateLimiter = RateLimiter(),
     sharedLimits: SharedRateLimiter? = nil,
     clock: GatewayClock = .system,
     metrics: any MetricsFactory = MetricsSystem.factory, revocations: RevocationSync? = nil, shutdownGrace: ShutdownGrace? = nil,
@@ -70,7 +71,7 @@ func makeGatewayApplication(
     let admission = PassThroughAdmission(
         routes: settings.routes, balancers: balancers, addresses: ClientAddressResolver(trustedProxies: settings.trustedProxies), verifier: verifier,
         rateLimits: rateLimits, clock: clock, webOrigins: settings.webOrigins, maxBodyBytes: settings.http.maxBodyBytes,
-        declaredMethods: apiDocument.declaredMethods)
+        declaredMethods: declaredMethods ?? apiDocument.declaredMethods)
     let pools = UpstreamConnectionPools(connectTimeout: settings.connectTimeout)
     let upstreamTimeout = settings.upstreamTimeout
     let serverName = configuration.serverName

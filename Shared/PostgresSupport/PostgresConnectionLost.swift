@@ -11,7 +11,7 @@ public struct PostgresConnectionLost: Error, TemporaryDependencyFailure, CustomS
 
     /// Whether `error` says the connection is gone, so that nothing more may be written to it: postgres-nio 1.33
     /// never completes a query written to a closed connection.
-    static func isLoss(_ error: any Error) -> Bool {
+    public static func isLoss(_ error: any Error) -> Bool {
         switch error {
         case is PostgresConnectionLost:
             return true

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ServiceDefaults
+import TestSupport
 import Testing
 
 @testable import AuthService
@@ -24,8 +25,8 @@ struct RegistrationRoutesTests {
         var profile: Profile
     }
 
-    /// Runs `body` against the registration route, with the hasher running.
-    func withRoutes(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    /// Runs `body` against the registration route at `now`, with the hasher running.
+    func withRoutes(now: Date = Self.now, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await hasher.run() }
             defer { group.cancelAll() }
@@ -34,7 +35,7 @@ struct RegistrationRoutesTests {
                 try await Task.sleep(for: .milliseconds(10))
             }
             let router = ServiceRuntime.makeRouter(service: "auth", checks: [])
-            RegistrationController(store: store, hasher: hasher, sessionLifetime: .seconds(30 * 86_400), now: { Self.now }).addRoutes(to: router)
+            RegistrationController(store: store, hasher: hasher, sessionLifetime: .seconds(30 * 86_400), now: { now }).addRoutes(to: router)
             try await Application(router: router).test(.router) { client in
                 let problems = try await ContractCheckingClient.problems(of: client, body)
                 #expect(problems.isEmpty, "answers the OpenAPI document does not describe: \(problems)")
@@ -123,24 +124,25 @@ struct RegistrationRoutesTests {
         }
     }
 
-    @Test("the device's zone sent at sign-up is the profile's from the start: the published profile and the goals' first day are in it")
-    func timeZoneAtSignUp() async throws {
-        try await withRoutes { client in
-            // 12:00 UTC on 2026-05-10 is 02:00 on 2026-05-11 in Kiritimati (UTC+14).
+    @Test(
+        "the device's zone sent at sign-up is the profile's from the start: the published profile and the goals' first day are in it",
+        arguments: TestToday.variety)
+    func timeZoneAtSignUp(day: TestToday) async throws {
+        try await withRoutes(now: day.now) { client in
             let answer = try await register(
-                client, #"{"email":"island@example.com","password":"correct horse battery","timeZone":"Pacific/Kiritimati"}"#)
+                client, #"{"email":"island@example.com","password":"correct horse battery","timeZone":"\#(day.zoneName)"}"#)
             #expect(answer.status == .created)
             let body = try JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any]
-            #expect((body?["profile"] as? [String: Any])?["timeZone"] as? String == "Pacific/Kiritimati")
+            #expect((body?["profile"] as? [String: Any])?["timeZone"] as? String == day.zoneName)
             let userId = try #require(store.published.first?.userId)
             let published = try #require(store.storedProfile(of: userId)).event
-            #expect(published.timeZone == "Pacific/Kiritimati" && published.goalsEffectiveFrom == "2026-05-11")
+            #expect(published.timeZone == day.zoneName && published.goalsEffectiveFrom == day.date)
 
             let plain = try await register(client, #"{"email":"nozone@example.com","password":"correct horse battery"}"#)
             let plainBody = try JSONSerialization.jsonObject(with: Data(buffer: plain.body)) as? [String: Any]
             #expect((plainBody?["profile"] as? [String: Any])?["timeZone"] as? String == "UTC")
             let plainUser = try #require(store.published.last?.userId)
-            #expect(store.storedProfile(of: plainUser)?.goalsEffectiveFrom == "2026-05-10")
+            #expect(store.storedProfile(of: plainUser)?.goalsEffectiveFrom == TestToday.date(of: day.now, in: TimeZone(identifier: "UTC")!))
         }
     }
 

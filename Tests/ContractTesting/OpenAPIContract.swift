@@ -74,7 +74,14 @@ public struct OpenAPIContract: Sendable {
 
     /// The operation, status, content type and schema part of ``problems(method:path:status:contentType:body:)``.
     private func schemaProblems(call: String, method: String, path: String, status: Int, contentType: String?, body: Data) -> [String] {
-        guard let operation = operation(method: method, path: path) else { return ["\(call): no operation in the document"] }
+        guard let operation = operation(method: method, path: path) else {
+            // A method the document does not declare is answered 405 in the error shape (RFC 9110), not by an operation.
+            if status == 405, let errorBody = validator.resolve("#/components/schemas/ErrorBody") {
+                guard let value = try? JSONValue.parse(body) else { return ["\(call): the body is not JSON"] }
+                return validator.problems(of: value, against: errorBody).map { "\(call): \($0)" }
+            }
+            return ["\(call): no operation in the document"]
+        }
         guard let response = response(of: operation, status: status) else {
             return ["\(call): status \(status) not documented for \(operation.id)"]
         }

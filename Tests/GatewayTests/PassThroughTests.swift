@@ -52,7 +52,7 @@ extension UpstreamProxyTests {
     func undeclaredMethod() async throws {
         let metrics = TestMetrics()
         let token = try await tokens.token()
-        try await withGateway(metrics: metrics) { gateway in
+        try await withGateway(metrics: metrics, declaredMethods: try APIDocumentController.bundled().declaredMethods) { gateway in
             try await gateway.execute(uri: "/api/meals/echo", method: .patch, headers: [.authorization: "Bearer \(token)"]) { response in
                 #expect(response.status == .methodNotAllowed)
                 #expect(response.headers[.allow] == "DELETE, GET, PUT")
@@ -180,12 +180,14 @@ extension UpstreamProxyTests {
         settings.upstreamTimeout = .seconds(5)
         try await tokens.withGateway(settings: settings, metrics: metrics, verifier: nil) { gateway in
             let port = try #require(gateway.port)
+            let inProgress = { (try? metrics.expectMeter("http.server.active_requests", [("http.request.method", "GET")]))?.values.last == 1 }
             let answer = try await RawHTTPConnection.sendAndHangUp(
-                "GET /api/meals/anything HTTP/1.1\r\nHost: gateway\r\n\r\n", after: .milliseconds(200), port: port)
+                "GET /api/meals/anything HTTP/1.1\r\nHost: gateway\r\n\r\n", once: inProgress, port: port)
             #expect(answer.isEmpty, "nothing was answered: \(answer)")
             let closed = [("http.route", "/api/meals"), ("http.response.status_code", "499")]
-            for _ in 0..<40 where metrics.counterTotal(label: "hb.requests.total", dimensions: closed) == 0 {
-                try await Task.sleep(for: .milliseconds(50))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while metrics.counterTotal(label: "hb.requests.total", dimensions: closed) == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
             }
             #expect(metrics.counterTotal(label: "hb.requests.total", dimensions: closed) == 1)
             #expect(metrics.counterTotal(label: "hb.request.errors.total", dimensions: [("http.route", "/api/meals"), ("error.type", "499")]) == 1)

@@ -30,10 +30,10 @@ enum RawHTTPConnection {
         return received.text.withLock { $0 }
     }
 
-    /// Writes `text`, then resets the connection after `wait` whatever came back (`SO_LINGER` 0: an RST, as a client
-    /// that went away does; a plain close is only the end of the request, and the answer is still owed); returns
-    /// what came back.
-    static func sendAndHangUp(_ text: String, after wait: Duration, port: Int) async throws -> String {
+    /// Writes `text`, then, once `ready` holds (polled every 10 ms, for at most 10 s: the server has the request), resets
+    /// the connection whatever came back (`SO_LINGER` 0: an RST, as a client that went away does; a plain close is only
+    /// the end of the request, and the answer is still owed); returns what came back.
+    static func sendAndHangUp(_ text: String, once ready: () throws -> Bool, port: Int) async throws -> String {
         let received = Received()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
@@ -41,7 +41,11 @@ enum RawHTTPConnection {
             }
             .connect(host: "127.0.0.1", port: port).get()
         try await channel.writeAndFlush(ByteBuffer(string: text))
-        try await Task.sleep(for: wait)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try !ready() {
+            try #require(ContinuousClock.now < deadline, "the server never had the request")
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let options = try #require(channel as? any SocketOptionProvider)
         try await options.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
         try await channel.close()

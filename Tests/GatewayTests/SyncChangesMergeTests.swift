@@ -1,6 +1,7 @@
 import Foundation
 import ServiceDefaults
 import SyncContracts
+import TestSupport
 import Testing
 
 @testable import Gateway
@@ -26,8 +27,9 @@ struct SyncChangesMergeTests {
         }
     }
 
-    /// Reads the whole composed feed from the start with `limit`, as a client would; fails after too many pages.
-    static func pageThrough(_ feeds: [SyncArea: FakeFeed], limit: Int) throws -> [SyncChange<JSONValue>] {
+    /// Reads the whole composed feed from the start with `limit`, as a client would; fails after too many pages. `context`
+    /// (the seed) goes into every failure message.
+    static func pageThrough(_ feeds: [SyncArea: FakeFeed], limit: Int, context: Comment = "") throws -> [SyncChange<JSONValue>] {
         var cursor = SyncChangesCursor.start
         var all: [SyncChange<JSONValue>] = []
         for _ in 0..<10_000 {
@@ -36,13 +38,13 @@ struct SyncChangesMergeTests {
                     (area, feeds[area]!.page(area: area, since: cursor[area], limit: limit))
                 })
             let result = try SyncChangesMerge.merge(cursor: cursor, pages: pages, limit: limit)
-            #expect(result.page.changes.count <= limit)
+            #expect(result.page.changes.count <= limit, context)
             all += result.page.changes
-            #expect(try SyncChangesCursor.decode(result.page.nextCursor) == result.next)
+            #expect(try SyncChangesCursor.decode(result.page.nextCursor) == result.next, context)
             cursor = result.next
             if !result.page.hasMore { return all }
         }
-        Issue.record("the feed did not end")
+        Issue.record("the feed did not end; \(context)")
         return all
     }
 
@@ -90,10 +92,12 @@ struct SyncChangesMergeTests {
         }
     }
 
-    @Test("property: paging through any three feeds with any limit yields every change once, in each area's seq order")
-    func pagingProperty() throws {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<300 {
+    @Test(
+        "property: paging through any three feeds with any limit yields every change once, in each area's seq order",
+        arguments: TestSeeds.list(default: Array(1...30)))
+    func pagingProperty(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        for round in 0..<10 {
             var feeds: [SyncArea: FakeFeed] = [:]
             for area in SyncArea.allCases {
                 let count = Int.random(in: 0...25, using: &generator)
@@ -105,12 +109,12 @@ struct SyncChangesMergeTests {
                     })
             }
             let limit = Int.random(in: 1...12, using: &generator)
-            let all = try Self.pageThrough(feeds, limit: limit)
+            let all = try Self.pageThrough(feeds, limit: limit, context: "seed \(seed), round \(round)")
             for area in SyncArea.allCases {
                 let seen = all.filter { $0.type == area.rawValue }.map(\.seq)
-                #expect(seen == feeds[area]!.seqs, "area \(area) with limit \(limit)")
+                #expect(seen == feeds[area]!.seqs, "seed \(seed), round \(round): area \(area) with limit \(limit)")
             }
-            #expect(all.count == feeds.values.map(\.seqs.count).reduce(0, +))
+            #expect(all.count == feeds.values.map(\.seqs.count).reduce(0, +), "seed \(seed), round \(round)")
         }
     }
 

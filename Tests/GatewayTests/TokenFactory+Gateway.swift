@@ -25,18 +25,19 @@ extension TokenFactory {
     /// port, its upstream client configured as `buildApplication` configures it), trusting this factory's key, on `clock`,
     /// with its metrics in `metrics`, verifying with `verifier` (tests that revoke sessions pass theirs), reporting
     /// `revocations`' freshness and counting in `sharedLimits` when given; the upstream HTTP client it makes is shut down
-    /// afterwards, whatever `body` does.
+    /// afterwards, whatever `body` does. The methods of each path are `declaredMethods` (none by default: the fake
+    /// upstreams serve paths the API document does not describe), not the API document's.
     func withGateway(
         settings: GatewaySettings, clock: GatewayClock = .system, metrics: any MetricsFactory = MetricsSystem.factory,
         verifier: AccessTokenVerifier? = nil, revocations: RevocationSync? = nil, sharedLimits: SharedRateLimiter? = nil,
-        _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+        declaredMethods: DeclaredMethods = .none, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: upstreamClientConfiguration(settings))
         do {
             let verifier = verifier ?? AccessTokenVerifier(policy: policy)
             try await verifier.replaceKeys(jwksJSON: jwks)
             let application = makeGatewayApplication(
-                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(),
+                settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(), declaredMethods: declaredMethods,
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)), sharedLimits: sharedLimits, clock: clock, metrics: metrics,
                 revocations: revocations, logger: Logger(label: "gateway-test"))
             try await application.test(.live) { gateway in try await body(gateway) }

@@ -103,22 +103,24 @@ struct UpstreamProxyTests {
             webOrigins: try WebOrigins(Self.webOrigin))
     }
 
-    /// A gateway in front of the echo upstream; its metrics go to `metrics`.
+    /// A gateway in front of the echo upstream; its metrics go to `metrics`; the methods of each path are
+    /// `declaredMethods` (none: the echo upstream's paths are not the API document's).
     func withGateway(
-        metrics: any MetricsFactory = TestMetrics(), verifier: AccessTokenVerifier? = nil,
+        metrics: any MetricsFactory = TestMetrics(), verifier: AccessTokenVerifier? = nil, declaredMethods: DeclaredMethods = .none,
         _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         try await echoUpstream().test(.live) { upstream in
-            try await withGateway(upstreamPort: upstream.port!, metrics: metrics, verifier: verifier, body)
+            try await withGateway(upstreamPort: upstream.port!, metrics: metrics, verifier: verifier, declaredMethods: declaredMethods, body)
         }
     }
 
     /// A gateway whose `meals` upstream listens on `upstreamPort`.
     func withGateway(
         upstreamPort: Int, metrics: any MetricsFactory = TestMetrics(), verifier: AccessTokenVerifier? = nil,
-        _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+        declaredMethods: DeclaredMethods = .none, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
-        try await tokens.withGateway(settings: try settings(upstreamPort: upstreamPort), metrics: metrics, verifier: verifier, body)
+        try await tokens.withGateway(
+            settings: try settings(upstreamPort: upstreamPort), metrics: metrics, verifier: verifier, declaredMethods: declaredMethods, body)
     }
 
     @Test("client identity headers are stripped, the request id and query are passed on")

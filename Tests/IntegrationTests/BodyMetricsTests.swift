@@ -118,7 +118,12 @@ struct BodyMetricsTests {
             #expect(try await stack.gateway.call(.delete, "/api/metrics/weight/not-a-day", token: token).status == .unprocessableContent)
             #expect(try await stack.gateway.call(.delete, "/api/metrics/ketones/2026-03-10", token: token).status == .noContent)
 
-            let messages = try await publishedEvents(subject: userId.uuidString.lowercased(), topic: .weightLogged, settle: .seconds(2))
+            // The marker: a weigh-in on another day, written after them, published behind them.
+            let marker = try await stack.gateway.call(.post, "/api/metrics/weight", json: #"{"date":"2026-03-09","weight":71}"#, token: token)
+            #expect(marker.status == .created)
+            let messages = try await publishedEvents(
+                subject: userId.uuidString.lowercased(), topic: .weightLogged,
+                upTo: .marker { (try? EventCoding.decode(WeightLogged.self, from: $0).data.date) == "2026-03-09" })
             let events = try messages.map { try EventCoding.decode(WeightLogged.self, from: $0).data }.sorted { $0.version < $1.version }
             #expect(events.map(\.version) == [1, 2, 3, 4])
             #expect(events.allSatisfy { $0.date == "2026-03-10" && $0.userId == userId })
@@ -133,8 +138,11 @@ struct BodyMetricsTests {
         try await TrackingStack.run(start: Self.start) { stack in
             let leaving = try await stack.gateway.register(email: "leaving-\(UUID().uuidString.prefix(8))@example.com")
             let (staying, stayingId) = try await stack.signUp("staying")
-            _ = try await stack.gateway.call(.post, "/api/metrics/weight", json: #"{"weight":70}"#, token: leaving.accessToken)
-            _ = try await stack.gateway.call(.post, "/api/metrics/weight", json: #"{"weight":90}"#, token: staying)
+            #expect(
+                try await stack.gateway.call(.post, "/api/metrics/weight", json: #"{"weight":70}"#, token: leaving.accessToken).status == .created)
+            #expect(try await stack.gateway.call(.post, "/api/metrics/weight", json: #"{"weight":90}"#, token: staying).status == .created)
+            #expect(try await userRows(in: "daily_metrics", of: leaving.user.id, client: stack.metricsDatabase) == 1, "the day is there before")
+            #expect(try await userRows(in: "daily_metrics", of: stayingId, client: stack.metricsDatabase) == 1)
             let gone = try await stack.gateway.call(
                 .delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: leaving.accessToken)
             #expect(gone.status == .noContent)

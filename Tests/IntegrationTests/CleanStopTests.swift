@@ -4,19 +4,23 @@ import ServiceDefaults
 import Testing
 
 /// Every process of the stack, started as its own executable, exposes metrics that `promtool check metrics` finds
-/// nothing wrong with (`MetricsLint`), and stops at SIGTERM with exit status 0 within its drain
-/// timeout while its clients hold connections open on its public and admin ports: idle after an answer, silent, a
-/// half-sent head, a half-sent body, and readers that do not read their answers. Before `DrainingServer`, such a
-/// connection kept the server open past the drain, and the gateway ended on `ServiceGroup`'s fatal error (signal 4).
+/// nothing wrong with (`MetricsLint`), and stops at SIGTERM with exit status 0 while its clients hold connections open
+/// on its public and admin ports: idle after an answer, silent, a half-sent head, a half-sent body, and readers that do
+/// not read their answers. Before `DrainingServer`, such a connection kept the server open past the drain, and the
+/// gateway ended on `ServiceGroup`'s fatal error (signal 4). That it exits within its drain timeout is measured by the
+/// fault run, with the same connections held (deploy/faults.d/faultrun/held.py): tests assert no wall-clock time.
 @Suite(
     "Each executable: metrics promtool accepts, and a clean stop at SIGTERM whatever clients hold open", .enabled(if: TestEnvironment.isAvailable),
     .serialized)
 struct CleanStopTests {
-    /// The drain timeout the processes get here: short, so that a process that overstays it fails the test quickly.
+    /// The drain timeout the processes get here: short, so that the test does not wait long for a process that overstays it.
     static let drainTimeout = Duration.seconds(6)
+    /// How long the test waits for the exit before it kills the process and fails: far past the drain timeout, so a
+    /// loaded machine's slowness is not taken for a process that does not stop.
+    static let exitWait = Duration.seconds(60)
 
     @Test(
-        "each process's /metrics passes promtool, and it exits 0 within its drain timeout at SIGTERM",
+        "each process's /metrics passes promtool, and it exits with status 0 at SIGTERM while clients hold connections open",
         arguments: ["auth", "meals", "metrics", "trends", "sharing", "gateway"])
     func stopsCleanly(part: String) async throws {
         let upstream = try SilentUpstream()
@@ -54,12 +58,9 @@ struct CleanStopTests {
         let adminRequests = try slowAdmin.sendUntilHeldBack(Self.get("/metrics"))
         #expect(adminRequests > 0)
 
-        let (exit, after) = await process.terminate(waitingAtMost: Self.drainTimeout + .seconds(10))
+        let (exit, after) = await process.terminate(waitingAtMost: Self.exitWait)
         withExtendedLifetime((upstream, idlePublic, idleAdmin, silent, halfHead, halfBody, slowPublic, slowAdmin)) {}
         #expect(exit == .status(0), "\(part): \(exit) \(after) after SIGTERM; its log ends:\n\(process.output.suffix(3000))")
-        #expect(
-            after < Self.drainTimeout,
-            "\(part) took \(after) to exit, past its drain timeout of \(Self.drainTimeout); its log ends:\n\(process.output.suffix(3000))")
     }
 
     static func get(_ path: String) -> String { "GET \(path) HTTP/1.1\r\nHost: test\r\n\r\n" }

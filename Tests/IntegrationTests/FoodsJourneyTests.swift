@@ -58,15 +58,13 @@ struct FoodsJourneyTests {
 
             for mode in ["slow", "down", "status429", "status500", "garbage", "html", "truncated"] {
                 try await stack.off.behave(mode, delaySeconds: 5, codes: ["4260123450021"])
-                let started = ContinuousClock.now
+                // Slow, the stand-in holds its answer 5 s and would then answer the product: that the answer is not the
+                // product shows the look-up's budget cut it off. How soon (within 2 s) is measured by deploy/bench/foods.sh
+                // (e): tests assert no wall-clock time.
                 let answer = try await stack.gateway.call(.get, "/api/foods/barcode/4260123450021", token: user.token)
-                let took = ContinuousClock.now - started
                 // The app offers to add the product; a later look-up asks OFF again. A 429 says our allowance is spent.
                 #expect(answer.status == .notFound && answer.errorCode == "product_not_found", "\(mode): \(answer.status)")
                 #expect(answer.details["externalLookup"] == (mode == "status429" ? "budget_exhausted" : "unavailable"), "\(mode): \(answer.details)")
-                // The stand-in holds its answers 5 s; the look-up's budget (1.8 s, so a client's answer comes within
-                // 2 s) cuts them off. Asserted with room for a loaded machine: what it proves is the cut-off.
-                #expect(took < .seconds(4), "\(mode) took \(took)")
             }
             let kept = try await stack.foodsDatabase.query(
                 "SELECT (SELECT count(*) FROM products) + (SELECT count(*) FROM barcode_misses WHERE gtin = '04260123450021')")
@@ -181,7 +179,7 @@ struct FoodsJourneyTests {
             }
             let product = try await stack.gateway.call(.post, "/api/foods/products", json: Self.draft("4260123450076"), token: ana.token)
             let productId = try #require(product.object["id"] as? String)
-            let events = try await publishedEvents(subject: productId, topic: .foodProductChanged, settle: .milliseconds(200))
+            let events = try await publishedEvents(subject: productId, topic: .foodProductChanged, upTo: .outbox(stack.foodsDatabase))
             #expect(events.count == 1)
             let contract = try AsyncAPIContract.repository()
             for event in events {

@@ -175,6 +175,13 @@ struct JourneyTests {
                 token: token)
             token = try await stack.signIn(dee, password: "changed once more")
 
+            // Every service holds rows about Dee before the deletion (the events take a moment to reach the read models).
+            for (service, database) in stack.databases.sorted(by: { $0.key < $1.key }) {
+                let held = try await TestEnvironment.eventually(timeout: .seconds(30)) {
+                    try await rowsAbout(dee.id, client: database).values.reduce(0, +) > 0
+                }
+                #expect(held, "the \(service) schema held nothing about Dee before the deletion: its purge would prove nothing")
+            }
             try await stack.expect(.noContent, .delete, "/api/users/me", json: #"{"password":"changed once more"}"#, token: token)
             #expect(try await stack.gateway.login(email: dee.email, password: "changed once more").status == .unauthorized)
             let purged = try await TestEnvironment.eventually(timeout: .seconds(30)) {

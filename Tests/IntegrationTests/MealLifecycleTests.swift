@@ -46,17 +46,32 @@ struct MealLifecycleTests {
             let unconsumed = try await stack.gateway.call(.delete, path + "/consume", token: token)
             #expect(try unconsumed.decoded(MealAnswer.self).isConsumed == false)
 
+            // The marker: a second meal analysed, consumed and unconsumed after all that, whose events follow the first
+            // meal's on each topic; every copy of the first meal's events published before them is counted.
+            let marker = try await stack.analyze("an apple", token: token)
+            let markerPath = "/api/meals/\(marker.id.uuidString.lowercased())"
+            #expect(try await stack.gateway.call(.post, markerPath + "/consume", json: "{}", token: token).status == .ok)
+            #expect(try await stack.gateway.call(.delete, markerPath + "/consume", token: token).status == .ok)
             let subject = userId.uuidString.lowercased()
-            let consumedEvents = try await publishedEvents(subject: subject, topic: .mealConsumed, settle: .seconds(2))
-                .map { try EventCoding.decode(MealConsumed.self, from: $0).data.meal }
+            let consumedEvents = try await publishedEvents(
+                subject: subject, topic: .mealConsumed,
+                upTo: .marker { (try? EventCoding.decode(MealConsumed.self, from: $0).data.meal.mealId) == marker.id }
+            )
+            .map { try EventCoding.decode(MealConsumed.self, from: $0).data.meal }
             #expect(consumedEvents.map(\.version) == [2, 3], "consume (v2) and the edit (v3)")
             #expect(consumedEvents.last?.items.first?.grams == 200 && consumedEvents.last?.notes == "post-run")
             #expect(consumedEvents.allSatisfy { $0.isConsumed && $0.mealId == meal.id && $0.timeZone == "UTC" })
-            let deleted = try await publishedEvents(subject: subject, topic: .mealDeleted, settle: .seconds(1))
-                .map { try EventCoding.decode(MealDeleted.self, from: $0).data }
+            let deleted = try await publishedEvents(
+                subject: subject, topic: .mealDeleted,
+                upTo: .marker { (try? EventCoding.decode(MealDeleted.self, from: $0).data.mealId) == marker.id }
+            )
+            .map { try EventCoding.decode(MealDeleted.self, from: $0).data }
             #expect(deleted.map(\.reason) == ["unconsumed"] && deleted.first?.version == 4)
-            let analyzed = try await publishedEvents(subject: subject, topic: .mealAnalyzed, settle: .seconds(1))
-                .map { try EventCoding.decode(MealAnalyzed.self, from: $0).data.meal }
+            let analyzed = try await publishedEvents(
+                subject: subject, topic: .mealAnalyzed,
+                upTo: .marker { (try? EventCoding.decode(MealAnalyzed.self, from: $0).data.meal.mealId) == marker.id }
+            )
+            .map { try EventCoding.decode(MealAnalyzed.self, from: $0).data.meal }
             #expect(analyzed.map(\.version) == [1, 4] && analyzed.last?.isConsumed == false)
         }
     }
@@ -100,7 +115,7 @@ struct MealLifecycleTests {
         }
     }
 
-    @Test("user.deleted purges every meal, photo and custom meal of that user, and only theirs")
+    @Test("user.deleted purges every meal and custom meal of that user, and only theirs")
     func purge() async throws {
         try await MealsStack.run { stack in
             let email = "leaving-\(UUID().uuidString.prefix(8))@example.com"
@@ -111,16 +126,19 @@ struct MealLifecycleTests {
             let saved = try await stack.gateway.call(
                 .post, "/api/custom-meals", json: #"{"name":"x","items":[{"foodId":"09040","grams":100}]}"#, token: leaving.accessToken)
             #expect(saved.status == .created)
-            #expect(try await stack.storedMeals(of: leaving.user.id) == 1)
+            func customMeals(of userId: UUID) async throws -> Int {
+                try await stack.mealsDatabase.query("SELECT count(*) FROM custom_meals WHERE user_id = \(userId)", logger: TestEnvironment.logger)
+                    .decode(Int.self).first { _ in true } ?? 0
+            }
+            #expect(try await stack.storedMeals(of: leaving.user.id) == 1, "the meal is there before")
+            #expect(try await customMeals(of: leaving.user.id) == 1, "the custom meal is there before")
+            #expect(try await stack.storedMeals(of: stayingId) == 1)
             let gone = try await stack.gateway.call(
                 .delete, "/api/users/me", json: #"{"password":"correct horse battery"}"#, token: leaving.accessToken)
             #expect(gone.status == .noContent)
             let purged = try await TestEnvironment.eventually(timeout: .seconds(30)) {
                 let meals = try await stack.storedMeals(of: leaving.user.id)
-                let custom =
-                    try await stack.mealsDatabase.query(
-                        "SELECT count(*) FROM custom_meals WHERE user_id = \(leaving.user.id)", logger: TestEnvironment.logger
-                    ).decode(Int.self).first { _ in true } ?? 0
+                let custom = try await customMeals(of: leaving.user.id)
                 return meals == 0 && custom == 0
             }
             #expect(purged, "the leaving user's meals were not purged")

@@ -66,15 +66,16 @@ struct OutboxToInboxTests {
     }
 
     /// The producer side (producer, topic creation, relay of itest_producer's outbox) and the consumer side (a new
-    /// group's inbox in itest_consumer recording each `user.deleted`), in start order.
+    /// group's inbox in itest_consumer recording each `user.deleted`), in start order; the relay logs to `relayLog`.
     func pipeline(
-        kafka: KafkaConfiguration, producerDB: PostgresPool, consumerDB: PostgresPool, handler: any EventHandler = RecordDeletion()
+        kafka: KafkaConfiguration, producerDB: PostgresPool, consumerDB: PostgresPool, handler: any EventHandler = RecordDeletion(),
+        relayLog: RecordedLog? = nil
     ) throws -> [any Service] {
         let producer = try KafkaProducer(configuration: kafka, logger: logger)
         let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
         let relay = OutboxRelay(
             client: producerDB, producer: producer, schema: "itest_producer",
-            settings: OutboxRelaySettings(pollInterval: .milliseconds(200), maxBackoff: .seconds(1)), logger: logger)
+            settings: OutboxRelaySettings(pollInterval: .milliseconds(200), maxBackoff: .seconds(1)), logger: relayLog?.logger() ?? logger)
         let consumer = try KafkaConsumer(
             configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
         let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: handler, logger: logger, maxBackoff: .seconds(1))
@@ -110,8 +111,11 @@ struct OutboxToInboxTests {
                 let userId = UUID()
                 let firstEvent = try await writeEvent(userId: userId, client: producerDB)
 
-                try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB)) {
-                    try await Task.sleep(for: .seconds(2))
+                let relayLog = RecordedLog()
+                try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB, relayLog: relayLog)) {
+                    // Once the relay has tried and failed (its delivery timeout, 3 s), nothing was sent.
+                    let tried = try await TestEnvironment.eventually(timeout: .seconds(60)) { relayLog.count(of: "outbox relay will retry") > 0 }
+                    #expect(tried, "the relay never tried to publish while the broker was down")
                     #expect(try await offset(of: firstEvent, client: producerDB) == nil, "nothing can be sent while the broker is down")
 
                     // 2. The broker comes back: the relay delivers, the consumer applies once.
@@ -163,7 +167,8 @@ struct OutboxToInboxTests {
         try await withPostgres(producerSettings) { producerDB in
             try await withPostgres(consumerSettings) { consumerDB in
                 try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
-                try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB)) {
+                let relayLog = RecordedLog()
+                try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB, relayLog: relayLog)) {
                     var events: [UUID] = []
                     for _ in 0..<5 { events.append(try await writeEvent(userId: UUID(), client: producerDB)) }
                     let flowing = try await TestEnvironment.eventually(timeout: .seconds(60)) {
@@ -173,9 +178,14 @@ struct OutboxToInboxTests {
 
                     try TestEnvironment.infra("pause-broker")
                     do {
-                        // Written during the stall, and kept in flight past the delivery timeout.
+                        // Written during the stall, and kept in flight until the delivery timeout failed them: the relay
+                        // says it will retry (waited for, rather than a pause longer than the timeout).
+                        let failedBefore = relayLog.count(of: "outbox relay will retry")
                         for _ in 0..<5 { events.append(try await writeEvent(userId: UUID(), client: producerDB)) }
-                        try await Task.sleep(for: .seconds(5))
+                        let failed = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                            relayLog.count(of: "outbox relay will retry") > failedBefore
+                        }
+                        #expect(failed, "the stall never failed a delivery: the test proves nothing")
                     } catch {
                         try TestEnvironment.infra("resume-broker")
                         throw error

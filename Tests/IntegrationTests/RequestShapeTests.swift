@@ -7,7 +7,8 @@ import Testing
 /// One decoder path for every service, seen through the gateway: in every route family that takes a JSON body, a
 /// misspelt field is 422 `unknown_field` naming it beside the field it resembles, a value of the wrong type or a missing
 /// one is 422 `validation_failed` naming every offending field in the one path spelling, a `null` body names `body`, and
-/// only bytes that are not JSON are 400. Nothing is stored by a refused request.
+/// only bytes that are not JSON are 400; a method the API document does not declare for a known path is 405 with `Allow`.
+/// Nothing is stored by a refused request.
 @Suite("Request bodies are strict in every route family", .serialized, .enabled(if: TestEnvironment.isAvailable))
 struct RequestShapeTests {
     /// One refusal: the request, and what its answer must say.
@@ -99,6 +100,11 @@ struct RequestShapeTests {
                 let error = try response.decoded(ErrorBody.self).error
                 #expect(error.code == refusal.code && error.details == refusal.details, "\(refusal): \(error.code) \(error.details)")
             }
+            // A method the document does not declare for a known path is 405 naming the ones it does.
+            let patch = try await stack.gateway.call(.patch, "/api/meals/\(Self.meal)", json: "{}", token: user.token)
+            #expect(patch.status == .methodNotAllowed && patch.headers[.allow] == "DELETE, GET, PUT", "\(patch.status) \(patch.headers)")
+            #expect(try patch.decoded(ErrorBody.self).error.code == "method_not_allowed")
+
             // Nothing of the refused writes was stored.
             #expect(try await stack.gateway.call(.get, "/api/meals/\(Self.meal)", token: user.token).status == .notFound)
             let meals = try await stack.expect(.ok, .get, "/api/meals", token: user.token)

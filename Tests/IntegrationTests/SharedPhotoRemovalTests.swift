@@ -29,6 +29,7 @@ struct SharedPhotoRemovalTests {
             #expect(link.includesPhoto)
             let served = try await stack.open("/shared/\(link.token)/photo")
             #expect(served.status == .ok && Array(buffer: served.body) == photo)
+            #expect(try await userRows(in: "meal_photos", of: userId, client: stack.sharingDatabase) == 1, "sharing holds a copy before")
 
             let deleted = try await stack.gateway.call(.delete, "/api/meals/\(mealId.uuidString.lowercased())/photo", token: token)
             #expect(deleted.status == .ok)

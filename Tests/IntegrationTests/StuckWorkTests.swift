@@ -29,8 +29,11 @@ struct StuckWorkTests {
                         return "finished"
                     } catch is PostgresConnectionLost {
                         return "abandoned"
+                    } catch  where PostgresConnectionLost.isLoss(error) {
+                        // postgres-nio answers the query after all when it sees the close first: as good, nothing hangs.
+                        return "abandoned"
                     } catch {
-                        return "failed: \(error)"
+                        return "failed: \(String(reflecting: error))"
                     }
                 }
                 // A bound for the test itself: without the guard the work above never ends.

@@ -136,7 +136,8 @@ struct TrendsBatchProjectionTests {
     @Test("events of deleted users in a batch: the purge removes what came before it and what comes after is ignored")
     func deletedUsersWithinABatch() async throws {
         try await ProjectionStack.run(start: Self.start) { stack in
-            let states = try await ProjectionReplay(database: stack.database).endStates { ids in
+            // The events up to the second deletion (`upToDeletion`), or all of them.
+            func scenario(_ ids: ProjectionReplay.Ids, upToDeletion: Bool) throws -> [[ReceivedEvent]] {
                 let (gone, leaving, staying) = (ids.users[0], ids.users[1], ids.users[2])
                 let m = ids.meals
                 func consumed(_ meal: UUID, of user: UUID) throws -> ReceivedEvent {
@@ -155,8 +156,12 @@ struct TrendsBatchProjectionTests {
                     try consumed(m[4], of: leaving), try consumed(m[5], of: staying),
                     try ProjectionReplay.event(MealDeleted(mealId: m[6], userId: staying, reason: "deleted", version: 2), of: staying),
                 ]
-                return [before, batch]
+                return [before, upToDeletion ? Array(batch.prefix(4)) : batch]
             }
+            // Before its deletion the leaving user has rows, so their absence after it is the purge's doing.
+            let beforeDeletion = try await ProjectionReplay(database: stack.database).endStates { try scenario($0, upToDeletion: true) }
+            #expect(beforeDeletion.batched.contains { $0.contains("|user1|") }, "no rows of the leaving user before: \(beforeDeletion.batched)")
+            let states = try await ProjectionReplay(database: stack.database).endStates { try scenario($0, upToDeletion: false) }
             #expect(states.batched == states.oneByOne)
             #expect(!states.batched.contains { $0.contains("|user0|") || $0.contains("|user1|") }, "rows of a deleted user: \(states.batched)")
             #expect(states.batched.filter { $0.hasPrefix("deleted|") } == ["deleted|user0", "deleted|user1"])

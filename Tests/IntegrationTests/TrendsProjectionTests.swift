@@ -188,6 +188,10 @@ struct TrendsProjectionTests {
                     try await stack.publish(UserProfileUpdated(userId: user, displayName: "x", dietPreference: "balanced", version: 1), userId: user))
             }
             try await stack.awaitApplied(ids)
+            let tables = ["meals", "daily_summaries", "body_metrics", "user_profiles"]
+            for table in tables {
+                #expect(try await userRows(in: table, of: leaving, client: stack.database) == 1, "\(table) held the user before")
+            }
             ids = [try await stack.publish(UserDeleted(userId: leaving, deletedAt: Self.start), userId: leaving)]
             try await stack.awaitApplied(ids)
             ids = [
@@ -196,7 +200,7 @@ struct TrendsProjectionTests {
             ]
             try await stack.awaitApplied(ids)
 
-            for table in ["meals", "daily_summaries", "body_metrics", "user_profiles"] {
+            for table in tables {
                 #expect(try await userRows(in: table, of: leaving, client: stack.database) == 0, "\(table) still holds the deleted user")
                 #expect(try await userRows(in: table, of: staying, client: stack.database) == 1, "\(table) lost the other user")
             }

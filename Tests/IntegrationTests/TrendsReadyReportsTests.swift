@@ -62,6 +62,7 @@ struct TrendsReadyReportsTests {
             #expect(trends.weight.entries.count == 1 && trends.days.last?.calories == 650)
             #expect(try await stack.get("/api/user/stats", as: user, UserStatsReport.self).allTime.totals.calories == 650)
             #expect(try await stack.get("/api/achievements", as: user, AchievementsReport.self).currentStreak == 1)
+            #expect(try await userRows(in: "user_data_versions", of: user, client: stack.database) == 1, "the user's version is there before")
 
             try await stack.awaitApplied([try await stack.publish(UserDeleted(userId: user, deletedAt: Self.start), userId: user)])
             let purged = try await stack.get("/api/trends?period=30d", as: user, TrendsReport.self)

@@ -1,11 +1,14 @@
 import Foundation
 import HTTPTypes
+import TestSupport
 import Testing
 
 @testable import MealsService
 
 /// `/api/meals` at the router on an in-memory store: manual entry, read, edit with versions and last-write-wins,
-/// consume and unconsume, delete, lists with filters and cursors, and every refusal in the error shape.
+/// consume and unconsume, delete, lists with filters and cursors, and every refusal in the error shape. The tests about
+/// days (a meal's local date, the date filters) run with each of `TestToday.variety` as today, the owner in its zone;
+/// the others are day-independent (explicit instants, no date read).
 @Suite("Meal routes on an in-memory store")
 struct MealRoutesTests {
     let harness = MealsRouterHarness()
@@ -141,15 +144,21 @@ struct MealRoutesTests {
         }
     }
 
-    @Test("lists page with a cursor without skipping or repeating meals eaten at one instant, and filter by status, type, dates and tag")
-    func listing() async throws {
+    @Test(
+        "lists page with a cursor without skipping or repeating meals eaten at one instant, and filter by status, type, the user's dates and tag",
+        arguments: TestToday.variety)
+    func listing(day: TestToday) async throws {
+        let harness = MealsRouterHarness(today: day)
         try await harness.withRoutes { client in
+            // Noon in the user's zone five to one days ago.
             for (index, mealType) in ["breakfast", "lunch", "dinner", "snack", "lunch"].enumerated() {
+                let eatenAt = TestToday.timestamp(day.noon(daysAgo: 5 - index))
                 _ = try await client.createMeal(
-                    extra: #","mealType":"\#(mealType)","eatenAt":"2026-03-0\#(index + 1)T12:00:00Z","consumed":\#(index % 2 == 0)"#
+                    extra: #","mealType":"\#(mealType)","eatenAt":"\#(eatenAt)","consumed":\#(index % 2 == 0)"#
                         + (index == 1 ? #","tags":["work"]"# : ""))
             }
-            for _ in 0..<3 { _ = try await client.createMeal(extra: #","mealType":"snack","eatenAt":"2026-03-06T08:15:30.123Z""#) }
+            let sameInstant = TestToday.timestamp(day.time(daysAgo: 1, hour: 8, minute: 15).addingTimeInterval(30.123))
+            for _ in 0..<3 { _ = try await client.createMeal(extra: #","mealType":"snack","eatenAt":"\#(sameInstant)""#) }
             var seen: [String] = []
             var cursor: String?
             repeat {
@@ -163,8 +172,10 @@ struct MealRoutesTests {
             #expect(try await client.call(.get, "/api/meals?status=scanned").list("meals").count == 2)
             #expect(try await client.call(.get, "/api/meals?mealType=lunch").list("meals").count == 2)
             #expect(try await client.call(.get, "/api/meals?tag=Work").list("meals").count == 1)
-            let range = try await client.call(.get, "/api/meals?from=2026-03-02&to=2026-03-03").list("meals")
-            #expect(range.map { $0["localDate"] as? String } == ["2026-03-03", "2026-03-02"])
+            let range = try await client.call(.get, "/api/meals?from=\(day.date(daysAgo: 4))&to=\(day.date(daysAgo: 3))").list("meals")
+            #expect(range.map { $0["localDate"] as? String } == [day.date(daysAgo: 3), day.date(daysAgo: 4)])
+            let yesterday = try await client.call(.get, "/api/meals?from=\(day.date(daysAgo: 1))&to=\(day.date(daysAgo: 1))").list("meals")
+            #expect(yesterday.count == 4, "yesterday's noon and the three at 08:15 there")
             let badCursor = try await client.call(.get, "/api/meals?cursor=garbage")
             #expect(badCursor.status == .unprocessableContent && badCursor.errorCode == "invalid_cursor")
             let badFilters = try await client.call(.get, "/api/meals?status=eaten&limit=0&from=March&mealType=brunch")
@@ -173,14 +184,20 @@ struct MealRoutesTests {
         }
     }
 
-    @Test("a meal is dated and scored with the caller's profile: its local day in the user's zone")
-    func callersProfile() async throws {
-        harness.profiles.set(CallerProfile(scoring: .standard, timeZoneName: "America/Los_Angeles"), for: harness.owner)
+    @Test(
+        "a meal is dated with the caller's profile: its local day in the user's zone, today's when no time is sent",
+        arguments: TestToday.variety)
+    func callersProfile(day: TestToday) async throws {
+        let harness = MealsRouterHarness(today: day)
+        // A quarter past midnight today in the user's zone: UTC's date of that instant may be another.
+        let earlyToday = day.time(daysAgo: 0, hour: 0, minute: 15)
         try await harness.withRoutes { client in
-            let late = try await client.createMeal(extra: #","eatenAt":"2026-05-10T05:30:00Z""#)
-            #expect(late.json["localDate"] as? String == "2026-05-09", "22:30 the evening before in Los Angeles")
-            let strangers = try await client.createMeal(extra: #","eatenAt":"2026-05-10T05:30:00Z""#, as: harness.stranger)
-            #expect(strangers.json["localDate"] as? String == "2026-05-10")
+            let undated = try await client.createMeal()
+            #expect(undated.json["localDate"] as? String == day.date, "now, in the user's zone")
+            let early = try await client.createMeal(extra: #","eatenAt":"\#(TestToday.timestamp(earlyToday))""#)
+            #expect(early.json["localDate"] as? String == day.date)
+            let strangers = try await client.createMeal(extra: #","eatenAt":"\#(TestToday.timestamp(earlyToday))""#, as: harness.stranger)
+            #expect(strangers.json["localDate"] as? String == TestToday.date(of: earlyToday, in: TimeZone(identifier: "UTC")!), "UTC's date")
         }
     }
 

@@ -10,6 +10,7 @@ import Logging
 import NIOCore
 import ServiceDefaults
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import MealsService
@@ -21,7 +22,7 @@ final class MealsRouterHarness: Sendable {
     /// The largest photo accepted (`MEALS_UPLOAD_MAX_BYTES`), 1 MB here.
     static let maxImageBytes = 1024 * 1024
 
-    let clock = RouterClock(MealsRouterHarness.start)
+    let clock: RouterClock
     let store: InMemoryMealsStore
     let vision = InMemoryVisionStore()
     let profiles = FixedProfiles()
@@ -31,8 +32,17 @@ final class MealsRouterHarness: Sendable {
     let visionKeysConfigured: Bool
 
     init(photosConfigured: Bool = true, visionKeysConfigured: Bool = true) {
-        store = InMemoryMealsStore(photosConfigured: photosConfigured, now: { [clock] in clock.now })
+        let clock = RouterClock(Self.start)
+        self.clock = clock
+        store = InMemoryMealsStore(photosConfigured: photosConfigured, now: { clock.now })
         self.visionKeysConfigured = visionKeysConfigured
+    }
+
+    /// Routes at `today`'s now, the owner's profile in its zone (a test about days; the stranger's profile stays UTC's).
+    convenience init(today: TestToday) {
+        self.init()
+        clock.set(today.now)
+        profiles.set(CallerProfile(scoring: .standard, timeZoneName: today.zoneName), for: owner)
     }
 
     func advance(seconds: Double) { clock.advance(seconds: seconds) }
@@ -80,6 +90,9 @@ final class RouterClock: Sendable {
     var now: Date { value.withLock { $0 } }
 
     func advance(seconds: Double) { value.withLock { $0 = $0.addingTimeInterval(seconds) } }
+
+    /// Moves the time to `instant`.
+    func set(_ instant: Date) { value.withLock { $0 = instant } }
 }
 
 /// Calls the routes as the gateway would after verifying a user's token: with the identity headers of `as` (the

@@ -1,5 +1,6 @@
 import MultipartKit
 import NIOCore
+import ServiceDefaults
 import TestSupport
 import Testing
 
@@ -70,9 +71,11 @@ struct MultipartHeaderGuardTests {
         #expect(!Self.accepts(body, cutAt: [], boundary: odd))
     }
 
-    @Test("random damage to a valid form: whatever the guard lets through, MultipartKit reads without trapping")
-    func randomDamageNeverReachesTheTrap() {
-        var generator = SplitMix64(seed: 21)
+    @Test(
+        "random damage to a valid form: whatever the guard lets through, MultipartKit reads without trapping",
+        arguments: TestSeeds.list(default: [21]))
+    func randomDamageNeverReachesTheTrap(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
         var refused = 0
         for _ in 0..<3_000 {
             var body = Self.validBody
@@ -86,6 +89,25 @@ struct MultipartHeaderGuardTests {
                 refused += 1
             }
         }
-        #expect(refused > 0, "some damage lands in a header name and is refused")
+        #expect(refused > 0, "seed \(seed): some damage lands in a header name and is refused")
+    }
+
+    @Test("a form's known fields are read (kind, barcode and tags too); a part of another name is named, not skipped silently")
+    func formFields() {
+        var body: [UInt8] = []
+        for (name, value) in [("kind", "label"), ("barcode", "4006381333931"), ("tags", "a,b"), ("mealtype", "lunch")] {
+            body += Array("--\(Self.boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Array("--\(Self.boundary)--\r\n".utf8)
+        let form = MultipartFormCollector(maxFileBytes: 1 << 20, maxFieldBytes: 1 << 10)
+        let parser = MultipartParser(boundary: Self.boundary)
+        parser.onHeader = { name, value in form.header(name: name, value: value) }
+        parser.onBody = { buffer in form.body(&buffer) }
+        parser.onPartComplete = { form.partComplete() }
+        #expect(throws: Never.self) { try parser.execute(body) }
+        #expect(form.fields == ["kind": "label", "barcode": "4006381333931", "tags": "a,b"])
+        #expect(form.unknownParts == ["mealtype"])
+        let refusal = APIError.unknownFields(form.unknownParts, known: MultipartFormCollector.fieldNames.union(["image"]))
+        #expect(refusal.code == "unknown_field" && refusal.details == ["mealtype": #"is not a known field; did you mean "mealType"?"#])
     }
 }

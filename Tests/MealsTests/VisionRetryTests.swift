@@ -71,15 +71,15 @@ struct VisionRetryTests {
 
     @Test("retries stop when the total time budget is spent, so the user is answered before the gateway gives up")
     func totalBudget() async throws {
-        // The first attempt times out at 2 s, the second is cut at 3.2 s: a second of room for a loaded machine (the
-        // parallel unit tests beside a build took 1.5 s to end an attempt that timed out at 1 s).
+        // Three attempts of 2 s do not fit in 3.2 s: the budget ends the retries before the third. How many began
+        // depends on the machine's load (a loaded one spent the whole budget on the first), so only that is asserted.
         let slow = FakeVisionProvider.Reply(body: "{}", delay: .seconds(4))
         try await FakeVisionProvider.run([slow]) { fake, url in
             let client = VisionClientTests.client(url, timeout: .seconds(2), total: .milliseconds(3200), attempts: 3)
             let error = await VisionClientTests.visionError { try await client.recognise(photo, hint: nil, caller: caller) }
             guard case .failed(let reason) = error else { Issue.record("expected failed, got \(String(describing: error))"); return }
-            #expect(reason.hasSuffix("(after 2 attempts, out of time)"))
-            #expect(fake.calls == 2)
+            #expect(reason.hasSuffix("out of time)"), "\(reason)")
+            #expect((1...2).contains(fake.calls), "the budget did not stop the retries: \(fake.calls) attempts")
         }
     }
 

@@ -1,15 +1,19 @@
 import Foundation
 import SyncContracts
+import TestSupport
 import Testing
 
 /// Property tests of the conflict rule: over many random histories of writes, the state every order of arrival
-/// converges to is the same, and it is the newest write's.
+/// converges to is the same, and it is the newest write's. The histories are seeded (`TestSeeds`: a failure names its
+/// seed, and `NUTRITION_TEST_SEEDS` replays it).
 @Suite("Last write wins")
 struct LastWriteWinsTests {
-    /// A write of a whole entity: its stamp and the state it sets.
+    /// A write of a whole entity: its stamp, the state it sets, and the millisecond the test stamped it with (what the
+    /// oracle reads, rather than the stamp's own comparison).
     struct Write: Equatable {
         var stamp: WriteStamp
         var state: Int
+        var millis: Int64
     }
 
     /// The stored state after applying `writes` in their order under the rule.
@@ -32,43 +36,49 @@ struct LastWriteWinsTests {
             let millis = Int64.random(in: 1_790_000_000_000...1_790_000_000_004, using: &generator)
             let body = Array("{\"state\":\(index)}".utf8)
             let stamp = try! WriteStamp.of(modifiedAt: nil, body: body, now: Date(timeIntervalSince1970: Double(millis) / 1000))
-            return Write(stamp: stamp, state: index)
+            return Write(stamp: stamp, state: index, millis: millis)
         }
     }
 
-    @Test("every order of arrival ends in the same state: the write with the greatest stamp")
-    func orderIndependent() {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<500 {
+    @Test(
+        "every order of arrival ends in the same state, a write of the latest millisecond", arguments: TestSeeds.list(default: Array(1...20)))
+    func orderIndependent(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        for round in 0..<25 {
             let writes = Self.randomWrites(count: Int.random(in: 1...8, using: &generator), using: &generator)
-            let newest = writes.max { $0.stamp < $1.stamp }
+            // The oracle knows only the times it chose: the winner is of the latest one, and the same in every order.
+            let latest = writes.map(\.millis).max()
+            let first = Self.replay(writes).stored
+            #expect(first?.millis == latest, "seed \(seed), round \(round): \(writes.map(\.millis)) kept \(first.map(\.state) ?? -1)")
             for _ in 0..<6 {
-                #expect(Self.replay(writes.shuffled(using: &generator)).stored == newest)
+                let arrival = writes.shuffled(using: &generator)
+                #expect(Self.replay(arrival).stored == first, "seed \(seed), round \(round): arrival \(arrival.map(\.state))")
             }
         }
     }
 
-    @Test("a replayed write changes nothing and is not a conflict")
-    func replayIsUnchanged() {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<200 {
+    @Test("a replayed write changes nothing and is not a conflict", arguments: TestSeeds.list(default: Array(1...20)))
+    func replayIsUnchanged(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        for round in 0..<10 {
             let writes = Self.randomWrites(count: Int.random(in: 1...6, using: &generator), using: &generator)
             let once = Self.replay(writes)
             let twice = Self.replay(writes + writes)
-            #expect(twice.stored == once.stored)
-            #expect(LastWriteWins.edit(incoming: once.stored!.stamp, stored: once.stored!.stamp) == .unchanged)
+            #expect(twice.stored == once.stored, "seed \(seed), round \(round)")
+            let stored = try #require(once.stored, "seed \(seed), round \(round)")
+            #expect(LastWriteWins.edit(incoming: stored.stamp, stored: stored.stamp) == .unchanged, "seed \(seed), round \(round)")
         }
     }
 
-    @Test("of two different writes exactly one wins, whichever is stored")
-    func antisymmetric() {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<1000 {
+    @Test("of two different writes exactly one wins, whichever is stored", arguments: TestSeeds.list(default: Array(1...20)))
+    func antisymmetric(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        for round in 0..<50 {
             let pair = Self.randomWrites(count: 2, using: &generator)
             guard pair[0].stamp != pair[1].stamp else { continue }
             let firstWins = LastWriteWins.edit(incoming: pair[0].stamp, stored: pair[1].stamp) == .apply
             let secondWins = LastWriteWins.edit(incoming: pair[1].stamp, stored: pair[0].stamp) == .apply
-            #expect(firstWins != secondWins)
+            #expect(firstWins != secondWins, "seed \(seed), round \(round)")
         }
     }
 

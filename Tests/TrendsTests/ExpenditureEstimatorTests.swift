@@ -118,10 +118,12 @@ struct ExpenditureEstimatorTests {
         #expect(abs(errors.reduce(0, +) / 100) <= 30, "\(errors)")
     }
 
-    @Test("days out of order, duplicates split in two, days before the window, today and the future change nothing")
-    func orderAndWindow() {
-        let clean = SyntheticUser(seed: 7).log(today: Self.today)
-        var random = SplitMix64(seed: 7)
+    @Test(
+        "days out of order, duplicates split in two, days before the window, today and the future change nothing",
+        arguments: TestSeeds.list(default: [7, 8, 9]))
+    func orderAndWindow(seed: UInt64) {
+        let clean = SyntheticUser(seed: seed).log(today: Self.today)
+        var random = SplitMix64(seed: seed)
         let halves = clean.prefix(3).flatMap { day in
             [
                 ExpenditureDay(date: day.date, intakeCalories: day.intakeCalories! / 2, weightKg: day.weightKg),
@@ -135,7 +137,7 @@ struct ExpenditureEstimatorTests {
         let profile = ExpenditureProfile(calorieBalanceGoal: -400)
         #expect(
             ExpenditureEstimator.estimate(days: messy, today: Self.today, profile: profile)
-                == ExpenditureEstimator.estimate(days: clean, today: Self.today, profile: profile))
+                == ExpenditureEstimator.estimate(days: clean, today: Self.today, profile: profile), "seed \(seed)")
     }
 
     @Test("a user who started 20 days ago gets a 20-day window, and is told 28 would be firmer")

@@ -17,15 +17,20 @@
 # (d) The resident memory (VmRSS and VmHWM) of every process started here, and of PostgreSQL's postmaster and the
 #     broker, idle (after start, before load) and after the load; the foods service's beside the idle goal of
 #     every process. The meals service's is printed by deploy/bench/meals.sh (no meals service runs here).
+# (e) A barcode we lack while Open Food Facts is slow: BENCH_OFF_LOOKUPS (10) look-ups of codes no one has, one after
+#     another through the gateway, with Open Food Facts' stand-in (Tests/StandIns/open_food_facts.py) holding every
+#     answer 5 s; each look-up's time to its answer, median and slowest, beside the goal: within 2 s (the look-up's
+#     budget, FOODS_OFF_TIMEOUT_SECONDS 1.8, cuts Open Food Facts off). The journey test checks only that it is cut off.
 # Needs PostgreSQL and the broker: `bash deploy/infra.sh start`. Starts its own AuthService (port 18384),
-# FoodsService (18386, with FOODS_FOOD_DATA_FILE and FOODS_OFF_ENABLED=false: no call leaves the machine) and
-# Gateway (18385, a routes file without rate limits); registers one user. At the end it deletes the user's products
+# FoodsService (18386, with FOODS_FOOD_DATA_FILE, and Open Food Facts at the stand-in on a port of its own: no call
+# leaves the machine) and Gateway (18385, a routes file without rate limits); registers one user. At the end it deletes the user's products
 # from the foods schema, with their food.product_changed rows in foods.outbox (an account's products outlive it,
 # and the bench's must not stay in everyone's search; the events already published stay on the broker), then the
 # account itself.
 # Environment: BENCH_BIN_DIR (use the AuthService, FoodsService and Gateway there instead of building release ones),
 # BENCH_AUTH_PORT, BENCH_GATEWAY_PORT, BENCH_FOODS_PORT (the ports above), BENCH_PRODUCTS (products created in (a),
-# 500, at most 99999), BENCH_KEEP_USERS=1 (keep the bench account and its products), BENCH_LOG_LEVEL (info).
+# 500, at most 99999), BENCH_OFF_LOOKUPS (look-ups of (e), 10), BENCH_KEEP_USERS=1 (keep the bench account and its
+# products), BENCH_LOG_LEVEL (info).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 source "$REPO_ROOT/deploy/lib/postgres.sh"
@@ -35,6 +40,7 @@ source "$REPO_ROOT/deploy/lib/bench.sh"
 RUNS=${1:-3}; DURATION=${2:-10}; CONNECTIONS=${3:-50}
 AUTH_PORT=${BENCH_AUTH_PORT:-18384}; BENCH_GATEWAY_PORT=${BENCH_GATEWAY_PORT:-18385}; FOODS_PORT=${BENCH_FOODS_PORT:-18386}
 PRODUCT_COUNT=${BENCH_PRODUCTS:-500}
+OFF_LOOKUPS=${BENCH_OFF_LOOKUPS:-10}
 [[ "$PRODUCT_COUNT" =~ ^[0-9]+$ ]] && [ "$PRODUCT_COUNT" -ge 1 ] && [ "$PRODUCT_COUNT" -le 99999 ] \
   || fail "BENCH_PRODUCTS must be 1 to 99999 (five digits of the barcode number them), not $PRODUCT_COUNT"
 THREADS=$(( CONNECTIONS < 2 ? 1 : 2 ))
@@ -85,7 +91,7 @@ cleanup() {
     [ -n "${GATEWAY_PID:-}" ] && bench_delete_accounts
   fi
   # shellcheck disable=SC2086  # the pids are words
-  bench_stop ${GATEWAY_PID:-} ${FOODS_PID:-} ${AUTH_PID:-}
+  bench_stop ${GATEWAY_PID:-} ${FOODS_PID:-} ${AUTH_PID:-} ${OFF_PID:-}
 }
 trap cleanup EXIT
 
@@ -98,9 +104,18 @@ check_memory_pids() { # the memory figures read /proc/<pid>: the pids must be th
 step "starting AuthService on $AUTH_PORT, FoodsService on $FOODS_PORT and the gateway on $BENCH_GATEWAY_PORT"
 : >"$WORK/foods.log"
 bench_start_auth "$AUTH_PORT"
-# Open Food Facts switched off: a barcode we lack is a 404, never a call out of the machine.
-# One user adds every product of (a): the limit of products an account adds a day (FOODS_PRODUCTS_PER_DAY) is lifted.
-bench_start_service foods "$FOODS_PORT" FOODS_FOOD_DATA_FILE="$FOOD_DATA_FILE" FOODS_OFF_ENABLED=false FOODS_PRODUCTS_PER_DAY=10000
+# Open Food Facts is its stand-in, never a call out of the machine; only (e) asks it (the products of (a) are ours).
+rm -f "$WORK/off-ready"
+python3 "$REPO_ROOT/Tests/StandIns/open_food_facts.py" --port 0 --ready-file "$WORK/off-ready" --per-minute 100000 \
+  >"$WORK/off.log" 2>&1 </dev/null &
+OFF_PID=$!
+wait_for 20 "the Open Food Facts stand-in" test -s "$WORK/off-ready" || fail "the Open Food Facts stand-in did not start; see $WORK/off.log"
+OFF_URL="http://127.0.0.1:$(cat "$WORK/off-ready")"
+# The breaker never opens in (e): each look-up must meet the slow stand-in, not a breaker's quick refusal. One user adds
+# every product of (a): the limit of products an account adds a day (FOODS_PRODUCTS_PER_DAY) is lifted.
+bench_start_service foods "$FOODS_PORT" FOODS_FOOD_DATA_FILE="$FOOD_DATA_FILE" FOODS_OFF_BASE_URL="$OFF_URL" \
+  FOODS_OFF_USER_AGENT="NutritionAI-Bench/1.0 (bench@nutritionai.example)" FOODS_OFF_BREAKER_FAILURES=1000 \
+  FOODS_PRODUCTS_PER_DAY=10000
 FOODS_PID=$SERVICE_PID
 wait_for 120 "auth readiness" http_ok "http://127.0.0.1:$AUTH_PORT/health/ready" \
   || fail "AuthService did not become ready; see $WORK/auth.log"
@@ -254,6 +269,22 @@ bench_print_rss "after the load of (a), (b) and (c)" $(memory_pids)
 say "the meals service's resident memory is printed by deploy/bench/meals.sh (no meals service runs here)"
 FOODS_AFTER_KB=$(bench_status_kb "$FOODS_PID" VmRSS); FOODS_PEAK_KB=$(bench_status_kb "$FOODS_PID" VmHWM)
 
+# --- (e) a barcode we lack while Open Food Facts is slow ----------------------------------------------------------------
+step "(e) $OFF_LOOKUPS look-ups of barcodes no one has, through the gateway, with Open Food Facts' stand-in holding its answers 5 s"
+code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 -H 'Content-Type: application/json' \
+  -d '{"mode":"slow","delaySeconds":5}' "$OFF_URL/_standin/behaviour") || true
+[ "$code" = 204 ] || fail "the stand-in refused its slow mode: $code"
+: >"$WORK/off-slow.times"
+for i in $(seq "$OFF_LOOKUPS"); do
+  # "29", a tag of its own and the look-up's number: a code neither the products of (a) nor an earlier run have.
+  barcode=$(ean13 "29$(printf '%05d' $(( (10#$RUN_TAG + 50000) % 100000 )))$(printf '%05d' "$i")")
+  curl -s -o "$WORK/off-slow.json" -w '%{http_code} %{time_total}\n' --max-time 30 -H "Authorization: Bearer $TOKEN" \
+    "$GATEWAY_URL/api/foods/barcode/$barcode" >>"$WORK/off-slow.times" || echo "000 30" >>"$WORK/off-slow.times"
+done
+OFF_STATUSES=$(awk '{ n[$1]++ } END { for (s in n) printf "%s%s x%d", (k++ ? ", " : ""), s, n[s] }' "$WORK/off-slow.times")
+read -r OFF_MEDIAN OFF_SLOWEST < <(sort -n -k2 "$WORK/off-slow.times" | awk '{ t[NR] = $2 } END { printf "%.2f %.2f\n", t[int((NR + 1) / 2)], t[NR] }')
+say "answers: $OFF_STATUSES; median $OFF_MEDIAN s, slowest $OFF_SLOWEST s (the last: $(head -c 200 "$WORK/off-slow.json"))"
+
 # --- summary ------------------------------------------------------------------------------------------------------
 ms() { awk -v v="$1" 'BEGIN { printf "%.1f", v / 1000 }'; }
 echo
@@ -281,4 +312,5 @@ awk -v i="$FOODS_IDLE_KB" -v a="$FOODS_AFTER_KB" -v p="$FOODS_PEAK_KB" 'BEGIN {
   printf "(d) FoodsService resident memory: idle %.1f MB, after the load %.1f MB (peak %.1f MB)   (goal: at most 60 MB idle, as every process; it holds the USDA table in memory, as meals does)\n",
     i / 1024, a / 1024, p / 1024 }'
 echo "    the meals service's resident memory: deploy/bench/meals.sh"
+echo "(e) a barcode we lack, Open Food Facts holding its answers 5 s: median $OFF_MEDIAN s, slowest $OFF_SLOWEST s over $OFF_LOOKUPS look-ups ($OFF_STATUSES)   (goal: every answer within 2 s)"
 say "processor: ${CPU_MODEL:-unknown}"

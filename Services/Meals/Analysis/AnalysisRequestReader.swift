@@ -122,6 +122,9 @@ struct AnalysisRequestReader: Sendable {
             return AnalysisInput()
         }
         guard !form.fileTooLarge else { throw tooLarge }
+        if !form.unknownParts.isEmpty {
+            throw APIError.unknownFields(form.unknownParts, known: MultipartFormCollector.fieldNames.union(["image"]))
+        }
         return AnalysisInput(
             kind: form.fields["kind"], barcode: form.fields["barcode"], photo: form.file.map { PhotoUpload(bytes: $0, format: .jpeg) },
             text: form.fields["text"], hint: form.fields["hint"],

@@ -1,8 +1,10 @@
 import NIOCore
 
 /// Collects a streamed `multipart/form-data` body: the bytes of the `image` part (stopping at `maxFileBytes`)
-/// and small text fields (each at most `maxFieldBytes`); other parts are skipped. The image is read into one array
-/// of the body's declared length when there is one, so it is never copied to a larger one as it grows.
+/// and the small text fields of `AnalysisInput` (each at most `maxFieldBytes`); the names of other parts are kept in
+/// `unknownParts` (their bytes are skipped), so the request can be refused as a misspelt JSON body is. The image is
+/// read into one array of the body's declared length when there is one, so it is never copied to a larger one as it
+/// grows.
 final class MultipartFormCollector {
     private let maxFileBytes: Int
     private let maxFieldBytes: Int
@@ -12,7 +14,12 @@ final class MultipartFormCollector {
     private var partBytes: [UInt8] = []
     private(set) var file: [UInt8]?
     private(set) var fields: [String: String] = [:]
+    /// The names of parts that are neither the image nor a known field, in the order sent.
+    private(set) var unknownParts: [String] = []
     private(set) var fileTooLarge = false
+
+    /// The text fields a form may hold beside `image`.
+    static let fieldNames: Set<String> = ["kind", "barcode", "text", "hint", "mealType", "captureKind", "eatenAt", "tags"]
 
     init(maxFileBytes: Int, maxFieldBytes: Int, declaredBodyBytes: Int? = nil) {
         self.maxFileBytes = maxFileBytes
@@ -32,7 +39,7 @@ final class MultipartFormCollector {
     /// Some bytes of the current part.
     func body(_ buffer: inout ByteBuffer) {
         let limit = partName == "image" ? maxFileBytes : maxFieldBytes
-        guard partName != nil, !fileTooLarge else { return }
+        guard let partName, partName == "image" || Self.fieldNames.contains(partName), !fileTooLarge else { return }
         if partBytes.count + buffer.readableBytes > limit {
             fileTooLarge = true
             return
@@ -46,8 +53,10 @@ final class MultipartFormCollector {
         if let partName {
             if partName == "image" {
                 file = partBytes
-            } else if ["text", "hint", "mealType", "captureKind", "eatenAt"].contains(partName) {
+            } else if Self.fieldNames.contains(partName) {
                 fields[partName] = String(decoding: partBytes, as: UTF8.self)
+            } else {
+                unknownParts.append(partName)
             }
         }
         partName = nil

@@ -74,7 +74,7 @@ struct StrictTreeDecoder: Decoder {
     /// `T` from this decoder's value: the JSON leaves directly, anything else by its own `init(from:)`. A type's own
     /// refusal (a `DecodingError`) is recorded and ends the decoding.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
-        if let leaf = try decodeLeaf(type) { return leaf }
+        if let leaf = decodeLeaf(type) { return leaf }
         do {
             return try T(from: self)
         } catch let error as DecodingError {
@@ -93,7 +93,7 @@ struct StrictTreeDecoder: Decoder {
 
     /// The leaf types JSON has (and UUIDs and calendar days, which are strings with a form, and any JSON as data), or
     /// nil for another type.
-    private func decodeLeaf<T>(_ type: T.Type) throws -> T? {
+    private func decodeLeaf<T>(_ type: T.Type) -> T? {
         switch type {
         case is String.Type: return leaf("a string", placeholder: "") { if case .string(let text) = $0 { text } else { nil } } as? T
         case is Bool.Type: return leaf("true or false", placeholder: false) { if case .bool(let flag) = $0 { flag } else { nil } } as? T

@@ -345,6 +345,9 @@ def run_checks(run, users, canary):
         check("drain", f"SIGTERM {d['part']} ({d['route']}): exited with status 0 within its drain timeout ({DRAIN_TIMEOUT:g} s)", 1,
               1 if d["exited_in_time"] else 0, 0 if d["exited_in_time"] else 1,
               f"status {d['exit_status']} after {d['exit_after_term']} s")
+    for r in run.revocations:
+        check("revocation", f"{r['ending']}: the gateway refuses the ended session's access token itself within 2 s", "<= 2 s",
+              r["seconds"], 0 if r["passed"] else 1, r["note"])
     for i in run.injections:
         for row in kind_of(i).recovery_checks(i, run.args):
             check(*row)

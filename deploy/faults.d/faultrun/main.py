@@ -14,6 +14,7 @@ from .http import call
 from .injections import KINDS
 from .output import C_ERR, C_OFF, bad, ok, out, say, step
 from .report import print_tables, write_report
+from .revocation import measure as measure_revocations
 from .run import Run
 from .stack import readiness
 from .workload import LEDGER, User, Writer
@@ -76,6 +77,9 @@ def main():
     for kind in KINDS:
         if kind.name in only:
             kind.inject(run, users, canary)
+
+    # Under the write load, once every fault is over.
+    run.revocations = measure_revocations(run_id)
 
     step("stopping the write load")
     stop.set()

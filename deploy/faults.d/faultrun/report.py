@@ -42,7 +42,8 @@ def print_tables(run):
 
 def write_report(run, run_id, users, path):
     """Everything the run did and found, every write with its outcome, as JSON at `path`."""
-    report = {"runId": run_id, "args": vars(run.args), "injections": run.injections, "drains": run.drains, "checks": run.checks,
+    report = {"runId": run_id, "args": vars(run.args), "injections": run.injections, "drains": run.drains,
+              "revocations": run.revocations, "checks": run.checks,
               "findings": run.findings, "details": getattr(run, "details", {}),
               "users": [{"index": u.index, "email": u.email, "id": u.user_id} for u in users],
               "writes": LEDGER.writes}

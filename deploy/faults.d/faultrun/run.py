@@ -20,6 +20,7 @@ class Run:
         self.args = args
         self.injections = []
         self.drains = []
+        self.revocations = []   # how long each way a session ends took to reach the gateway (revocation.py)
         self.findings = []      # defects seen while running (unexpected exits, ...)
         self.checks = []        # (group, what, expected, found, missing/bad, passed, note)
 

@@ -12,6 +12,7 @@ import time
 import uuid
 
 from ..config import DRAIN_TIMEOUT, GATEWAY_PORT, PORTS, SERVICES, now
+from ..held import hold, release
 from ..http import Answer, exchange, prepare
 from ..output import bad, ok, say, step
 from ..stack import log_size, log_tail, part_exit_status, part_pid, pid_alive, stack, wait_all_ready, wait_port
@@ -20,8 +21,9 @@ from .kind import FaultKind
 
 
 class SigtermDrain(FaultKind):
-    """A stream of requests on each of `--drain-requests` connections, SIGTERM shortly after it started, then
-    `deploy/stack start PART`. Each connection sends its next request as soon as the last is answered, until the
+    """A stream of requests on each of `--drain-requests` connections, and the connections a client holds open
+    (held.py: idle, silent, half a head, half a body, a reader that does not read), SIGTERM shortly after the stream
+    started, then `deploy/stack start PART`. Each connection sends its next request as soon as the last is answered, until the
     SIGTERM: so requests are in flight at that instant however fast the part answers (a single batch was often all
     answered before the SIGTERM in a release build, and then the check proved nothing)."""
 
@@ -133,6 +135,8 @@ class SigtermDrain(FaultKind):
         pid = part_pid(part)
         log_offset = log_size(part)
         gateway_offset = log_size("gateway")
+        # Held open to the part itself (held through the gateway they would wait on the gateway, not on the part).
+        held = hold(part, port, direct) if direct or part == "gateway" else []
         barrier.wait()
         time.sleep(run.args.drain_delay)
         t_term = now()
@@ -148,6 +152,7 @@ class SigtermDrain(FaultKind):
         while pid_alive(pid) and now() < deadline:
             time.sleep(0.05)
         t_exit = now() if not pid_alive(pid) else None
+        release(held)
         exit_status = part_exit_status(part) if t_exit else None
         rc, text = stack("start", part)
         t_start = now()
@@ -197,7 +202,8 @@ class SigtermDrain(FaultKind):
         entry = {
             "part": part, "route": route, "requests": len(sent), "completed_before_term": before, "in_flight": len(in_flight),
             "in_flight_ok": len(good), "in_flight_failed": len(failed), "answered_by_part": reached,
-            "failures": evidence, "exit_after_term": round(t_exit - t_term, 2) if t_exit else None, "exit_status": exit_status,
+            "failures": evidence, "held_connections": len(held),
+            "exit_after_term": round(t_exit - t_term, 2) if t_exit else None, "exit_status": exit_status,
             "exited_in_time": exit_status == 0 and t_exit is not None and t_exit - t_term <= DRAIN_TIMEOUT,
             "slowest_ms": round(durations[-1] * 1000, 1) if durations else None,
             "kinds": sorted({s[0] for s in specs}),
@@ -205,7 +211,7 @@ class SigtermDrain(FaultKind):
         }
         run.drains.append(entry)
         text = (f"{len(in_flight)} in flight at SIGTERM ({run.args.drain_delay * 1000:.0f} ms after the {len(specs)} connections "
-                f"started sending; {before} answered before it), "
+                f"started sending; {before} answered before it; {len(held)} connections held open), "
                 f"{len(good)} completed with their normal status; exited {entry['exit_after_term']} s after SIGTERM "
                 f"with status {exit_status}")
         if not entry["exited_in_time"]:
