@@ -38,6 +38,7 @@ struct LoadGenerator: AsyncParsableCommand {
                 var shown = report
                 if let idleMemory, reports.isEmpty { shown.stack.insert(idleMemory, at: 0) }
                 output(shown.render())
+                if let summaryFile = options.summaryFile { try report.summary.append(to: summaryFile) }
                 reports.append(report)
             }
         } catch {
@@ -84,6 +85,7 @@ struct LoadGenerator: AsyncParsableCommand {
             let requests = recorder.routes.values.reduce(0) { $0 + $1.nanoseconds.count }
             report.stack = stack.summary(from: start, to: end, requests: requests)
             if requests > 0 { report.stackMillisecondsPerRequest = stack.cpuSeconds(from: start, to: end) * 1000 / Double(requests) }
+            report.stackMillisecondsPerRequestByPart = stack.millisecondsPerRequest(from: start, to: end, requests: requests)
         }
         return (finished, report)
     }

@@ -33,6 +33,9 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "The stack's processes as name:pid,name:pid (deploy/load passes them): their CPU per request and memory are reported.")
     var stackPids: String?
 
+    @Option(help: "A file to append each measured window's figures to, as one line of JSON (deploy/bench/rest.sh reads it).")
+    var summaryFile: String?
+
     @Flag(help: "Keep the accounts and their data after the run (by default they are deleted).")
     var keepUsers = false
 

@@ -14,6 +14,8 @@ struct LoadReport {
     var busyPercent: Double = .nan
     /// The CPU of every process of the stack per request, in milliseconds, when its processes were named.
     var stackMillisecondsPerRequest: Double?
+    /// The same by part, when the stack's processes were named.
+    var stackMillisecondsPerRequestByPart: [String: Double] = [:]
 
     /// The run's figures as one step of a saturation run.
     var saturationStep: SaturationStep {
@@ -21,6 +23,20 @@ struct LoadReport {
         return SaturationStep(
             users: options.users, requestsPerSecond: all.perSecond, p50: all.p50, p99: all.p99, busyPercent: busyPercent,
             stackMillisecondsPerRequest: stackMillisecondsPerRequest, unexpected: unexpectedCount)
+    }
+
+    /// The run's figures for scripts (`--summary-file`).
+    var summary: LoadSummary {
+        let routes = recorder.routes
+        let reads = routes.filter { $0.key.hasPrefix("GET ") }.map(\.value)
+        let writes = routes.filter { !$0.key.hasPrefix("GET ") }.map(\.value)
+        return LoadSummary(
+            label: options.label ?? "load run", users: options.users, windowSeconds: windowSeconds,
+            reads: RouteFigures(RouteStatistics(name: "reads", samples: reads, windowSeconds: windowSeconds)),
+            writes: RouteFigures(RouteStatistics(name: "writes", samples: writes, windowSeconds: windowSeconds)),
+            all: RouteFigures(RouteStatistics(name: "all", samples: Array(routes.values), windowSeconds: windowSeconds)),
+            unexpectedAnswers: unexpectedCount, stackCPUMillisecondsPerRequest: stackMillisecondsPerRequest,
+            stackCPUMillisecondsPerRequestByPart: stackMillisecondsPerRequestByPart)
     }
 
     /// The answers that were neither 2xx nor an intended 429.

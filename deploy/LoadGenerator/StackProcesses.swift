@@ -41,17 +41,25 @@ struct StackProcesses: Sendable {
     /// Lines for the report: CPU per request by part over the window, and each part's resident memory at its end.
     func summary(from start: [String: ProcessSample], to end: [String: ProcessSample], requests: Int) -> [String] {
         guard requests > 0 else { return ["stack CPU per request: no request in the window", memory(end, when: "at the window's end")] }
-        var cpu: [String] = []
-        for (name, _) in parts {
-            guard let first = start[name], let last = end[name] else { continue }
-            cpu.append(String(format: "%@ %.2f", name, max(0, last.cpuSeconds - first.cpuSeconds) * 1000 / Double(requests)))
-        }
+        let byPart = millisecondsPerRequest(from: start, to: end, requests: requests)
+        let cpu = parts.compactMap { part in byPart[part.name].map { String(format: "%@ %.2f", part.name, $0) } }
         let total = cpuSeconds(from: start, to: end)
         return [
             String(format: "stack CPU per request: %.2f ms (", total * 1000 / Double(requests)) + cpu.joined(separator: ", ")
                 + String(format: "), %.1f CPU seconds for %d requests in the window", total, requests),
             memory(end, when: "at the window's end"),
         ]
+    }
+
+    /// Each part's CPU milliseconds per request between the two samples (the parts sampled both times).
+    func millisecondsPerRequest(from start: [String: ProcessSample], to end: [String: ProcessSample], requests: Int) -> [String: Double] {
+        guard requests > 0 else { return [:] }
+        var byPart: [String: Double] = [:]
+        for (name, _) in parts {
+            guard let first = start[name], let last = end[name] else { continue }
+            byPart[name] = max(0, last.cpuSeconds - first.cpuSeconds) * 1000 / Double(requests)
+        }
+        return byPart
     }
 
     /// The CPU seconds all parts together used between the two samples.

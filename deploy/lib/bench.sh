@@ -147,3 +147,82 @@ bench_stop() { # bench_stop PID...: SIGTERM, then up to 20 s each (a service's d
     wait_for 20 "exit of $pid" bash -c "! kill -0 $pid 2>/dev/null" || kill -KILL "$pid" 2>/dev/null || true
   done
 }
+
+# --- The whole stack (deploy/load, deploy/bench/rest.sh) ----------------------------------------------------------
+
+# A route table in FILE for simulated users, from deploy/gateway-routes.json: rate limits sized for up to USERS at
+# once (every simulated phone comes from this one address) at up to RATE requests/s each (a user sends at most one
+# screen, up to 4 requests at once, per think time; twice that leaves room for bursts), except the `auth` policy on
+# sign-in, kept as it is so that the users' occasional sign-ins meet it (the intended 429s); registration gets its
+# own budget of TOTAL accounts (and 10 more).
+bench_load_routes() { # bench_load_routes FILE USERS TOTAL RATE
+  jq --argjson users "$2" --argjson total "$3" --argjson rate "$4" '
+    .rateLimits.register = { limit: ($total + 10), windowSeconds: 900, per: "ip" }
+    | .rateLimits.user.limit = ($rate * .rateLimits.user.windowSeconds)
+    | .rateLimits.analyze.limit = ($rate * .rateLimits.analyze.windowSeconds)
+    | .rateLimits.sync.limit = ($rate * .rateLimits.sync.windowSeconds)
+    | .rateLimits.refresh.limit = ($users * $rate * .rateLimits.refresh.windowSeconds)
+    | .rateLimits.public.limit = ($users * $rate * .rateLimits.public.windowSeconds)
+    | .routes |= map(if .prefix == "/api/auth/register" then .rateLimit = "register" else . end)' \
+    "$REPO_ROOT/deploy/gateway-routes.json" >"$1"
+}
+
+# Starts the stack (deploy/stack up: PostgreSQL, the broker, the services, the gateway) with the route table FILE
+# unless one answers on GATEWAY_PORT, and waits up to SECONDS (a build included) for it; its output goes to LOG.
+# Sets BENCH_STARTED_STACK (1 when this call started it) and BENCH_STACK_PARTS ("name:pid" of what it started).
+# Builds NUTRITION_BUILD_CONFIG (default release) unless NUTRITION_BIN_DIR names prebuilt binaries.
+BENCH_STARTED_STACK=0
+BENCH_STACK_PARTS=()
+bench_stack_up() { # bench_stack_up ROUTES_FILE LOG SECONDS
+  local routes=$1 log=$2 timeout=$3 gateway="http://127.0.0.1:$GATEWAY_PORT" runner name
+  if http_ok "$gateway/health"; then
+    say "a stack is already running on $gateway: using it as it is (its route table's limits apply)"
+    return 0
+  fi
+  if [ -n "${NUTRITION_BIN_DIR:-}" ]; then say "starting it from the binaries in $NUTRITION_BIN_DIR"
+  else say "starting it after a ${NUTRITION_BUILD_CONFIG:-release} build (a release build of the whole package takes about 10 min on 2 cores)"; fi
+  say "with the route table $routes; its log: $log"
+  NUTRITION_GATEWAY_ROUTES_FILE="$routes" NUTRITION_BUILD_CONFIG="${NUTRITION_BUILD_CONFIG:-release}" \
+    setsid "$REPO_ROOT/deploy/stack" up >"$log" 2>&1 </dev/null &
+  runner=$!
+  BENCH_STARTED_STACK=1
+  # shellcheck disable=SC2317  # called through wait_for
+  stack_ready() {
+    kill -0 "$runner" 2>/dev/null || { tail -n 20 "$log" >&2; fail "deploy/stack exited before it was ready"; }
+    http_ok "$gateway/health"
+  }
+  wait_for "$timeout" "stack readiness" stack_ready || fail "the stack was not ready after $timeout s; see $log"
+  for name in gateway auth meals metrics trends sharing foods; do
+    [ -s "$RUN_DIR/$name.pid" ] && BENCH_STACK_PARTS+=("$name:$(cat "$RUN_DIR/$name.pid")")
+  done
+  return 0
+}
+
+bench_stack_down() { # bench_stack_down LOG: stops the stack if bench_stack_up started it, appending to LOG
+  [ "$BENCH_STARTED_STACK" = 1 ] || return 0
+  step "stopping the stack this run started"
+  "$REPO_ROOT/deploy/stack" stop >>"$1" 2>&1 || true
+  # The pid files live in the shared local folder, where another stack's stop can remove one before ours reads it;
+  # whatever this run started must not outlive it (it would hold the port).
+  local part pid
+  for part in "${BENCH_STACK_PARTS[@]}"; do
+    pid=${part#*:}
+    pid_alive "$pid" || continue
+    say "${part%%:*} (pid $pid) was still running after deploy/stack stop; stopping it"
+    kill -TERM "$pid" 2>/dev/null || true
+    wait_for 20 "exit of $pid" bash -c "! kill -0 $pid 2>/dev/null || [[ \$(ps -o stat= -p $pid) == Z* ]]" || kill -KILL "$pid" 2>/dev/null || true
+  done
+  BENCH_STARTED_STACK=0
+  ok "stopped (its log: $1)"
+}
+
+# Every process of the running stack as "name:pid" words: the seven parts, the broker and PostgreSQL's postmaster
+# (its backends are below it: the CPU figures count each part's whole process tree).
+bench_stack_processes() {
+  local name pid
+  for name in gateway auth meals metrics trends sharing foods broker; do
+    [ -s "$RUN_DIR/$name.pid" ] && pid=$(cat "$RUN_DIR/$name.pid") && pid_alive "$pid" && printf '%s:%s ' "$name" "$pid"
+  done
+  [ -s "$PG_DATA/postmaster.pid" ] && printf 'postgres:%s ' "$(head -n 1 "$PG_DATA/postmaster.pid")"
+  return 0
+}
