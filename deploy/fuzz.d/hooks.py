@@ -200,6 +200,22 @@ def _product_unknown_to_meals(product_id):
     return recent or product.get("status") not in (None, "active")
 
 
+def _saved_item_lost_serving(case, key):
+    """Whether the custom meal being logged holds, at `key`'s item, a product item without grams whose product's label
+    (GET /api/foods/{id} as the owner) gives no serving size now."""
+    meal = fuzzlib.call("GET", "/api/custom-meals/" + urllib.parse.quote(str(_path(case, "id")), safe=""), token=_owner_token())
+    if meal.status != 200:
+        return False
+    item = _at(meal.json() or {}, key.rsplit(".", 1)[0])
+    if not isinstance(item, dict) or not item.get("productId") or item.get("grams") is not None:
+        return False
+    product = fuzzlib.call("GET", "/api/foods/" + urllib.parse.quote(str(item["productId"]), safe=""), token=_owner_token())
+    if product.status != 200:
+        return False
+    label = product.json() or {}
+    return not label.get("servingSize")
+
+
 def _days_apart(case):
     start, end = (case.query or {}).get("from"), (case.query or {}).get("to")
     try:
@@ -305,6 +321,11 @@ RULES = [
     Rule("portion from the table or the label", "a portion's weight comes from the food's household measures or the "
          "product's serving size, rows of data the document does not hold", MEAL_WRITES,
          key=ITEM + r"\.(quantity|unit|servings|grams)", message=r"portion weighs over|Unknown unit|gives no serving size"),
+    Rule("saved product without its serving", "a custom meal's item in servings of a product is weighed by the label's "
+         "serving size when the meal is logged; the product's author may have removed it since the meal was saved, data "
+         "the log request does not carry: checked that the saved meal names a product, in servings or with no weight, "
+         "whose label now gives no serving size", r"^POST /api/custom-meals/\{id\}/log$", key=r"items\[[0-9]+\]\.grams",
+         message=r"gives no serving size", holds=lambda case, key: _saved_item_lost_serving(case, key)),
     Rule("time ahead of the clock", "a meal's time is at most 5 minutes ahead of the server's clock and not before 2000: "
          "checked against the value", r".", key=r"(.*\.)?eatenAt", message=r"in the past",
          holds=lambda case, key: (lambda at: at is not None and (at.year < 2000 or at.tzinfo is None or at > datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(minutes=5)))(

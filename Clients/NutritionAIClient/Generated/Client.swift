@@ -5892,7 +5892,7 @@ public struct Client: APIProtocol {
                         value,
                         headerFields: &request.headerFields,
                         contentType: "multipart/form-data",
-                        allowsUnknownParts: true,
+                        allowsUnknownParts: false,
                         requiredExactlyOncePartNames: [],
                         requiredAtLeastOncePartNames: [],
                         atMostOncePartNames: [
@@ -6035,8 +6035,6 @@ public struct Client: APIProtocol {
                                     headerFields: headerFields,
                                     body: body
                                 )
-                            case let .undocumented(value):
-                                return value
                             }
                         }
                     )

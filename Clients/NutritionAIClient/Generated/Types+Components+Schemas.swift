@@ -5661,7 +5661,6 @@ extension Components {
                 }
             }
             case tags(OpenAPIRuntime.MultipartPart<Components.Schemas.AnalyzeMultipartRequest.tagsPayload>)
-            case undocumented(OpenAPIRuntime.MultipartRawPart)
         }
         /// - Remark: Generated from `#/components/schemas/WeightEntry`.
         public struct WeightEntry: Codable, Hashable, Sendable {

@@ -5841,7 +5841,6 @@ public enum Operations {
                         }
                     }
                     case tags(OpenAPIRuntime.MultipartPart<Operations.analyzeMeal.Input.Body.multipartFormPayload.tagsPayload>)
-                    case undocumented(OpenAPIRuntime.MultipartRawPart)
                 }
                 /// - Remark: Generated from `#/paths/api/analyze/POST/requestBody/content/multipart\/form-data`.
                 case multipartForm(OpenAPIRuntime.MultipartBody<Operations.analyzeMeal.Input.Body.multipartFormPayload>)
