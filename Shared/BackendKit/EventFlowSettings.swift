@@ -10,7 +10,7 @@ public struct EventFlowSettings: Sendable, Equatable {
     /// How often the outbox and the consumers are sampled (for readiness and the gauges).
     public var sampleInterval: Duration
 
-    public init(stuckAfter: Duration = .seconds(30), sampleInterval: Duration = .seconds(2)) {
+    public init(stuckAfter: Duration = .seconds(30), sampleInterval: Duration = .seconds(5)) {
         self.stuckAfter = stuckAfter
         self.sampleInterval = sampleInterval
     }
@@ -19,6 +19,6 @@ public struct EventFlowSettings: Sendable, Equatable {
     public init(config: ConfigReader) {
         self.init(
             stuckAfter: .seconds(config.double(forKey: "events.stuck.after.seconds", default: 30)),
-            sampleInterval: .seconds(config.double(forKey: "events.sample.interval.seconds", default: 2)))
+            sampleInterval: .seconds(config.double(forKey: "events.sample.interval.seconds", default: 5)))
     }
 }

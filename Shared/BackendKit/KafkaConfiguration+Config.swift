@@ -26,6 +26,8 @@ extension KafkaConfiguration {
             sessionTimeout: .seconds(config.double(forKey: "kafka.session.timeout.seconds", default: 4)),
             groupInstanceId: Self.groupInstanceId(config: config),
             consumerCloseWait: .seconds(max(0, config.double(forKey: "kafka.consumer.close.wait.seconds", default: 3))),
+            consumerIdlePause: .seconds(max(0, config.double(forKey: "kafka.consumer.idle.pause.seconds", default: 2))),
+            consumerIdleRecheck: .seconds(max(0.1, config.double(forKey: "kafka.consumer.idle.recheck.seconds", default: 5))),
             extraProperties: extra)
     }
 

@@ -32,6 +32,14 @@ public struct KafkaConfiguration: Sendable {
     /// Leaving moves the partitions to other members at once; a member that did not leave is dropped at its session
     /// timeout. The tests, whose consumer groups are never used again, do not wait.
     public var consumerCloseWait: Duration
+    /// How long a consumer that reads nothing keeps fetching before it pauses its partitions until a relay says it
+    /// published to one of its topics (`FetchPacing`); zero never pauses. For the local broker, which answers a fetch
+    /// only at the end of its wait, so every idle fetch costs it work; a Kafka cluster answers a long fetch as soon
+    /// as data arrives, and is better served by a zero here and `fetchMaxWait` at librdkafka's 500 ms.
+    public var consumerIdlePause: Duration
+    /// How often a paused consumer fetches anyway, in case a wake-up was missed (a notification lost with its
+    /// database connection, a producer that is not ours): the longest an event can wait for an idle consumer then.
+    public var consumerIdleRecheck: Duration
     /// Raw librdkafka properties applied last (for SASL, TLS and the like in production).
     public var extraProperties: [String: String]
 
@@ -47,6 +55,8 @@ public struct KafkaConfiguration: Sendable {
         sessionTimeout: Duration = .seconds(6),
         groupInstanceId: String? = nil,
         consumerCloseWait: Duration = .seconds(3),
+        consumerIdlePause: Duration = .zero,
+        consumerIdleRecheck: Duration = .seconds(5),
         extraProperties: [String: String] = [:]
     ) {
         self.bootstrapServers = bootstrapServers
@@ -59,6 +69,8 @@ public struct KafkaConfiguration: Sendable {
         self.sessionTimeout = sessionTimeout
         self.groupInstanceId = groupInstanceId
         self.consumerCloseWait = consumerCloseWait
+        self.consumerIdlePause = consumerIdlePause
+        self.consumerIdleRecheck = consumerIdleRecheck
         self.extraProperties = extraProperties
     }
 }

@@ -24,6 +24,9 @@ public final class KafkaConsumer: @unchecked Sendable {
     private let missingTopicPartitions: Int32?
     /// When this consumer last created its topics, so a burst of unknown-topic errors creates them once.
     private let lastTopicCreation = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+    /// When the partitions are paused for idleness and fetched again (`FetchPacing`); its lock also orders the
+    /// pauses and resumes it decides.
+    private let pacing: NIOLockedValueBox<FetchPacing>
     /// The consumer group this member belongs to.
     public let groupId: String
     /// The topics this consumer subscribed to.
@@ -56,6 +59,8 @@ public final class KafkaConsumer: @unchecked Sendable {
         properties.merge(configuration.extraProperties) { _, extra in extra }
         self.properties = properties
         self.closeWait = configuration.consumerCloseWait
+        self.pacing = NIOLockedValueBox(
+            FetchPacing(idleAfter: configuration.consumerIdlePause, recheck: configuration.consumerIdleRecheck, now: .now))
         self.current = NIOLockedValueBox(try ConsumerHandle(properties: properties, topics: topics, logger: logger))
         self.logger = logger
         self.groupId = groupId
@@ -139,11 +144,38 @@ public final class KafkaConsumer: @unchecked Sendable {
         }
     }
 
-    /// Pulls the next message, polling in short slices so cancellation is noticed promptly.
+    /// Whether this consumer pauses its partitions while idle (`KafkaConfiguration.consumerIdlePause`).
+    public var pausesWhenIdle: Bool { pacing.withLockedValue { $0.isEnabled } }
+
+    /// Whether its partitions are paused for idleness now.
+    public var isPausedForIdleness: Bool { pacing.withLockedValue { $0.isPaused } }
+
+    /// Told that one of its topics has new messages (`PublishedEvents`): an idle consumer fetches again at once.
+    public func wake() async {
+        guard pausesWhenIdle else { return }
+        let handle = self.handle
+        _ = try? await KafkaBlockingPool.run { [pacing] in
+            pacing.withLockedValue { state in handle.apply(state.woken(at: .now)) }
+        }
+    }
+
+    /// Pulls the next message, polling in short slices so cancellation is noticed promptly; after each poll the
+    /// partitions are paused or resumed as `FetchPacing` decides, on the same thread.
     func nextMessage() async throws -> KafkaMessage? {
         while !Task.isCancelled && !isClosed.withLockedValue({ $0 }) {
             let handle = self.handle
-            switch try await KafkaBlockingPool.run({ handle.poll(timeoutMilliseconds: 100) }) {
+            let polled = try await KafkaBlockingPool.run { [pacing] () -> ConsumerHandle.PollResult? in
+                let result = handle.poll(timeoutMilliseconds: 100)
+                pacing.withLockedValue { state in
+                    switch result {
+                    case .message?: handle.apply(state.received(at: .now))
+                    case nil: handle.apply(state.idle(at: .now))
+                    case .error?: break
+                    }
+                }
+                return result
+            }
+            switch polled {
             case .message(let message)?:
                 return message
             case .error(let code, let reason)?:
@@ -189,6 +221,8 @@ public final class KafkaConsumer: @unchecked Sendable {
         logger.warning("Kafka consumer instance failed; rejoining the group with a new one", metadata: ["reason": .string(reason)])
         let fresh = try ConsumerHandle(properties: properties, topics: topics, logger: logger)
         current.withLockedValue { $0 = fresh }
+        // The new instance fetches from its start; the pacing catches up with it.
+        pacing.withLockedValue { _ = $0.woken(at: .now) }
         processed.withLockedValue { $0 = [:] }
         Counter(label: "kafka_consumer_rejoins_total", dimensions: [("group", groupId)]).increment()
         _ = await BoundedWait.finishes(within: Self.closeLimit) { _ = try? await KafkaBlockingPool.run { failed.close() } }

@@ -30,6 +30,9 @@ enum RdKafkaConfig {
             // After an outage, try the broker again at least every second (librdkafka's default backs off to
             // 10 s), so events flow again within seconds of the broker answering.
             "reconnect.backoff.max.ms": "1000",
+            // No KIP-714 metrics push: the local broker does not take it, and asked every few seconds whether to
+            // (GetTelemetrySubscriptions, about 2 requests a second from the stack at rest); our metrics are our own.
+            "enable.metrics.push": "false",
         ]
     }
 

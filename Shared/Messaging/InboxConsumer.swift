@@ -66,6 +66,11 @@ public final class InboxConsumer: Service {
                 await self.startAfter?.wait()
                 try await withThrowingTaskGroup(of: Void.self) { tasks in
                     tasks.addTask { await self.retry.run() }
+                    if self.consumer.pausesWhenIdle {
+                        let listener = PublishNoticeListener(
+                            client: self.client, consumer: self.consumer, lostConnectionGrace: self.lostConnectionGrace, logger: self.logger)
+                        tasks.addTask { await listener.run() }
+                    }
                     while true {
                         let batch = try await self.consumer.nextBatch(limit: self.batchLimit)
                         if batch.isEmpty { break }

@@ -172,6 +172,8 @@ public final class OutboxRelay: Service {
                     WHERE outbox.id = d.id
                     """, logger: logger)
                 if logWasLost { try await requeueRetained(on: connection) }
+                // Idle consumers of these topics fetch again at once (`FetchPacing`), when this commits.
+                try await PublishNotices.notify(Set(sentTopics), on: connection, logger: logger)
             }
             return (sentIds.count, failure)
         }

@@ -18,7 +18,7 @@ public struct OutboxRelaySettings: Sendable, Equatable {
     public var lostConnectionGrace: Duration
 
     public init(
-        batchSize: Int = 200, pollInterval: Duration = .seconds(1), retention: Duration = .seconds(24 * 3600),
+        batchSize: Int = 200, pollInterval: Duration = .seconds(30), retention: Duration = .seconds(24 * 3600),
         maxBackoff: Duration = .seconds(2), topicPartitions: Int32 = 3, lostConnectionGrace: Duration = .seconds(1)
     ) {
         self.topicPartitions = topicPartitions
@@ -33,7 +33,7 @@ public struct OutboxRelaySettings: Sendable, Equatable {
     public init(config: ConfigReader) {
         self.init(
             batchSize: config.int(forKey: "outbox.batch.size", default: 200),
-            pollInterval: .seconds(config.double(forKey: "outbox.poll.interval.seconds", default: 1)),
+            pollInterval: .seconds(config.double(forKey: "outbox.poll.interval.seconds", default: 30)),
             retention: .seconds(config.double(forKey: "outbox.retention.hours", default: 24) * 3600),
             maxBackoff: .seconds(config.double(forKey: "outbox.max.backoff.seconds", default: 2)),
             topicPartitions: Int32(config.int(forKey: "kafka.topic.partitions", default: 3)),

@@ -275,6 +275,44 @@ struct OutboxToInboxTests {
         }
     }
 
+    @Test("an idle consumer pauses its partitions, and the relay's notice of a publish wakes it at once (its recheck is two minutes away)")
+    func idleConsumerWokenByNotice() async throws {
+        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
+        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
+        let kafka = KafkaConfiguration(
+            bootstrapServers: TestEnvironment.brokers, clientId: "itest", deliveryTimeout: .seconds(3), metadataRefreshInterval: .seconds(1),
+            consumerCloseWait: .zero, consumerIdlePause: .milliseconds(500), consumerIdleRecheck: .seconds(120))
+        try await withPostgres(producerSettings) { producerDB in
+            try await withPostgres(consumerSettings) { consumerDB in
+                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
+                let producer = try KafkaProducer(configuration: kafka, logger: logger)
+                let relay = OutboxRelay(
+                    client: producerDB, producer: producer, schema: "itest_producer",
+                    settings: OutboxRelaySettings(pollInterval: .seconds(120), maxBackoff: .seconds(1)), logger: logger)
+                let consumer = try KafkaConsumer(
+                    configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
+                let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
+                let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
+                try await withRunning([producer, topicSetup, relay, inbox]) {
+                    // The first event arrives while the new member fetches (it joined with something to catch up on).
+                    let first = try await writeEvent(userId: UUID(), client: producerDB)
+                    #expect(try await TestEnvironment.eventually(timeout: .seconds(60)) { try await appliedCount(of: first, client: consumerDB) > 0 })
+                    #expect(consumer.pausesWhenIdle)
+                    let paused = try await TestEnvironment.eventually(timeout: .seconds(10)) { consumer.isPausedForIdleness }
+                    #expect(paused, "the consumer never paused after 500 ms without a message")
+
+                    // Paused, it sends no fetch; only the notice the relay sends with its publish can bring the next
+                    // event in before the recheck (120 s) or the relay's poll (120 s; the insert's own NOTIFY wakes it).
+                    let second = try await writeEvent(userId: UUID(), client: producerDB)
+                    let applied = try await TestEnvironment.eventually(timeout: .seconds(15)) {
+                        try await appliedCount(of: second, client: consumerDB) > 0
+                    }
+                    #expect(applied, "the paused consumer was not woken by the relay's notice")
+                }
+            }
+        }
+    }
+
     func resetSchemas(producerDB: PostgresPool, consumerDB: PostgresPool) async throws {
         // A test run killed mid-way can leave a transaction open that would block the DROPs below.
         let staleSessions: PostgresQuery = """

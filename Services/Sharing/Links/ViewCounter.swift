@@ -9,10 +9,13 @@ import Synchronization
 /// is left after the HTTP server has stopped (the service runs before the application in the group, so it stops
 /// after it). The trade-off: a process killed outright loses the views of its last `interval`, and other replicas
 /// see a link's count up to `interval` late (this replica writes before its owner's list). Bounded: past
-/// `maxPendingLinks` distinct links the view that finds the buffer full writes it at once.
+/// `maxPendingLinks` distinct links the view that finds the buffer full writes it at once. With nothing counted it
+/// sleeps until a view arrives, so an idle service has no timer here.
 final class ViewCounter: Service, Sendable {
     private let store: any SharingStore
     private let pending = Mutex<[String: PendingViews]>([:])
+    /// Signalled when the buffer stops being empty.
+    private let viewsArrived = WakeSignal()
     let interval: Duration
     let maxPendingLinks: Int
     private let logger: Logger
@@ -26,15 +29,16 @@ final class ViewCounter: Service, Sendable {
 
     /// Counts one view of `token` at `now`; writes the buffer first when it already holds `maxPendingLinks` links.
     func record(_ token: String, now: Date, logger: Logger) async throws {
-        let full = pending.withLock { pending in
+        let (full, first) = pending.withLock { pending -> (Bool, Bool) in
             if let views = pending[token] {
                 pending[token] = views.adding(PendingViews(count: 1, lastViewedAt: now))
-                return false
+                return (false, false)
             }
-            guard pending.count < maxPendingLinks else { return true }
+            guard pending.count < maxPendingLinks else { return (true, false) }
             pending[token] = PendingViews(count: 1, lastViewedAt: now)
-            return false
+            return (false, pending.count == 1)
         }
+        if first { viewsArrived.signal() }
         guard full else { return }
         try await flush(logger: logger)
         try await record(token, now: now, logger: logger)
@@ -61,9 +65,12 @@ final class ViewCounter: Service, Sendable {
 
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            // A shutdown or cancellation ends the sleep; the last write below takes what is left.
+            // A shutdown or cancellation ends either wait; the last write below takes what is left.
+            try? await cancelWhenGracefulShutdown { [viewsArrived] in await viewsArrived.wait(timeout: .seconds(3600)) }
             try? await cancelWhenGracefulShutdown { [interval] in try await Task.sleep(for: interval) }
             await flushLogged()
+            // Views a failed write kept wait for the next round, not for the next view.
+            if pendingViewCount > 0 { viewsArrived.signal() }
         }
         await flushLogged()
     }
