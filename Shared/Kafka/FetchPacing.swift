@@ -5,7 +5,7 @@
 /// the end of its wait, so each idle consumer sent it about 47 fetches a second (docs/PERFORMANCE.md, "The stack at
 /// rest"). A consumer that has read nothing for `idleAfter` pauses its partitions (no fetch is sent; heartbeats go
 /// on) until it is woken (`woken`: a relay said it published to one of its topics), a message arrives anyway, or
-/// `recheck` has passed, when it fetches for `recheckWindow` in case a wake-up was missed. Pausing is off with an
+/// `recheck` has passed, when it fetches for `recheckWindow` (a fetch or two) in case a wake-up was missed. Pausing is off with an
 /// `idleAfter` of zero, the setting for a Kafka cluster, whose long fetches return as soon as data arrives.
 public struct FetchPacing: Sendable, Equatable {
     /// What the consumer must do to its partitions.
@@ -25,7 +25,7 @@ public struct FetchPacing: Sendable, Equatable {
     private var pausedAt: ContinuousClock.Instant?
 
     /// Starts fetching, as a consumer that has just joined has something to catch up on.
-    public init(idleAfter: Duration, recheck: Duration, recheckWindow: Duration = .milliseconds(250), now: ContinuousClock.Instant) {
+    public init(idleAfter: Duration, recheck: Duration, recheckWindow: Duration = .milliseconds(100), now: ContinuousClock.Instant) {
         self.idleAfter = idleAfter
         self.recheck = recheck
         self.recheckWindow = recheckWindow
@@ -59,6 +59,15 @@ public struct FetchPacing: Sendable, Equatable {
         isPaused = true
         pausedAt = now
         return .pause
+    }
+
+    /// How long the consumer may wait for a message before `idle` has something to decide: until its fetching
+    /// ends, or until the recheck while paused. Never shorter than `floor` (each wait is a thread hop), never longer
+    /// than `ceiling` (how soon a closed or cancelled consumer notices).
+    public func untilNextDecision(at now: ContinuousClock.Instant, floor: Duration, ceiling: Duration) -> Duration {
+        guard isEnabled else { return ceiling }
+        let next = isPaused ? (pausedAt ?? now) + recheck : fetchUntil
+        return min(ceiling, max(floor, next - now))
     }
 
     private mutating func resumeIfPaused() -> Action {

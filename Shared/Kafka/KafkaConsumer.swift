@@ -159,13 +159,15 @@ public final class KafkaConsumer: @unchecked Sendable {
         }
     }
 
-    /// Pulls the next message, polling in short slices so cancellation is noticed promptly; after each poll the
-    /// partitions are paused or resumed as `FetchPacing` decides, on the same thread.
+    /// Pulls the next message, polling in slices of at most half a second so that cancellation is noticed promptly
+    /// (shorter while `FetchPacing` has a decision due); after each poll the partitions are paused or resumed as it
+    /// decides, on the same thread. A message ends a slice at once.
     func nextMessage() async throws -> KafkaMessage? {
         while !Task.isCancelled && !isClosed.withLockedValue({ $0 }) {
             let handle = self.handle
             let polled = try await KafkaBlockingPool.run { [pacing] () -> ConsumerHandle.PollResult? in
-                let result = handle.poll(timeoutMilliseconds: 100)
+                let slice = pacing.withLockedValue { $0.untilNextDecision(at: .now, floor: .milliseconds(20), ceiling: .milliseconds(500)) }
+                let result = handle.poll(timeoutMilliseconds: Int32(slice.milliseconds))
                 pacing.withLockedValue { state in
                     switch result {
                     case .message?: handle.apply(state.received(at: .now))

@@ -28,16 +28,13 @@ extension PostgresPool {
                 report.yield(.finished(.failure(error)))
             }
         }
+        // Wakes on the pool's first loss of a leased connection after the start (no timer while none is lost), then
+        // gives the work `grace` to finish.
         let watchdog = Task {
-            var lossSeen: ContinuousClock.Instant?
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                if lossSeen == nil, self.connectionsLostWhileLeased > lostBefore { lossSeen = .now }
-                if let lossSeen, ContinuousClock.now - lossSeen >= grace {
-                    report.yield(.stuck)
-                    return
-                }
-            }
+            await self.waitForConnectionLoss(beyond: lostBefore)
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: grace)
+            if !Task.isCancelled { report.yield(.stuck) }
         }
         defer { watchdog.cancel() }
         let end = await withTaskCancellationHandler {

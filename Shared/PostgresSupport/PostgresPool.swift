@@ -55,6 +55,10 @@ public struct PostgresPool: Service {
     /// `InboxConsumer`, which abandons and retries such work.
     public var connectionsLostWhileLeased: Int { lostLeases.count }
 
+    /// Returns once more than `count` connections were lost while leased (`connectionsLostWhileLeased`), or when the
+    /// waiting task is cancelled.
+    public func waitForConnectionLoss(beyond count: Int) async { await lostLeases.waitForLoss(beyond: count) }
+
     /// Runs `query` on a leased connection and reads every row before the connection goes back.
     @discardableResult
     public func query(_ query: PostgresQuery, logger: Logger? = nil, file: String = #fileID, line: Int = #line) async throws -> PostgresRows {

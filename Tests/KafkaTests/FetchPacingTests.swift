@@ -65,3 +65,18 @@ struct FetchPacingTests {
         #expect(!state.isPaused)
     }
 }
+
+extension FetchPacingTests {
+    @Test("a poll waits until the next decision is due, within its floor and ceiling")
+    func pollSlices() {
+        var state = pacing()
+        let floor = Duration.milliseconds(20)
+        let ceiling = Duration.milliseconds(500)
+        #expect(state.untilNextDecision(at: start, floor: floor, ceiling: ceiling) == ceiling, "2 s of fetching ahead")
+        #expect(state.untilNextDecision(at: start + .milliseconds(1_900), floor: floor, ceiling: ceiling) == .milliseconds(100))
+        #expect(state.untilNextDecision(at: start + .milliseconds(1_995), floor: floor, ceiling: ceiling) == floor)
+        #expect(state.idle(at: start + .seconds(2)) == .pause)
+        #expect(state.untilNextDecision(at: start + .milliseconds(6_800), floor: floor, ceiling: ceiling) == .milliseconds(200), "the recheck")
+        #expect(pacing(idleAfter: .zero).untilNextDecision(at: start, floor: floor, ceiling: ceiling) == ceiling, "off: the ceiling")
+    }
+}
