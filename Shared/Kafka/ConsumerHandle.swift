@@ -75,34 +75,87 @@ final class ConsumerHandle: @unchecked Sendable {
         }
     }
 
-    /// Pauses or resumes fetching of every partition assigned now (`FetchPacing`); partitions assigned later start
-    /// fetching. Local calls only: a paused partition keeps its position, and the group its membership.
-    func setFetching(_ fetching: Bool) {
+    /// Pauses fetching of every partition assigned now (`FetchPacing`), and returns them. Local calls only: a paused
+    /// partition keeps its position, and the group its membership.
+    func pauseAssigned() -> Set<TopicPartition> {
         var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
-        guard rd_kafka_assignment(client.pointer, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return }
+        guard rd_kafka_assignment(client.pointer, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
         defer { rd_kafka_topic_partition_list_destroy(list) }
-        guard list.pointee.cnt > 0 else { return }
-        guard fetching else {
-            _ = rd_kafka_pause_partitions(client.pointer, list)
-            return
-        }
+        guard list.pointee.cnt > 0 else { return [] }
+        _ = rd_kafka_pause_partitions(client.pointer, list)
+        return Self.partitions(in: list)
+    }
+
+    /// Resumes fetching of every partition assigned now and of `paused` (librdkafka keeps a partition paused across a
+    /// rebalance, so one paused before it may be assigned again still paused).
+    func resume(_ paused: Set<TopicPartition>) {
+        var assigned: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        guard rd_kafka_assignment(client.pointer, &assigned) == RD_KAFKA_RESP_ERR_NO_ERROR, let assigned else { return }
+        defer { rd_kafka_topic_partition_list_destroy(assigned) }
+        let partitions = Self.partitions(in: assigned).union(paused)
+        guard let first = partitions.first else { return }
+        let list = rd_kafka_topic_partition_list_new(Int32(partitions.count))
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        for partition in partitions { rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition) }
         _ = rd_kafka_resume_partitions(client.pointer, list)
         // librdkafka serves the resume on its main thread; the thread of the partitions' broker, which has nothing to
         // fetch, notices it only when its wait ends (up to a second: 740 ms measured). A request through that thread
-        // wakes it at once: the first partition's end offset, asked of its leader (a round trip of about a millisecond).
+        // wakes it at once: one partition's end offset, asked of its leader (a round trip of about a millisecond).
         var low: Int64 = 0
         var high: Int64 = 0
-        let first = list.pointee.elems[0]
         _ = rd_kafka_query_watermark_offsets(client.pointer, first.topic, first.partition, &low, &high, 1000)
     }
 
-    /// Does what `FetchPacing` decided.
-    func apply(_ action: FetchPacing.Action) {
-        switch action {
-        case .none: return
-        case .pause: setFetching(false)
-        case .resume: setFetching(true)
+    /// Whether any of `partitions` has messages after the consumer's position in it: each end asked of its leader (a
+    /// ListOffsets round trip each, no fetch), the position the consumer's own, or the group's committed offset when
+    /// it has read nothing there since its assignment. True when anything cannot be told (better a fetch too many).
+    func hasUnread(_ partitions: Set<TopicPartition>) -> Bool {
+        guard !partitions.isEmpty else { return false }
+        guard let list = rd_kafka_topic_partition_list_new(Int32(partitions.count)) else { return true }
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        for partition in partitions { rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition) }
+        guard rd_kafka_position(client.pointer, list) == RD_KAFKA_RESP_ERR_NO_ERROR else { return true }
+        if (0..<Int(list.pointee.cnt)).contains(where: { list.pointee.elems[$0].offset < 0 }) {
+            guard let committed = rd_kafka_topic_partition_list_copy(list) else { return true }
+            defer { rd_kafka_topic_partition_list_destroy(committed) }
+            guard rd_kafka_committed(client.pointer, committed, 1000) == RD_KAFKA_RESP_ERR_NO_ERROR else { return true }
+            for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].offset < 0 {
+                list.pointee.elems[index].offset = committed.pointee.elems[index].offset
+            }
         }
+        for index in 0..<Int(list.pointee.cnt) {
+            let element = list.pointee.elems[index]
+            var low: Int64 = 0
+            var high: Int64 = 0
+            guard
+                rd_kafka_query_watermark_offsets(client.pointer, element.topic, element.partition, &low, &high, 1000)
+                    == RD_KAFKA_RESP_ERR_NO_ERROR
+            else { return true }
+            // Nothing read and nothing committed: unread whenever the partition holds anything.
+            if high > max(element.offset, low) { return true }
+        }
+        return false
+    }
+
+    private static func partitions(in list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Set<TopicPartition> {
+        Set(
+            (0..<Int(list.pointee.cnt)).map { index in
+                let element = list.pointee.elems[index]
+                return TopicPartition(topic: String(cString: element.topic), partition: element.partition)
+            })
+    }
+
+    /// The partitions assigned now, and whether each has been read to its end as the broker last reported it. Local
+    /// calls only.
+    func readToEnd() -> (partitions: Set<TopicPartition>, atEnd: Bool) {
+        let entries = assignment()
+        let atEnd = entries.allSatisfy { entry in
+            // Unknown when nothing was read from it since the assignment, or nothing heard of its end: nothing to
+            // tell of a backlog (a rebalance is caught by the set of partitions instead).
+            guard let position = entry.position, let end = entry.end else { return true }
+            return position >= end
+        }
+        return (Set(entries.map(\.partition)), atEnd)
     }
 
     /// The partitions assigned to this member now. Local call only.

@@ -4,31 +4,31 @@
 /// A fetch costs the broker work whether or not there is data: the local broker (Tansu 0.6) answers a fetch only at
 /// the end of its wait, so each idle consumer sent it about 47 fetches a second (docs/PERFORMANCE.md, "The stack at
 /// rest"). A consumer that has read nothing for `idleAfter` pauses its partitions (no fetch is sent; heartbeats go
-/// on) until it is woken (`woken`: a relay said it published to one of its topics), a message arrives anyway, or
-/// `recheck` has passed, when it fetches for `recheckWindow` (a fetch or two) in case a wake-up was missed. Pausing is off with an
-/// `idleAfter` of zero, the setting for a Kafka cluster, whose long fetches return as soon as data arrives.
+/// on) until it is woken (`woken`: a relay said it published to one of its topics), a message arrives anyway, or a
+/// check every `recheck` finds messages it has not read (`checked`: the partitions' ends asked of the broker, which
+/// costs no fetch), in case a wake-up was missed. Pausing is off with an `idleAfter` of zero, the setting for a Kafka
+/// cluster, whose long fetches return as soon as data arrives.
 public struct FetchPacing: Sendable, Equatable {
     /// What the consumer must do to its partitions.
     public enum Action: Sendable, Equatable {
         case none
         case pause
         case resume
+        /// Ask the broker whether the paused partitions have unread messages, and tell `checked`.
+        case checkForUnread
     }
 
     public let idleAfter: Duration
     public let recheck: Duration
-    public let recheckWindow: Duration
-    /// Whether the partitions are paused now (as far as this state knows: a rebalance resumes new ones, which the
-    /// next recheck pauses again).
+    /// Whether the partitions are paused now.
     public private(set) var isPaused = false
     private var fetchUntil: ContinuousClock.Instant
     private var pausedAt: ContinuousClock.Instant?
 
     /// Starts fetching, as a consumer that has just joined has something to catch up on.
-    public init(idleAfter: Duration, recheck: Duration, recheckWindow: Duration = .milliseconds(100), now: ContinuousClock.Instant) {
+    public init(idleAfter: Duration, recheck: Duration, now: ContinuousClock.Instant) {
         self.idleAfter = idleAfter
         self.recheck = recheck
-        self.recheckWindow = recheckWindow
         self.fetchUntil = now + idleAfter
     }
 
@@ -47,18 +47,33 @@ public struct FetchPacing: Sendable, Equatable {
         return resumeIfPaused()
     }
 
-    /// A poll found nothing: pause once idle for `idleAfter`; while paused, fetch for `recheckWindow` every `recheck`.
-    public mutating func idle(at now: ContinuousClock.Instant) -> Action {
+    /// A poll found nothing: pause once idle for `idleAfter`; while paused, check for unread messages every `recheck`.
+    /// With `settled` false (no partitions, partitions other than those it paused, or one behind its end as last
+    /// heard) it never pauses, and a paused consumer fetches again for `idleAfter`: librdkafka keeps a partition
+    /// paused across a rebalance, so a consumer that rejoined its group after a stall would otherwise sit on its
+    /// backlog until the recheck.
+    public mutating func idle(at now: ContinuousClock.Instant, settled: Bool = true) -> Action {
         guard isEnabled else { return .none }
+        guard settled else {
+            fetchUntil = max(fetchUntil, now + idleAfter)
+            return resumeIfPaused()
+        }
         if isPaused {
             guard let pausedAt, now - pausedAt >= recheck else { return .none }
-            fetchUntil = now + recheckWindow
-            return resumeIfPaused()
+            self.pausedAt = now
+            return .checkForUnread
         }
         guard now >= fetchUntil else { return .none }
         isPaused = true
         pausedAt = now
         return .pause
+    }
+
+    /// What a `checkForUnread` found: with unread messages, fetch now and for `idleAfter`.
+    public mutating func checked(unread: Bool, at now: ContinuousClock.Instant) -> Action {
+        guard unread else { return .none }
+        fetchUntil = max(fetchUntil, now + idleAfter)
+        return resumeIfPaused()
     }
 
     /// How long the consumer may wait for a message before `idle` has something to decide: until its fetching

@@ -27,6 +27,8 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// When the partitions are paused for idleness and fetched again (`FetchPacing`); its lock also orders the
     /// pauses and resumes it decides.
     private let pacing: NIOLockedValueBox<FetchPacing>
+    /// The partitions the consumer paused last (read and written only under `pacing`'s lock).
+    private let pausedPartitions = NIOLockedValueBox<Set<TopicPartition>>([])
     /// The consumer group this member belongs to.
     public let groupId: String
     /// The topics this consumer subscribed to.
@@ -155,7 +157,10 @@ public final class KafkaConsumer: @unchecked Sendable {
         guard pausesWhenIdle else { return }
         let handle = self.handle
         _ = try? await KafkaBlockingPool.run { [pacing] in
-            pacing.withLockedValue { state in handle.apply(state.woken(at: .now)) }
+            pacing.withLockedValue { state in
+                let action = state.woken(at: .now)
+                self.apply(action, on: handle, pacing: &state)
+            }
         }
     }
 
@@ -170,8 +175,12 @@ public final class KafkaConsumer: @unchecked Sendable {
                 let result = handle.poll(timeoutMilliseconds: Int32(slice.milliseconds))
                 pacing.withLockedValue { state in
                     switch result {
-                    case .message?: handle.apply(state.received(at: .now))
-                    case nil: handle.apply(state.idle(at: .now))
+                    case .message?:
+                        let action = state.received(at: .now)
+                        self.apply(action, on: handle, pacing: &state)
+                    case nil:
+                        let action = self.idleDecision(&state, handle: handle)
+                        self.apply(action, on: handle, pacing: &state)
                     case .error?: break
                     }
                 }
@@ -195,6 +204,30 @@ public final class KafkaConsumer: @unchecked Sendable {
             }
         }
         return nil
+    }
+
+    /// `FetchPacing.idle` with what the consumer's partitions say: settled when it has partitions, the same it
+    /// paused (if paused), each read to its end as last heard. Called under `pacing`'s lock.
+    private func idleDecision(_ state: inout FetchPacing, handle: ConsumerHandle) -> FetchPacing.Action {
+        guard state.isEnabled else { return .none }
+        let (partitions, atEnd) = handle.readToEnd()
+        let settled = pausedPartitions.withLockedValue { paused in
+            !partitions.isEmpty && (state.isPaused ? paused == partitions : atEnd)
+        }
+        return state.idle(at: .now, settled: settled)
+    }
+
+    /// Does what `FetchPacing` decided. Called under `pacing`'s lock, which orders the pauses and resumes.
+    private func apply(_ action: FetchPacing.Action, on handle: ConsumerHandle, pacing state: inout FetchPacing) {
+        switch action {
+        case .none: return
+        case .pause: pausedPartitions.withLockedValue { $0 = handle.pauseAssigned() }
+        case .resume: pausedPartitions.withLockedValue { handle.resume($0) }
+        case .checkForUnread:
+            let paused = pausedPartitions.withLockedValue { $0 }
+            let found = state.checked(unread: handle.hasUnread(paused), at: .now)
+            apply(found, on: handle, pacing: &state)
+        }
     }
 
     /// Creates every subscribed topic the broker lacks (existing ones are left alone), at most once a second.

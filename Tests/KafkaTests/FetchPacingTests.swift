@@ -7,10 +7,10 @@ struct FetchPacingTests {
     let start = ContinuousClock.now
 
     func pacing(idleAfter: Duration = .seconds(2), recheck: Duration = .seconds(5)) -> FetchPacing {
-        FetchPacing(idleAfter: idleAfter, recheck: recheck, recheckWindow: .milliseconds(250), now: start)
+        FetchPacing(idleAfter: idleAfter, recheck: recheck, now: start)
     }
 
-    @Test("a new consumer fetches for idleAfter, then pauses once, and stays paused until the recheck")
+    @Test("a new consumer fetches for idleAfter, then pauses once, and checks for unread messages every recheck")
     func pausesWhenIdle() {
         var state = pacing()
         #expect(state.idle(at: start + .seconds(1)) == .none)
@@ -19,9 +19,14 @@ struct FetchPacingTests {
         #expect(state.isPaused)
         #expect(state.idle(at: start + .seconds(3)) == .none, "already paused: nothing more to do")
         #expect(state.idle(at: start + .milliseconds(6_999)) == .none)
-        #expect(state.idle(at: start + .seconds(7)) == .resume, "the recheck, recheck after the pause")
-        #expect(state.idle(at: start + .milliseconds(7_100)) == .none, "fetching for the recheck window")
-        #expect(state.idle(at: start + .milliseconds(7_250)) == .pause, "nothing came: paused again after the window")
+        #expect(state.idle(at: start + .seconds(7)) == .checkForUnread, "the recheck, recheck after the pause")
+        #expect(state.checked(unread: false, at: start + .seconds(7)) == .none, "nothing unread: stays paused")
+        #expect(state.isPaused)
+        #expect(state.idle(at: start + .milliseconds(11_999)) == .none, "the next check counts from this one")
+        #expect(state.idle(at: start + .seconds(12)) == .checkForUnread)
+        #expect(state.checked(unread: true, at: start + .seconds(12)) == .resume, "a missed wake-up: fetch")
+        #expect(state.idle(at: start + .milliseconds(13_999)) == .none, "fetching for idleAfter")
+        #expect(state.idle(at: start + .seconds(14)) == .pause)
     }
 
     @Test("each message keeps it fetching for idleAfter from that message")
@@ -76,7 +81,21 @@ extension FetchPacingTests {
         #expect(state.untilNextDecision(at: start + .milliseconds(1_900), floor: floor, ceiling: ceiling) == .milliseconds(100))
         #expect(state.untilNextDecision(at: start + .milliseconds(1_995), floor: floor, ceiling: ceiling) == floor)
         #expect(state.idle(at: start + .seconds(2)) == .pause)
-        #expect(state.untilNextDecision(at: start + .milliseconds(6_800), floor: floor, ceiling: ceiling) == .milliseconds(200), "the recheck")
+        #expect(state.untilNextDecision(at: start + .milliseconds(6_800), floor: floor, ceiling: ceiling) == .milliseconds(200), "the check")
         #expect(pacing(idleAfter: .zero).untilNextDecision(at: start, floor: floor, ceiling: ceiling) == ceiling, "off: the ceiling")
+    }
+}
+
+extension FetchPacingTests {
+    @Test("unsettled (no partitions, new ones after a rebalance, a backlog) it never pauses, and a paused one fetches again")
+    func unsettled() {
+        var state = pacing()
+        #expect(state.idle(at: start + .seconds(3), settled: false) == .none, "behind its end: keeps fetching")
+        #expect(!state.isPaused)
+        #expect(state.idle(at: start + .milliseconds(4_999), settled: true) == .none, "idleAfter counts from the last unsettled poll")
+        #expect(state.idle(at: start + .seconds(5), settled: true) == .pause)
+        #expect(state.idle(at: start + .seconds(6), settled: false) == .resume, "rejoined with other partitions: fetch at once")
+        #expect(state.idle(at: start + .milliseconds(7_999), settled: true) == .none)
+        #expect(state.idle(at: start + .seconds(8), settled: true) == .pause)
     }
 }
