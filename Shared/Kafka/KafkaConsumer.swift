@@ -152,7 +152,7 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// Whether its partitions are paused for idleness now.
     public var isPausedForIdleness: Bool { pacing.withLockedValue { $0.isPaused } }
 
-    /// Told that one of its topics has new messages (`PublishedEvents`): an idle consumer fetches again at once.
+    /// Told that one of its topics has new messages (`PublishNotices`): an idle consumer fetches again at once.
     public func wake() async {
         guard pausesWhenIdle else { return }
         let handle = self.handle
