@@ -75,6 +75,11 @@ final class ConsumerHandle: @unchecked Sendable {
         }
     }
 
+    /// How long each of the pacing's questions to the broker (a partition's end, the committed offsets) may take, in
+    /// milliseconds: they run under the pacing's lock on the consumer's poll thread, so a broker that is away must not
+    /// hold them long (the local broker answers in about a millisecond; no answer counts as unread, so it fetches).
+    static let brokerAnswerLimit: Int32 = 250
+
     /// Pauses fetching of every partition assigned now (`FetchPacing`), and returns them. Local calls only: a paused
     /// partition keeps its position, and the group its membership.
     func pauseAssigned() -> Set<TopicPartition> {
@@ -103,7 +108,7 @@ final class ConsumerHandle: @unchecked Sendable {
         // wakes it at once: one partition's end offset, asked of its leader (a round trip of about a millisecond).
         var low: Int64 = 0
         var high: Int64 = 0
-        _ = rd_kafka_query_watermark_offsets(client.pointer, first.topic, first.partition, &low, &high, 1000)
+        _ = rd_kafka_query_watermark_offsets(client.pointer, first.topic, first.partition, &low, &high, Self.brokerAnswerLimit)
     }
 
     /// Whether any of `partitions` has messages after the consumer's position in it: each end asked of its leader (a
@@ -118,7 +123,7 @@ final class ConsumerHandle: @unchecked Sendable {
         if (0..<Int(list.pointee.cnt)).contains(where: { list.pointee.elems[$0].offset < 0 }) {
             guard let committed = rd_kafka_topic_partition_list_copy(list) else { return true }
             defer { rd_kafka_topic_partition_list_destroy(committed) }
-            guard rd_kafka_committed(client.pointer, committed, 1000) == RD_KAFKA_RESP_ERR_NO_ERROR else { return true }
+            guard rd_kafka_committed(client.pointer, committed, Self.brokerAnswerLimit) == RD_KAFKA_RESP_ERR_NO_ERROR else { return true }
             for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].offset < 0 {
                 list.pointee.elems[index].offset = committed.pointee.elems[index].offset
             }
@@ -128,7 +133,7 @@ final class ConsumerHandle: @unchecked Sendable {
             var low: Int64 = 0
             var high: Int64 = 0
             guard
-                rd_kafka_query_watermark_offsets(client.pointer, element.topic, element.partition, &low, &high, 1000)
+                rd_kafka_query_watermark_offsets(client.pointer, element.topic, element.partition, &low, &high, Self.brokerAnswerLimit)
                     == RD_KAFKA_RESP_ERR_NO_ERROR
             else { return true }
             // Nothing read and nothing committed: unread whenever the partition holds anything.
