@@ -94,14 +94,9 @@ final class ConsumerHandle: @unchecked Sendable {
     /// Resumes fetching of every partition assigned now and of `paused` (librdkafka keeps a partition paused across a
     /// rebalance, so one paused before it may be assigned again still paused).
     func resume(_ paused: Set<TopicPartition>) {
-        var assigned: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
-        guard rd_kafka_assignment(client.pointer, &assigned) == RD_KAFKA_RESP_ERR_NO_ERROR, let assigned else { return }
-        defer { rd_kafka_topic_partition_list_destroy(assigned) }
-        let partitions = Self.partitions(in: assigned).union(paused)
-        guard let first = partitions.first else { return }
-        let list = rd_kafka_topic_partition_list_new(Int32(partitions.count))
+        let partitions = ownedPartitions().union(paused)
+        guard let first = partitions.first, let list = Self.list(of: partitions) else { return }
         defer { rd_kafka_topic_partition_list_destroy(list) }
-        for partition in partitions { rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition) }
         _ = rd_kafka_resume_partitions(client.pointer, list)
         // librdkafka serves the resume on its main thread; the thread of the partitions' broker, which has nothing to
         // fetch, notices it only when its wait ends (up to a second: 740 ms measured). A request through that thread
@@ -116,9 +111,8 @@ final class ConsumerHandle: @unchecked Sendable {
     /// it has read nothing there since its assignment. True when anything cannot be told (better a fetch too many).
     func hasUnread(_ partitions: Set<TopicPartition>) -> Bool {
         guard !partitions.isEmpty else { return false }
-        guard let list = rd_kafka_topic_partition_list_new(Int32(partitions.count)) else { return true }
+        guard let list = Self.list(of: partitions) else { return true }
         defer { rd_kafka_topic_partition_list_destroy(list) }
-        for partition in partitions { rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition) }
         guard rd_kafka_position(client.pointer, list) == RD_KAFKA_RESP_ERR_NO_ERROR else { return true }
         if (0..<Int(list.pointee.cnt)).contains(where: { list.pointee.elems[$0].offset < 0 }) {
             guard let committed = rd_kafka_topic_partition_list_copy(list) else { return true }
@@ -142,6 +136,14 @@ final class ConsumerHandle: @unchecked Sendable {
         return false
     }
 
+    /// A new librdkafka list of `partitions`, owned by the caller (nil when out of memory).
+    private static func list(of partitions: Set<TopicPartition>) -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t>? {
+        guard let list = rd_kafka_topic_partition_list_new(Int32(partitions.count)) else { return nil }
+        for partition in partitions { rd_kafka_topic_partition_list_add(list, partition.topic, partition.partition) }
+        return list
+    }
+
+    /// The partitions a librdkafka list names.
     private static func partitions(in list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Set<TopicPartition> {
         Set(
             (0..<Int(list.pointee.cnt)).map { index in
@@ -168,11 +170,7 @@ final class ConsumerHandle: @unchecked Sendable {
         var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
         guard rd_kafka_assignment(client.pointer, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
         defer { rd_kafka_topic_partition_list_destroy(list) }
-        return Set(
-            (0..<Int(list.pointee.cnt)).map { index in
-                let element = list.pointee.elems[index]
-                return TopicPartition(topic: String(cString: element.topic), partition: element.partition)
-            })
+        return Self.partitions(in: list)
     }
 
     /// The assigned partitions with their fetch position and the partition's end offset as last reported by

@@ -230,21 +230,9 @@ public final class OutboxRelay: Service {
     /// and when the listen waits on a connection lost under it (a PostgreSQL restart), which would otherwise keep
     /// the relay on its polling fallback and its shutdown waiting for good.
     private func listenForInserts() async {
-        let channel = "\(schema)_outbox"
-        while !Task.isCancelled {
-            do {
-                try await client.abandoningIfStuck(grace: settings.lostConnectionGrace) { [client, wake] in
-                    try await client.withConnection { connection in
-                        let notifications = try await connection.listen(channel)
-                        wake.signal()  // catch up on anything inserted while not listening
-                        for try await _ in notifications { wake.signal() }
-                    }
-                }
-            } catch {
-                if Task.isCancelled { return }
-                logger.debug("outbox listener reconnecting", metadata: ["error": .string(LogSafeError.describe(error))])
-                try? await Task.sleep(for: .seconds(1))
-            }
+        // Each (re)connection signals too: a catch-up on anything inserted while not listening.
+        await client.listen(to: "\(schema)_outbox", lostConnectionGrace: settings.lostConnectionGrace, logger: logger) { [wake] _ in
+            wake.signal()
         }
     }
 }

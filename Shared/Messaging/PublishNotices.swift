@@ -2,13 +2,12 @@ import Kafka
 import Logging
 import PostgresNIO
 import PostgresSupport
-import ServiceDefaults
 
 /// How an idle consumer hears of new events without fetching (`FetchPacing`): every outbox relay, in the
 /// transaction that marks rows published, notifies one database-wide channel with the topics it published to, and
 /// every inbox listens there and wakes its consumer for its own topics. The services share the database server, not
 /// their schemas; the channel carries topic names only. Where they do not share it (or a notice is lost), a paused
-/// consumer still fetches every `KafkaConfiguration.consumerIdleRecheck`.
+/// consumer still asks the broker for unread messages every `KafkaConfiguration.consumerIdleRecheck`.
 public enum PublishNotices {
     /// The channel, the same for every service.
     public static let channel = "nutritionai_events_published"
@@ -26,9 +25,8 @@ public enum PublishNotices {
     }
 }
 
-/// Holds one connection listening on `PublishNotices.channel` and wakes `consumer` for every notice naming one of its
-/// topics, and once on each (re)connection for what it may have missed; reconnects on failure, abandoning a listen
-/// on a connection lost under it (`PostgresPool.abandoningIfStuck`), as the relay's own listener does.
+/// Listens on `PublishNotices.channel` (`PostgresPool.listen`) and wakes `consumer` for every notice naming one of
+/// its topics, and once on each (re)connection for what it may have missed.
 struct PublishNoticeListener: Sendable {
     let client: PostgresPool
     let consumer: KafkaConsumer
@@ -37,22 +35,10 @@ struct PublishNoticeListener: Sendable {
 
     func run() async {
         let topics = Set(consumer.topics)
-        while !Task.isCancelled {
-            do {
-                try await client.abandoningIfStuck(grace: lostConnectionGrace) { [client, consumer] in
-                    try await client.withConnection { connection in
-                        let notices = try await connection.listen(PublishNotices.channel)
-                        await consumer.wake()
-                        for try await notice in notices where !PublishNotices.topics(in: notice.payload).isDisjoint(with: topics) {
-                            await consumer.wake()
-                        }
-                    }
-                }
-            } catch {
-                if Task.isCancelled { return }
-                logger.debug("publish notice listener reconnecting", metadata: ["error": .string(LogSafeError.describe(error))])
-                try? await Task.sleep(for: .seconds(1))
-            }
+        await client.listen(to: PublishNotices.channel, lostConnectionGrace: lostConnectionGrace, logger: logger) { [consumer] payload in
+            // nil: a (re)connection, after which anything may have been missed.
+            let concernsIt = payload.map { !PublishNotices.topics(in: $0).isDisjoint(with: topics) } ?? true
+            if concernsIt { await consumer.wake() }
         }
     }
 }

@@ -37,14 +37,9 @@ public struct WriteStamp: Comparable, Hashable, Sendable {
     public static func of(modifiedAt: String?, body: some Sequence<UInt8>, now: Date) throws -> WriteStamp {
         let tiebreak = SHA256.hash(data: Array(body)).prefix(8).map { String(format: "%02x", $0) }.joined()
         guard let modifiedAt else { return WriteStamp(now, tiebreak: tiebreak) }
-        guard let date = parseTimestamp(modifiedAt) else {
+        guard let date = RFC3339Timestamp.parse(modifiedAt) else {
             throw APIError.invalid(["modifiedAt": "Use an ISO 8601 time such as 2026-05-01T12:30:00.000Z."])
         }
         return WriteStamp(min(date, now.addingTimeInterval(allowedClockSkew)), tiebreak: tiebreak)
-    }
-
-    /// RFC 3339 `date-time` (`RFC3339Timestamp`): with or without fractional seconds, with an offset or `Z`.
-    public static func parseTimestamp(_ text: String) -> Date? {
-        RFC3339Timestamp.parse(text)
     }
 }

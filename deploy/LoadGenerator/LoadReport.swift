@@ -32,9 +32,9 @@ struct LoadReport {
         let writes = routes.filter { !$0.key.hasPrefix("GET ") }.map(\.value)
         return LoadSummary(
             label: options.label ?? "load run", users: options.users, windowSeconds: windowSeconds,
-            reads: RouteFigures(RouteStatistics(name: "reads", samples: reads, windowSeconds: windowSeconds)),
-            writes: RouteFigures(RouteStatistics(name: "writes", samples: writes, windowSeconds: windowSeconds)),
-            all: RouteFigures(RouteStatistics(name: "all", samples: Array(routes.values), windowSeconds: windowSeconds)),
+            reads: RouteStatistics(name: "reads", samples: reads, windowSeconds: windowSeconds),
+            writes: RouteStatistics(name: "writes", samples: writes, windowSeconds: windowSeconds),
+            all: RouteStatistics(name: "all", samples: Array(routes.values), windowSeconds: windowSeconds),
             unexpectedAnswers: unexpectedCount, stackCPUMillisecondsPerRequest: stackMillisecondsPerRequest,
             stackCPUMillisecondsPerRequestByPart: stackMillisecondsPerRequestByPart)
     }

@@ -7,9 +7,9 @@ struct LoadSummary: Encodable {
     var label: String
     var users: Int
     var windowSeconds: Double
-    var reads: RouteFigures
-    var writes: RouteFigures
-    var all: RouteFigures
+    var reads: RouteStatistics
+    var writes: RouteStatistics
+    var all: RouteStatistics
     /// Answers that were neither 2xx nor an intended 429.
     var unexpectedAnswers: Int
     /// Milliseconds of CPU of every process of the stack per request; nil when no process was named.

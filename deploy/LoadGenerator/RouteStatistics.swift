@@ -1,6 +1,6 @@
 /// The figures of one route (or of a group of routes) over the measured window: exact percentiles by sorting
 /// every latency (nearest rank), throughput, and the answers by status class.
-struct RouteStatistics: Sendable {
+struct RouteStatistics: Sendable, Encodable {
     var name: String
     var count: Int
     var perSecond: Double
@@ -13,6 +13,11 @@ struct RouteStatistics: Sendable {
     /// Answers that are neither 2xx nor 429, including calls that got no answer (status 0).
     var other: Int
     var statuses: [Int: Int]
+
+    /// What a `LoadSummary` gives of a group of routes: count, requests per second and latencies in milliseconds.
+    enum CodingKeys: String, CodingKey {
+        case count, perSecond, p50, p95, p99, max
+    }
 
     /// Latencies in milliseconds.
     init(name: String, samples: [Recorder.RouteSamples], windowSeconds: Double) {

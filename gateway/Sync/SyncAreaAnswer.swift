@@ -58,7 +58,7 @@ struct SyncAreaAnswer: Sendable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = WriteStamp.parseTimestamp(text) else {
+            guard let date = RFC3339Timestamp.parse(text) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 time"))
             }
             return date

@@ -29,7 +29,7 @@ struct MealFieldReader {
     /// An ISO-8601 time no later than five minutes from now and not before 2000.
     mutating func eatenAt(_ text: String?) -> Date? {
         guard let text else { return nil }
-        guard let date = Timestamp.parse(text) else {
+        guard let date = RFC3339Timestamp.parse(text) else {
             problems["eatenAt"] = "Use an ISO-8601 time such as 2026-05-01T12:30:00Z."
             return nil
         }
