@@ -104,7 +104,7 @@ public final class EventFlowMonitor: Service, ReadinessCheck, @unchecked Sendabl
         do {
             let rows = try await outbox.query(
                 """
-                SELECT topic, count(*), EXTRACT(EPOCH FROM now() - min(created_at))::float8
+                SELECT topic, count(*), EXTRACT(EPOCH FROM now() - min(coalesce(requeued_at, created_at)))::float8
                 FROM outbox WHERE sent_at IS NULL GROUP BY topic
                 """, logger: logger)
             var backlog: [OutboxBacklog] = []

@@ -45,8 +45,22 @@ extension Migration {
             ALTER TABLE outbox ADD COLUMN traceparent text;
             """)
 
+    /// After a broker lost its log, the retained rows go out again behind the events written since
+    /// (`kit/0005_outbox_republish_lane`): `requeued_at` marks a row unsent for a second publication, and the relay
+    /// takes rows never published first (`OutboxRelay`). Retention counts from a row's creation, so publishing it
+    /// again does not keep it longer.
+    public static let outboxRepublishLane = Migration(
+        name: "kit/0005_outbox_republish_lane",
+        sql: """
+            ALTER TABLE outbox ADD COLUMN requeued_at timestamptz;
+            CREATE INDEX outbox_unsent_in_lanes ON outbox ((requeued_at IS NOT NULL), id) WHERE sent_at IS NULL;
+            DROP INDEX outbox_unsent;
+            CREATE INDEX outbox_retained ON outbox (created_at) WHERE sent_at IS NOT NULL;
+            DROP INDEX outbox_sent_at;
+            """)
+
     /// Every kit migration a publishing schema needs, in application order.
-    public static let publishing: [Migration] = [outbox, outboxPublishedOffsets, outboxTraceparent]
+    public static let publishing: [Migration] = [outbox, outboxPublishedOffsets, outboxTraceparent, outboxRepublishLane]
 
     /// The inbox of processed event ids every consuming schema has (`kit/0002_inbox`).
     public static let inbox = Migration(

@@ -6,7 +6,7 @@ public struct OutboxRelaySettings: Sendable, Equatable {
     public var batchSize: Int
     /// How often the relay looks for rows when no `NOTIFY` arrives (the fallback for lost notifications).
     public var pollInterval: Duration
-    /// How long published rows are kept, so they can be published again if the broker loses its log.
+    /// How long published rows are kept after their creation, so they can be published again if the broker loses its log.
     public var retention: Duration
     /// The longest pause between attempts while the broker or database is down: short, so that events flow
     /// again within seconds of the broker answering.
