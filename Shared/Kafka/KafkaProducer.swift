@@ -17,6 +17,9 @@ public final class KafkaProducer: Service, @unchecked Sendable {
     private let nextMessageId = NIOLockedValueBox<UInt>(1)
     private let drainTimeout: Duration
     private let logger: Logger
+    /// Whether a task is waiting for a broker to answer again after all were lost (`renewOnceBrokersAnswer`).
+    private let awaitingBrokers = NIOLockedValueBox(false)
+    private let stopped = NIOLockedValueBox(false)
 
     /// Creates the producer; it sends only while `run()` is running.
     public init(configuration: KafkaConfiguration, logger: Logger, drainTimeout: Duration = .seconds(10)) throws {
@@ -111,6 +114,7 @@ public final class KafkaProducer: Service, @unchecked Sendable {
             return pending.values.map(\.promise)
         }
         for promise in abandoned { promise.fulfil(.failure(.closed)) }
+        stopped.withLockedValue { $0 = true }
         logger.info("Kafka producer stopped", metadata: ["undelivered": "\(abandoned.count)"])
     }
 
@@ -160,7 +164,35 @@ public final class KafkaProducer: Service, @unchecked Sendable {
             logger.log(
                 level: fatal ? .critical : .warning, "Kafka producer error",
                 metadata: ["reason": .string(String(cString: rd_kafka_event_error_string(event)))])
+            if rd_kafka_event_error(event) == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN { renewOnceBrokersAnswer(lost: handle) }
         default: break
+        }
+    }
+
+    /// After every broker was lost, replaces the instance as soon as one answers again. A broker may come back without
+    /// its state (the local one loses it on a restart) and then no longer knows this producer's id: librdkafka answers
+    /// its "Unknown Producer Id" by bumping the epoch, which such a broker refuses again, over and over until the
+    /// delivery timeout (10 s, 432 bumps measured), and only that timeout led to a new instance. A broker that kept
+    /// its state costs one new producer id; what the old instance still held fails and is sent again (`renew`).
+    private func renewOnceBrokersAnswer(lost: ProducerHandle) {
+        let alreadyWaiting = awaitingBrokers.withLockedValue { waiting in
+            defer { waiting = true }
+            return waiting
+        }
+        guard !alreadyWaiting else { return }
+        Task {
+            defer { awaitingBrokers.withLockedValue { $0 = false } }
+            while !stopped.withLockedValue({ $0 }), self.handle === lost {
+                if await lost.client.isBrokerReachable(timeout: .seconds(1)) {
+                    do {
+                        try await renew(reason: .brokerUnavailable)
+                    } catch {
+                        logger.error("Kafka producer could not be replaced", metadata: ["error": "\(error)"])
+                    }
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(250))
+            }
         }
     }
 

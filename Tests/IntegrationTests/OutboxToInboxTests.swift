@@ -155,6 +155,33 @@ struct OutboxToInboxTests {
         }
     }
 
+    /// A broker that restarted without its state no longer knows the producer's id, and librdkafka's answer (bumping
+    /// the epoch) never satisfies it: before, only the delivery timeout led to a new producer (10 s in the services).
+    /// With a two-minute timeout here, a delivery within a minute can only come from the renewal once the broker answered.
+    @Test("a producer whose broker restarted without its state delivers again without waiting for its delivery timeout")
+    func producerRenewsOnceTheBrokerAnswersAgain() async throws {
+        let kafka = KafkaConfiguration(
+            bootstrapServers: TestEnvironment.brokers, clientId: "itest-renew", deliveryTimeout: .seconds(120),
+            metadataRefreshInterval: .seconds(1))
+        let producer = try KafkaProducer(configuration: kafka, logger: logger)
+        let topic = Topic.userDeleted.rawValue
+        let message = OutgoingMessage(topic: topic, key: UUID().uuidString, value: Array("before".utf8))
+        try await withRunning([producer]) {
+            try await producer.createTopics([topic], partitions: 3)
+            _ = try await producer.send(message)
+
+            try TestEnvironment.infra("restart-broker")
+            let started = ContinuousClock.now
+            var delivered = false
+            // As the relay does: a send the renewal failed (what the old instance held) is sent again.
+            while !delivered, ContinuousClock.now - started < .seconds(60) {
+                try? await producer.createTopics([topic], partitions: 3)
+                delivered = (try? await producer.send(message)) != nil
+            }
+            #expect(delivered, "no delivery within a minute of the broker's restart: the producer waited for its delivery timeout")
+        }
+    }
+
     /// After a broker lost its log, the retained window goes out again behind what was written since, so a new write
     /// does not wait for a day of events to be published again (issue 51: the local stack's 68,000 retained rows took
     /// 16 s). Deterministic: the relay starts only once both writes wait, publishing one row per batch.

@@ -16,7 +16,7 @@ from .output import C_ERR, C_OFF, bad, ok, out, say, step
 from .report import print_tables, write_report
 from .revocation import measure as measure_revocations
 from .run import Run
-from .stack import readiness
+from .stack import readiness, wait_events_settled
 from .workload import LEDGER, User, Writer
 
 
@@ -54,6 +54,11 @@ def main():
     if not all(states.values()):
         bad(f"the stack is not ready: {states}")
         return 2
+    settled = wait_events_settled(args.ready_timeout)
+    if settled is None:
+        bad(f"the consumer groups did not settle within {args.ready_timeout:g} s (a process's readiness still says events: waiting)")
+        return 2
+    ok(f"every consumer process holds its partitions ({settled:.1f} s)")
     users = [User(i, run_id) for i in range(args.users)]
     canary = Writer("canary", User(args.users, run_id), 0, 1, 1, threading.Event(), 0)
     for u in users + [canary.user]:

@@ -5,7 +5,7 @@ import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from .config import GATEWAY_PORT, LOG_DIR, PG_DATA, PORTS, RUN_DIR, SERVICES, STACK, now, wall
+from .config import GATEWAY_PORT, LOG_DIR, PG_DATA, PORTS, RUN_DIR, SERVICES, STACK, instance_port, instances, now, wall
 from .http import call, port_open
 
 
@@ -91,6 +91,34 @@ def wait_all_ready(limit):
             return now()
         time.sleep(0.1)
     return None
+
+
+# The services that consume events, each in one consumer group.
+CONSUMERS = ["meals", "metrics", "trends", "sharing", "foods"]
+
+
+def events_state(instance):
+    """The `events` check of a process's readiness (`waiting` while its consumer holds no partition), or None."""
+    a = call("GET", "/health/ready", port=instance_port(instance), timeout=2)
+    return (a.body or {}).get("checks", {}).get("events") if isinstance(a.body, dict) else None
+
+
+def wait_until(limit, probe, interval=0.1):
+    """Seconds from now until probe() is true, or None after `limit` seconds."""
+    start = now()
+    while now() - start < limit:
+        if probe():
+            return now() - start
+        time.sleep(interval)
+    return None
+
+
+def wait_events_settled(limit):
+    """Seconds until every consumer process holds partitions of its group, or None after `limit` seconds. A stack of
+    replicas is ready before its groups have settled: each member that joins costs the group a rebalance, which
+    the local broker answers in about 6 s, and until then a meal may not have reached sharing's copy."""
+    consumers = [i for part in CONSUMERS for i in instances(part)]
+    return wait_until(limit, lambda: all(events_state(i) not in ("waiting", None) for i in consumers), interval=0.25)
 
 
 def log_tail(part, lines=15, pattern=None, since_bytes=0):

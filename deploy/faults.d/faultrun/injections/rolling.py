@@ -18,12 +18,10 @@ import time
 from ..config import REPLICAS, SERVICES, instance_port, instances, now
 from ..http import call
 from ..output import bad, ok, say, step
-from ..stack import stack
+from ..stack import CONSUMERS, events_state, stack, wait_until
 from ..workload import LEDGER, TRUTH
 from .kind import FaultKind
 
-# The services that consume events, each in one consumer group.
-CONSUMERS = ["meals", "metrics", "trends", "sharing", "foods"]
 READ_PATHS = ["/api/meals?limit=20", "/api/history/{today}", "/api/trends?period=7d", "/api/users/profile", "/api/auth/me",
               "/api/user/stats", "/api/foods/search?q=apple", "/api/foods/barcode/{barcode}"]
 
@@ -76,21 +74,6 @@ def assigned_partitions(instance):
         return None
     found = re.search(rb"^kafka_consumer_assigned_partitions\{[^}]*\} ([0-9.]+)$", a.raw, re.M)
     return int(float(found.group(1))) if found else 0
-
-
-def events_state(instance):
-    a = call("GET", "/health/ready", port=instance_port(instance), timeout=2)
-    return (a.body or {}).get("checks", {}).get("events") if isinstance(a.body, dict) else None
-
-
-def wait_until(limit, probe, interval=0.1):
-    """Seconds from now until probe() is true, or None after `limit` seconds."""
-    start = now()
-    while now() - start < limit:
-        if probe():
-            return now() - start
-        time.sleep(interval)
-    return None
 
 
 class RollingDeploy(FaultKind):
