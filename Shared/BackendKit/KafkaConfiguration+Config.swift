@@ -21,7 +21,7 @@ extension KafkaConfiguration {
             clientId: clientId,
             deliveryTimeout: .seconds(config.double(forKey: "kafka.delivery.timeout.seconds", default: 10)),
             metadataRefreshInterval: .seconds(config.double(forKey: "kafka.metadata.refresh.seconds", default: 3)),
-            fetchMaxWait: .milliseconds(config.int(forKey: "kafka.fetch.max.wait.milliseconds", default: 20)),
+            fetchMaxWait: .milliseconds(config.int(forKey: "kafka.fetch.max.wait.milliseconds", default: 100)),
             producerLinger: .milliseconds(config.int(forKey: "kafka.linger.milliseconds", default: 2)),
             sessionTimeout: .seconds(config.double(forKey: "kafka.session.timeout.seconds", default: 4)),
             groupInstanceId: Self.groupInstanceId(config: config),
