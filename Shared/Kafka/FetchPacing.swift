@@ -22,6 +22,8 @@ public struct FetchPacing: Sendable, Equatable {
     public let recheck: Duration
     /// Whether the partitions are paused now.
     public private(set) var isPaused = false
+    /// The partitions the last pause applied to (`paused(_:)`): what a resume or a check for unread messages covers.
+    public private(set) var pausedPartitions: Set<TopicPartition> = []
     private var fetchUntil: ContinuousClock.Instant
     private var pausedAt: ContinuousClock.Instant?
 
@@ -48,12 +50,14 @@ public struct FetchPacing: Sendable, Equatable {
     }
 
     /// A poll found nothing: pause once idle for `idleAfter`; while paused, check for unread messages every `recheck`.
-    /// With `settled` false (no partitions, partitions other than those it paused, or one behind its end as last
-    /// heard) it never pauses, and a paused consumer fetches again for `idleAfter`: librdkafka keeps a partition
-    /// paused across a rebalance, so a consumer that rejoined its group after a stall would otherwise sit on its
-    /// backlog until the recheck.
-    public mutating func idle(at now: ContinuousClock.Instant, settled: Bool = true) -> Action {
+    /// `assigned` is the consumer's assignment now, `readToEnd` whether it has read each of those partitions to its end
+    /// as last heard. Unsettled (no partitions, partitions other than those it paused, or one behind its end) it
+    /// never pauses, and a paused consumer fetches again for `idleAfter`: librdkafka keeps a partition paused across
+    /// a rebalance, so a consumer that rejoined its group after a stall would otherwise sit on its backlog until the
+    /// recheck.
+    public mutating func idle(at now: ContinuousClock.Instant, assigned: Set<TopicPartition>, readToEnd: Bool) -> Action {
         guard isEnabled else { return .none }
+        let settled = !assigned.isEmpty && (isPaused ? pausedPartitions == assigned : readToEnd)
         guard settled else {
             fetchUntil = max(fetchUntil, now + idleAfter)
             return resumeIfPaused()
@@ -67,6 +71,11 @@ public struct FetchPacing: Sendable, Equatable {
         isPaused = true
         pausedAt = now
         return .pause
+    }
+
+    /// The partitions a `pause` applied to.
+    public mutating func paused(_ partitions: Set<TopicPartition>) {
+        pausedPartitions = partitions
     }
 
     /// What a `checkForUnread` found: with unread messages, fetch now and for `idleAfter`.

@@ -27,8 +27,6 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// When the partitions are paused for idleness and fetched again (`FetchPacing`); its lock also orders the
     /// pauses and resumes it decides.
     private let pacing: NIOLockedValueBox<FetchPacing>
-    /// The partitions the consumer paused last (read and written only under `pacing`'s lock).
-    private let pausedPartitions = NIOLockedValueBox<Set<TopicPartition>>([])
     /// The consumer group this member belongs to.
     public let groupId: String
     /// The topics this consumer subscribed to.
@@ -178,9 +176,11 @@ public final class KafkaConsumer: @unchecked Sendable {
                     case .message?:
                         let action = state.received(at: .now)
                         self.apply(action, on: handle, pacing: &state)
-                    case nil:
-                        let action = self.idleDecision(&state, handle: handle)
+                    case nil where state.isEnabled:
+                        let (assigned, readToEnd) = handle.readToEnd()
+                        let action = state.idle(at: .now, assigned: assigned, readToEnd: readToEnd)
                         self.apply(action, on: handle, pacing: &state)
+                    case nil: break
                     case .error?: break
                     }
                 }
@@ -206,26 +206,14 @@ public final class KafkaConsumer: @unchecked Sendable {
         return nil
     }
 
-    /// `FetchPacing.idle` with what the consumer's partitions say: settled when it has partitions, the same it
-    /// paused (if paused), each read to its end as last heard. Called under `pacing`'s lock.
-    private func idleDecision(_ state: inout FetchPacing, handle: ConsumerHandle) -> FetchPacing.Action {
-        guard state.isEnabled else { return .none }
-        let (partitions, atEnd) = handle.readToEnd()
-        let settled = pausedPartitions.withLockedValue { paused in
-            !partitions.isEmpty && (state.isPaused ? paused == partitions : atEnd)
-        }
-        return state.idle(at: .now, settled: settled)
-    }
-
     /// Does what `FetchPacing` decided. Called under `pacing`'s lock, which orders the pauses and resumes.
     private func apply(_ action: FetchPacing.Action, on handle: ConsumerHandle, pacing state: inout FetchPacing) {
         switch action {
         case .none: return
-        case .pause: pausedPartitions.withLockedValue { $0 = handle.pauseAssigned() }
-        case .resume: pausedPartitions.withLockedValue { handle.resume($0) }
+        case .pause: state.paused(handle.pauseAssigned())
+        case .resume: handle.resume(state.pausedPartitions)
         case .checkForUnread:
-            let paused = pausedPartitions.withLockedValue { $0 }
-            let found = state.checked(unread: handle.hasUnread(paused), at: .now)
+            let found = state.checked(unread: handle.hasUnread(state.pausedPartitions), at: .now)
             apply(found, on: handle, pacing: &state)
         }
     }
