@@ -96,61 +96,56 @@ struct OutboxToInboxTests {
     /// all-zero topic id), so this test was opt-in.
     @Test("an event written while the broker is down is applied exactly once, and again exactly once after the broker loses its log")
     func exactlyOnceAcrossBrokerRestarts() async throws {
-        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
-        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
         let kafka = KafkaConfiguration(
             bootstrapServers: TestEnvironment.brokers, clientId: "itest", deliveryTimeout: .seconds(3),
             metadataRefreshInterval: .seconds(1))
 
-        try await withPostgres(producerSettings) { producerDB in
-            try await withPostgres(consumerSettings) { consumerDB in
-                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
+        try await withFreshSchemas { producerDB, consumerDB in
 
-                // 1. The broker is down when the state change and its event commit.
-                try TestEnvironment.infra("stop-broker")
-                let userId = UUID()
-                let firstEvent = try await writeEvent(userId: userId, client: producerDB)
+            // 1. The broker is down when the state change and its event commit.
+            try TestEnvironment.infra("stop-broker")
+            let userId = UUID()
+            let firstEvent = try await writeEvent(userId: userId, client: producerDB)
 
-                let relayLog = RecordedLog()
-                try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB, relayLog: relayLog)) {
-                    // Once the relay has tried and failed (its delivery timeout, 3 s), nothing was sent.
-                    let tried = try await TestEnvironment.eventually(timeout: .seconds(60)) { relayLog.count(of: "outbox relay will retry") > 0 }
-                    #expect(tried, "the relay never tried to publish while the broker was down")
-                    #expect(try await offset(of: firstEvent, client: producerDB) == nil, "nothing can be sent while the broker is down")
+            let relayLog = RecordedLog()
+            try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB, relayLog: relayLog)) {
+                // Once the relay has tried and failed (its delivery timeout, 3 s), nothing was sent.
+                let tried = try await TestEnvironment.eventually(timeout: .seconds(60)) { relayLog.count(of: "outbox relay will retry") > 0 }
+                #expect(tried, "the relay never tried to publish while the broker was down")
+                #expect(try await offset(of: firstEvent, client: producerDB) == nil, "nothing can be sent while the broker is down")
 
-                    // 2. The broker comes back: the relay delivers, the consumer applies once.
-                    try TestEnvironment.infra("start-broker")
-                    let applied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
-                        try await appliedCount(of: firstEvent, client: consumerDB) > 0
-                    }
-                    #expect(applied, "the event was never applied")
-
-                    // 3. The broker restarts and forgets everything. The user's next event lands on the same
-                    //    partition at an offset the broker had already given: the relay sees the log was lost
-                    //    and publishes the retained rows again; the consumer re-reads the first event and its
-                    //    inbox drops the repeat.
-                    try TestEnvironment.infra("restart-broker")
-                    let secondEvent = try await writeEvent(userId: userId, client: producerDB)
-                    let secondApplied = try await TestEnvironment.eventually(timeout: .seconds(90)) {
-                        try await appliedCount(of: secondEvent, client: consumerDB) > 0
-                    }
-                    #expect(secondApplied, "the pipeline did not recover after the broker restart")
-
-                    // The first event was published again into the new log, ahead of the second one. The relay
-                    // requeues the retained rows in the transaction that saw the offsets go back, and publishes them
-                    // with its next batch, possibly after the consumer applied the second event.
-                    let republished = try await TestEnvironment.eventually(timeout: .seconds(30)) {
-                        let first = try await offset(of: firstEvent, client: producerDB)
-                        let second = try await offset(of: secondEvent, client: producerDB)
-                        return first != nil && second != nil
-                    }
-                    #expect(republished, "the retained events were not published again after the log was lost")
-                    let firstOffset = try #require(try await offset(of: firstEvent, client: producerDB))
-                    let secondOffset = try #require(try await offset(of: secondEvent, client: producerDB))
-                    #expect(firstOffset < secondOffset, "the retained event was not published again after the log was lost")
-                    #expect(try await appliedCount(of: firstEvent, client: consumerDB) == 1, "the re-delivered event was applied twice")
-                    #expect(try await appliedCount(of: secondEvent, client: consumerDB) == 1)
+                // 2. The broker comes back: the relay delivers, the consumer applies once.
+                try TestEnvironment.infra("start-broker")
+                let applied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                    try await appliedCount(of: firstEvent, client: consumerDB) > 0
                 }
+                #expect(applied, "the event was never applied")
+
+                // 3. The broker restarts and forgets everything. The user's next event lands on the same
+                //    partition at an offset the broker had already given: the relay sees the log was lost
+                //    and publishes the retained rows again; the consumer re-reads the first event and its
+                //    inbox drops the repeat.
+                try TestEnvironment.infra("restart-broker")
+                let secondEvent = try await writeEvent(userId: userId, client: producerDB)
+                let secondApplied = try await TestEnvironment.eventually(timeout: .seconds(90)) {
+                    try await appliedCount(of: secondEvent, client: consumerDB) > 0
+                }
+                #expect(secondApplied, "the pipeline did not recover after the broker restart")
+
+                // The first event was published again into the new log, ahead of the second one. The relay
+                // requeues the retained rows in the transaction that saw the offsets go back, and publishes them
+                // with its next batch, possibly after the consumer applied the second event.
+                let republished = try await TestEnvironment.eventually(timeout: .seconds(30)) {
+                    let first = try await offset(of: firstEvent, client: producerDB)
+                    let second = try await offset(of: secondEvent, client: producerDB)
+                    return first != nil && second != nil
+                }
+                #expect(republished, "the retained events were not published again after the log was lost")
+                let firstOffset = try #require(try await offset(of: firstEvent, client: producerDB))
+                let secondOffset = try #require(try await offset(of: secondEvent, client: producerDB))
+                #expect(firstOffset < secondOffset, "the retained event was not published again after the log was lost")
+                #expect(try await appliedCount(of: firstEvent, client: consumerDB) == 1, "the re-delivered event was applied twice")
+                #expect(try await appliedCount(of: secondEvent, client: consumerDB) == 1)
             }
         }
     }
@@ -187,67 +182,62 @@ struct OutboxToInboxTests {
     /// 16 s). Deterministic: the relay starts only once both writes wait, publishing one row per batch.
     @Test("after a lost log, an event written since is published before the retained window, which is retained from its creation")
     func newEventsGoOutBeforeTheRetainedWindow() async throws {
-        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
-        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
         let kafka = KafkaConfiguration(
             bootstrapServers: TestEnvironment.brokers, clientId: "itest-lanes", deliveryTimeout: .seconds(5),
             metadataRefreshInterval: .seconds(1))
-        try await withPostgres(producerSettings) { producerDB in
-            try await withPostgres(consumerSettings) { consumerDB in
-                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
-                func relay(batchSize: Int) throws -> [any Service] {
-                    let producer = try KafkaProducer(configuration: kafka, logger: logger)
-                    let settings = OutboxRelaySettings(batchSize: batchSize, pollInterval: .milliseconds(100), maxBackoff: .seconds(1))
-                    return [
-                        producer,
-                        TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger),
-                        OutboxRelay(client: producerDB, producer: producer, schema: "itest_producer", settings: settings, logger: logger),
-                    ]
-                }
-                func unsent() async throws -> Int64 {
-                    try await producerDB.query("SELECT count(*) FROM outbox WHERE sent_at IS NULL").decode(Int64.self).first { _ in true } ?? -1
-                }
-                // One user, so one partition: offsets there are the order the consumers read.
-                let userId = UUID()
-                var retained: [UUID] = []
-                for _ in 0..<40 { retained.append(try await writeEvent(userId: userId, client: producerDB)) }
-                // Published long ago by its creation (retention 24 h) and again a minute ago: the purge drops it.
-                let expired = try await writeEvent(userId: UUID(), client: producerDB)
-                try await withRunning(try relay(batchSize: 200)) {
-                    let published = try await TestEnvironment.eventually(timeout: .seconds(60)) { try await unsent() == 0 }
-                    try #require(published, "the relay did not publish the first events")
-                }
-                try await producerDB.query(
-                    "UPDATE outbox SET created_at = now() - interval '2 days', sent_at = now() - interval '1 minute' WHERE event_id = \(expired)")
+        try await withFreshSchemas { producerDB, consumerDB in
+            func relay(batchSize: Int) throws -> [any Service] {
+                let producer = try KafkaProducer(configuration: kafka, logger: logger)
+                let settings = OutboxRelaySettings(batchSize: batchSize, pollInterval: .milliseconds(100), maxBackoff: .seconds(1))
+                return [
+                    producer,
+                    TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger),
+                    OutboxRelay(client: producerDB, producer: producer, schema: "itest_producer", settings: settings, logger: logger),
+                ]
+            }
+            func unsent() async throws -> Int64 {
+                try await producerDB.query("SELECT count(*) FROM outbox WHERE sent_at IS NULL").decode(Int64.self).first { _ in true } ?? -1
+            }
+            // One user, so one partition: offsets there are the order the consumers read.
+            let userId = UUID()
+            var retained: [UUID] = []
+            for _ in 0..<40 { retained.append(try await writeEvent(userId: userId, client: producerDB)) }
+            // Published long ago by its creation (retention 24 h) and again a minute ago: the purge drops it.
+            let expired = try await writeEvent(userId: UUID(), client: producerDB)
+            try await withRunning(try relay(batchSize: 200)) {
+                let published = try await TestEnvironment.eventually(timeout: .seconds(60)) { try await unsent() == 0 }
+                try #require(published, "the relay did not publish the first events")
+            }
+            try await producerDB.query(
+                "UPDATE outbox SET created_at = now() - interval '2 days', sent_at = now() - interval '1 minute' WHERE event_id = \(expired)")
 
-                try TestEnvironment.infra("restart-broker")
-                let detecting = try await writeEvent(userId: userId, client: producerDB)
-                let later = try await writeEvent(userId: userId, client: producerDB)
-                func stored(_ event: UUID) async throws -> Bool {
-                    try await producerDB.query("SELECT count(*) FROM outbox WHERE event_id = \(event)").decode(Int64.self)
-                        .first { _ in true } != 0
-                }
-                try await withRunning(try relay(batchSize: 1)) {
-                    let published = try await TestEnvironment.eventually(timeout: .seconds(60)) { try await unsent() == 0 }
-                    #expect(published, "the relay did not publish everything again")
-                    // The relay purges once it has nothing left to publish.
-                    let purged = try await TestEnvironment.eventually(timeout: .seconds(10)) { try await !stored(expired) }
-                    #expect(purged, "a row published again was kept past its retention from creation")
-                }
-                // `detecting` went out first, at an offset the old log had given: the relay saw the loss and requeued
-                // every published row, itself included. `later` was never published, so it went next.
-                let laterOffset = try #require(try await offset(of: later, client: producerDB))
-                for event in retained + [detecting] {
-                    let republished = try #require(try await offset(of: event, client: producerDB), "\(event) not published again")
-                    #expect(laterOffset < republished, "the event written after the loss waited behind the retained window")
-                }
-                // The retained window kept its own order.
-                var previous: Int64 = -1
-                for event in retained {
-                    let offset = try #require(try await offset(of: event, client: producerDB))
-                    #expect(offset > previous, "the retained window was published out of order")
-                    previous = offset
-                }
+            try TestEnvironment.infra("restart-broker")
+            let detecting = try await writeEvent(userId: userId, client: producerDB)
+            let later = try await writeEvent(userId: userId, client: producerDB)
+            func stored(_ event: UUID) async throws -> Bool {
+                try await producerDB.query("SELECT count(*) FROM outbox WHERE event_id = \(event)").decode(Int64.self)
+                    .first { _ in true } != 0
+            }
+            try await withRunning(try relay(batchSize: 1)) {
+                let published = try await TestEnvironment.eventually(timeout: .seconds(60)) { try await unsent() == 0 }
+                #expect(published, "the relay did not publish everything again")
+                // The relay purges once it has nothing left to publish.
+                let purged = try await TestEnvironment.eventually(timeout: .seconds(10)) { try await !stored(expired) }
+                #expect(purged, "a row published again was kept past its retention from creation")
+            }
+            // `detecting` went out first, at an offset the old log had given: the relay saw the loss and requeued
+            // every published row, itself included. `later` was never published, so it went next.
+            let laterOffset = try #require(try await offset(of: later, client: producerDB))
+            for event in retained + [detecting] {
+                let republished = try #require(try await offset(of: event, client: producerDB), "\(event) not published again")
+                #expect(laterOffset < republished, "the event written after the loss waited behind the retained window")
+            }
+            // The retained window kept its own order.
+            var previous: Int64 = -1
+            for event in retained {
+                let offset = try #require(try await offset(of: event, client: producerDB))
+                #expect(offset > previous, "the retained window was published out of order")
+                previous = offset
             }
         }
     }
@@ -256,160 +246,150 @@ struct OutboxToInboxTests {
     /// fenced for good (every retry failed with PRODUCER_FENCED on the same instance) and the events unsent.
     @Test("events written while the broker is stalled past the delivery timeout are all applied once it resumes")
     func recoversFromBrokerStall() async throws {
-        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
-        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
         let kafka = KafkaConfiguration(
             bootstrapServers: TestEnvironment.brokers, clientId: "itest-stall", deliveryTimeout: .seconds(2),
             metadataRefreshInterval: .seconds(1), groupInstanceId: "itest")
-        try await withPostgres(producerSettings) { producerDB in
-            try await withPostgres(consumerSettings) { consumerDB in
-                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
-                let relayLog = RecordedLog()
-                try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB, relayLog: relayLog)) {
-                    var events: [UUID] = []
-                    for _ in 0..<5 { events.append(try await writeEvent(userId: UUID(), client: producerDB)) }
-                    let flowing = try await TestEnvironment.eventually(timeout: .seconds(60)) {
-                        try await appliedCount(of: events[4], client: consumerDB) > 0
-                    }
-                    try #require(flowing, "events did not flow before the stall")
-
-                    try TestEnvironment.infra("pause-broker")
-                    do {
-                        // Written during the stall, and kept in flight until the delivery timeout failed them: the relay
-                        // says it will retry (waited for, rather than a pause longer than the timeout).
-                        let failedBefore = relayLog.count(of: "outbox relay will retry")
-                        for _ in 0..<5 { events.append(try await writeEvent(userId: UUID(), client: producerDB)) }
-                        let failed = try await TestEnvironment.eventually(timeout: .seconds(60)) {
-                            relayLog.count(of: "outbox relay will retry") > failedBefore
-                        }
-                        #expect(failed, "the stall never failed a delivery: the test proves nothing")
-                    } catch {
-                        try TestEnvironment.infra("resume-broker")
-                        throw error
-                    }
-                    try TestEnvironment.infra("resume-broker")
-                    events.append(try await writeEvent(userId: UUID(), client: producerDB))
-
-                    let allApplied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
-                        for event in events where try await appliedCount(of: event, client: consumerDB) == 0 { return false }
-                        return true
-                    }
-                    #expect(allApplied, "events stayed unapplied after the broker resumed")
-                    for event in events { #expect(try await appliedCount(of: event, client: consumerDB) == 1, "event \(event)") }
-                    // A delivery the stall failed may still have reached the broker, so a row can be applied before its
-                    // retry marks it sent: wait for the marks.
-                    let allSent = try await TestEnvironment.eventually(timeout: .seconds(30)) {
-                        try await producerDB.query("SELECT count(*) FROM outbox WHERE sent_at IS NULL").decode(Int64.self)
-                            .first { _ in true } == 0
-                    }
-                    #expect(allSent, "the relay left rows unsent")
+        try await withFreshSchemas { producerDB, consumerDB in
+            let relayLog = RecordedLog()
+            try await withRunning(try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB, relayLog: relayLog)) {
+                var events: [UUID] = []
+                for _ in 0..<5 { events.append(try await writeEvent(userId: UUID(), client: producerDB)) }
+                let flowing = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                    try await appliedCount(of: events[4], client: consumerDB) > 0
                 }
+                try #require(flowing, "events did not flow before the stall")
+
+                try TestEnvironment.infra("pause-broker")
+                do {
+                    // Written during the stall, and kept in flight until the delivery timeout failed them: the relay
+                    // says it will retry (waited for, rather than a pause longer than the timeout).
+                    let failedBefore = relayLog.count(of: "outbox relay will retry")
+                    for _ in 0..<5 { events.append(try await writeEvent(userId: UUID(), client: producerDB)) }
+                    let failed = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                        relayLog.count(of: "outbox relay will retry") > failedBefore
+                    }
+                    #expect(failed, "the stall never failed a delivery: the test proves nothing")
+                } catch {
+                    try TestEnvironment.infra("resume-broker")
+                    throw error
+                }
+                try TestEnvironment.infra("resume-broker")
+                events.append(try await writeEvent(userId: UUID(), client: producerDB))
+
+                let allApplied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                    for event in events where try await appliedCount(of: event, client: consumerDB) == 0 { return false }
+                    return true
+                }
+                #expect(allApplied, "events stayed unapplied after the broker resumed")
+                for event in events { #expect(try await appliedCount(of: event, client: consumerDB) == 1, "event \(event)") }
+                // A delivery the stall failed may still have reached the broker, so a row can be applied before its
+                // retry marks it sent: wait for the marks.
+                let allSent = try await TestEnvironment.eventually(timeout: .seconds(30)) {
+                    try await producerDB.query("SELECT count(*) FROM outbox WHERE sent_at IS NULL").decode(Int64.self)
+                        .first { _ in true } == 0
+                }
+                #expect(allSent, "the relay left rows unsent")
             }
         }
     }
 
     @Test("an attempt that waits forever on a connection lost under it is abandoned, and its event applied once by the retry")
     func abandonsAnAttemptStuckOnALostConnection() async throws {
-        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
-        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
         let kafka = KafkaConfiguration(bootstrapServers: TestEnvironment.brokers, clientId: "itest-stuck")
-        try await withPostgres(producerSettings) { producerDB in
-            try await withPostgres(consumerSettings) { consumerDB in
-                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
-                let services = try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB, handler: HangOnLostConnectionOnce())
-                try await withRunning(services) {
-                    let event = try await writeEvent(userId: UUID(), client: producerDB)
-                    let applied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
-                        try await appliedCount(of: event, client: consumerDB) > 0
-                    }
-                    #expect(applied, "the event was never applied: the stuck attempt held the consumer")
-                    #expect(try await appliedCount(of: event, client: consumerDB) == 1)
-                    #expect(consumerDB.connectionsLostWhileLeased >= 1)
+        try await withFreshSchemas { producerDB, consumerDB in
+            let services = try pipeline(kafka: kafka, producerDB: producerDB, consumerDB: consumerDB, handler: HangOnLostConnectionOnce())
+            try await withRunning(services) {
+                let event = try await writeEvent(userId: UUID(), client: producerDB)
+                let applied = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                    try await appliedCount(of: event, client: consumerDB) > 0
                 }
+                #expect(applied, "the event was never applied: the stuck attempt held the consumer")
+                #expect(try await appliedCount(of: event, client: consumerDB) == 1)
+                #expect(consumerDB.connectionsLostWhileLeased >= 1)
             }
         }
     }
 
     @Test("a backlog is applied in batches: a rejected event rolls back only its own effect, the others apply exactly once")
     func batchWithRejection() async throws {
-        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
-        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
         let kafka = KafkaConfiguration(bootstrapServers: TestEnvironment.brokers, clientId: "itest-batch")
-        try await withPostgres(producerSettings) { producerDB in
-            try await withPostgres(consumerSettings) { consumerDB in
-                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
-                let producer = try KafkaProducer(configuration: kafka, logger: logger)
-                let users = (0..<30).map { _ in UUID() }
-                let poison = users[17]
-                var ids: [UUID] = []
-                try await withRunning([producer]) {
-                    try await producer.createTopics([Topic.userDeleted.rawValue], partitions: 3)
-                    for user in users {
-                        let envelope = EventEnvelope(source: "itest", subject: user.uuidString, data: UserDeleted(userId: user, deletedAt: Date()))
-                        ids.append(envelope.id)
-                        _ = try await producer.send(
-                            OutgoingMessage(topic: Topic.userDeleted.rawValue, key: envelope.subject, value: try EventCoding.encode(envelope)))
+        try await withFreshSchemas { producerDB, consumerDB in
+            let producer = try KafkaProducer(configuration: kafka, logger: logger)
+            let users = (0..<30).map { _ in UUID() }
+            let poison = users[17]
+            var ids: [UUID] = []
+            try await withRunning([producer]) {
+                try await producer.createTopics([Topic.userDeleted.rawValue], partitions: 3)
+                for user in users {
+                    let envelope = EventEnvelope(source: "itest", subject: user.uuidString, data: UserDeleted(userId: user, deletedAt: Date()))
+                    ids.append(envelope.id)
+                    _ = try await producer.send(
+                        OutgoingMessage(topic: Topic.userDeleted.rawValue, key: envelope.subject, value: try EventCoding.encode(envelope)))
+                }
+                // The consumer starts behind a backlog, so it fetches the events together.
+                let consumer = try KafkaConsumer(
+                    configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
+                let inbox = InboxConsumer(
+                    client: consumerDB, consumer: consumer, handler: RecordUnlessPoison(poison: poison), logger: logger, maxBackoff: .seconds(1))
+                try await withRunning([inbox]) {
+                    let done = try await TestEnvironment.eventually(timeout: .seconds(60)) {
+                        try await consumerDB.query("SELECT count(*) FROM inbox WHERE event_id = ANY(\(ids))").decode(Int64.self)
+                            .first { _ in true } == Int64(ids.count)
                     }
-                    // The consumer starts behind a backlog, so it fetches the events together.
-                    let consumer = try KafkaConsumer(
-                        configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
-                    let inbox = InboxConsumer(
-                        client: consumerDB, consumer: consumer, handler: RecordUnlessPoison(poison: poison), logger: logger, maxBackoff: .seconds(1))
-                    try await withRunning([inbox]) {
-                        let done = try await TestEnvironment.eventually(timeout: .seconds(60)) {
-                            try await consumerDB.query("SELECT count(*) FROM inbox WHERE event_id = ANY(\(ids))").decode(Int64.self)
-                                .first { _ in true } == Int64(ids.count)
-                        }
-                        #expect(done, "not every event reached the inbox")
-                    }
+                    #expect(done, "not every event reached the inbox")
                 }
-                for (user, id) in zip(users, ids) {
-                    #expect(try await appliedCount(of: id, client: consumerDB) == (user == poison ? 0 : 1), "event of user \(user)")
-                }
-                // The rejected event is not lost: it waits, whole, in parked_events with the handler's reason.
-                var parked: [(UUID, String)] = []
-                for try await row in try await consumerDB.query("SELECT event_id, reason FROM parked_events").decode((UUID, String).self) {
-                    parked.append(row)
-                }
-                #expect(parked.map(\.0) == [ids[17]] && parked.map(\.1) == ["poison"])
             }
+            for (user, id) in zip(users, ids) {
+                #expect(try await appliedCount(of: id, client: consumerDB) == (user == poison ? 0 : 1), "event of user \(user)")
+            }
+            // The rejected event is not lost: it waits, whole, in parked_events with the handler's reason.
+            var parked: [(UUID, String)] = []
+            for try await row in try await consumerDB.query("SELECT event_id, reason FROM parked_events").decode((UUID, String).self) {
+                parked.append(row)
+            }
+            #expect(parked.map(\.0) == [ids[17]] && parked.map(\.1) == ["poison"])
         }
     }
 
     @Test("an idle consumer pauses its partitions, and the relay's notice of a publish wakes it at once (its recheck is two minutes away)")
     func idleConsumerWokenByNotice() async throws {
-        let producerSettings = try TestEnvironment.postgresSettings(schema: "itest_producer")
-        let consumerSettings = try TestEnvironment.postgresSettings(schema: "itest_consumer")
         let kafka = KafkaConfiguration(
             bootstrapServers: TestEnvironment.brokers, clientId: "itest", deliveryTimeout: .seconds(3), metadataRefreshInterval: .seconds(1),
             consumerCloseWait: .zero, consumerIdlePause: .milliseconds(500), consumerIdleRecheck: .seconds(120))
-        try await withPostgres(producerSettings) { producerDB in
-            try await withPostgres(consumerSettings) { consumerDB in
-                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
-                let producer = try KafkaProducer(configuration: kafka, logger: logger)
-                let relay = OutboxRelay(
-                    client: producerDB, producer: producer, schema: "itest_producer",
-                    settings: OutboxRelaySettings(pollInterval: .seconds(120), maxBackoff: .seconds(1)), logger: logger)
-                let consumer = try KafkaConsumer(
-                    configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
-                let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
-                let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
-                try await withRunning([producer, topicSetup, relay, inbox]) {
-                    // The first event arrives while the new member fetches (it joined with something to catch up on).
-                    let first = try await writeEvent(userId: UUID(), client: producerDB)
-                    #expect(try await TestEnvironment.eventually(timeout: .seconds(60)) { try await appliedCount(of: first, client: consumerDB) > 0 })
-                    #expect(consumer.pausesWhenIdle)
-                    let paused = try await TestEnvironment.eventually(timeout: .seconds(10)) { consumer.isPausedForIdleness }
-                    #expect(paused, "the consumer never paused after 500 ms without a message")
+        try await withFreshSchemas { producerDB, consumerDB in
+            let producer = try KafkaProducer(configuration: kafka, logger: logger)
+            let relay = OutboxRelay(
+                client: producerDB, producer: producer, schema: "itest_producer",
+                settings: OutboxRelaySettings(pollInterval: .seconds(120), maxBackoff: .seconds(1)), logger: logger)
+            let consumer = try KafkaConsumer(
+                configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [Topic.userDeleted.rawValue], logger: logger)
+            let inbox = InboxConsumer(client: consumerDB, consumer: consumer, handler: RecordDeletion(), logger: logger, maxBackoff: .seconds(1))
+            let topicSetup = TopicSetup(producer: producer, topics: [Topic.userDeleted.rawValue], partitions: 3, logger: logger)
+            try await withRunning([producer, topicSetup, relay, inbox]) {
+                // The first event arrives while the new member fetches (it joined with something to catch up on).
+                let first = try await writeEvent(userId: UUID(), client: producerDB)
+                #expect(try await TestEnvironment.eventually(timeout: .seconds(60)) { try await appliedCount(of: first, client: consumerDB) > 0 })
+                #expect(consumer.pausesWhenIdle)
+                let paused = try await TestEnvironment.eventually(timeout: .seconds(10)) { consumer.isPausedForIdleness }
+                #expect(paused, "the consumer never paused after 500 ms without a message")
 
-                    // Paused, it sends no fetch; only the notice the relay sends with its publish can bring the next
-                    // event in before the recheck (120 s) or the relay's poll (120 s; the insert's own NOTIFY wakes it).
-                    let second = try await writeEvent(userId: UUID(), client: producerDB)
-                    let applied = try await TestEnvironment.eventually(timeout: .seconds(15)) {
-                        try await appliedCount(of: second, client: consumerDB) > 0
-                    }
-                    #expect(applied, "the paused consumer was not woken by the relay's notice")
+                // Paused, it sends no fetch; only the notice the relay sends with its publish can bring the next
+                // event in before the recheck (120 s) or the relay's poll (120 s; the insert's own NOTIFY wakes it).
+                let second = try await writeEvent(userId: UUID(), client: producerDB)
+                let applied = try await TestEnvironment.eventually(timeout: .seconds(15)) {
+                    try await appliedCount(of: second, client: consumerDB) > 0
                 }
+                #expect(applied, "the paused consumer was not woken by the relay's notice")
+            }
+        }
+    }
+
+    /// Runs `body` with pools on the producer and consumer schemas, both emptied and migrated afresh (`resetSchemas`).
+    func withFreshSchemas(_ body: @Sendable (PostgresPool, PostgresPool) async throws -> Void) async throws {
+        try await withPostgres(try TestEnvironment.postgresSettings(schema: "itest_producer")) { producerDB in
+            try await withPostgres(try TestEnvironment.postgresSettings(schema: "itest_consumer")) { consumerDB in
+                try await resetSchemas(producerDB: producerDB, consumerDB: consumerDB)
+                try await body(producerDB, consumerDB)
             }
         }
     }
