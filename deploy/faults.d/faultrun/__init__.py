@@ -4,8 +4,9 @@ While writer threads keep a steady write load on the gateway (manual meals, cons
 share links, packaged products in the foods service), it injects faults one after another through `deploy/stack`
 (SIGKILL and restart of every service and the gateway, a broker restart, a PostgreSQL restart, SIGTERM during a
 batch of in-flight requests for every part, and a stall of every part: SIGSTOP, then SIGCONT), measures each part's
-way back to ready and to events flowing (and, for a stall, its slowest request), then waits for the events to drain
-and checks that every acknowledged write is there and that every event's effect reached the read models exactly once.
+way back to ready and to events flowing (within --events-limit, 10 s, of its return; for a stall, --stall-limit and its
+slowest request), then waits for the events to drain and checks that every acknowledged write is there and that
+every event's effect reached the read models exactly once.
 
 Every write is recorded with its outcome:
   ack        2xx: it happened; its result (id, version, state) is the ground truth;

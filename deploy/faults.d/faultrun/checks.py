@@ -355,6 +355,14 @@ def run_checks(run, users, canary):
     check("recovery", f"event paths working again after each injection (a new write through them within {run.args.canary_timeout:g} s)",
           len(run.injections), len(run.injections) - len(stuck), len(stuck),
           "slowest " + str(max((i["eventsFlowingAfter"] or 0) for i in run.injections)) + " s" if run.injections else "")
+    # Issue 51: events flow again within seconds of any part's return, not only after a stall (which checks its own).
+    limit = run.args.events_limit
+    timed = [i for i in run.injections if i["kind"] != "stall" and i["eventsFlowingAfter"] is not None]
+    slow = [i for i in timed if i["eventsFlowingAfter"] > limit]
+    check("recovery", f"events flowing within {limit:g} s of each kill, restart and drain (from the part's start or its port)",
+          len(timed), len(timed) - len(slow), len(slow),
+          ", ".join(f"{i['part']} {i['signal']}: {i['eventsFlowingAfter']} s" for i in slow)
+          or ("slowest " + str(max(i["eventsFlowingAfter"] for i in timed)) + " s" if timed else ""))
     check("processes", "parts that exited without being told to", 0, len([f for f in run.findings if f["kind"] == "unexpected exit"]),
           len([f for f in run.findings if f["kind"] == "unexpected exit"]))
 

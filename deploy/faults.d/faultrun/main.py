@@ -31,6 +31,8 @@ def parse_args():
     p.add_argument("--ready-limit", type=float, default=5, help="requirement: seconds from a part's start to all ready")
     p.add_argument("--ready-timeout", type=float, default=90, help="give up waiting for ready after this long")
     p.add_argument("--canary-timeout", type=float, default=60)
+    p.add_argument("--events-limit", type=float, default=10,
+                   help="requirement: seconds from a killed, restarted or drained part's return to events flowing again")
     p.add_argument("--quiet-timeout", type=float, default=240, help="how long to wait for the events to drain")
     defaults = ",".join(k.name for k in KINDS if k.default)
     p.add_argument("--only", default="", help=f"comma-separated subset: {defaults} (default all)")
