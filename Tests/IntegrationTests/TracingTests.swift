@@ -53,9 +53,13 @@ struct TracingTests {
         }
         #expect(trends.days.last?.calories == 640, "the trends day summary never showed the meal")
 
-        // Spans are exported when they end, in batches: wait until the trends consumer's span has arrived.
+        // Spans are exported when they end, in batches of each process's own exporter: wait until the trends
+        // consumer's span and the publish span it continues have both arrived (the consumer's may come first).
         let arrived = try await TestEnvironment.eventually(timeout: .seconds(30)) {
-            receiver.spans(inTrace: client.traceId).contains(where: Self.isTrendsApplyingMeal)
+            let spans = receiver.spans(inTrace: client.traceId)
+            return spans.contains { consumer in
+                Self.isTrendsApplyingMeal(consumer) && spans.contains { $0.spanId == consumer.parentSpanId && $0.kind == .producer }
+            }
         }
         let spans = receiver.spans(inTrace: client.traceId)
         #expect(arrived, "the trends consumer's span never reached the receiver; spans of the trace: \(spans)")

@@ -24,6 +24,9 @@
 #     10 s, LOAD_GENERATOR_BIN_DIR...); from the line of JSON it writes (.local/load/summary-<users>.json): the
 #     stack's CPU per request by process (goal: at most 6 ms; today 12.0 ms, the broker 4.5 ms of it), reads p50 /
 #     p99 (goal: p99 at most 25 ms; today 40.9 ms), writes p50 / p99.
+# Before any of them it settles: a throwaway account writes one event of each kind auth, meals and metrics publish,
+# and the figures wait until every outbox is published and every consumer caught up (a stack started on a database
+# that outlived its broker publishes its retained events again at each relay's first publish).
 # Runs rest, then latency, then load (before the load's traffic, as the rest window needs). Starts the stack as
 # deploy/load does (release build, or NUTRITION_BIN_DIR's binaries; the load run's route table for
 # BENCH_LOAD_USERS users) unless one answers on the gateway port, which is then measured as it is; stops at the end
