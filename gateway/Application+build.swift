@@ -25,7 +25,7 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
     let revocations = RevocationSync(staleAfter: settings.revocationsStaleAfter)
     let poller = RevocationPoller(
         url: revocationsURL, client: client, verifier: verifier, sync: revocations, interval: settings.revocationsPollInterval,
-        now: GatewayClock.system.date, logger: logger)
+        wait: settings.revocationsWait, now: GatewayClock.system.date, logger: logger)
     // Rate limits shared with the other gateways when a database is configured (docs/GATEWAY.md, "Rate limits across gateways").
     let sharedLimits = try RateLimitStoreSettings.load(config: config).map { storeSettings in
         try SharedRateLimiter.postgres(

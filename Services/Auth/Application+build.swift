@@ -60,9 +60,12 @@ func buildApplication(config: ConfigReader, logger: Logger, now: @escaping @Send
         .addRoutes(to: router)
     ProfileSyncController(store: accountStore, now: now).addRoutes(to: router)
     ExportController(part: AccountExportTables.part, pool: client).addRoutes(to: router)
-    RevocationController(client: client, revocations: sessions.revocations, now: now).addRoutes(to: router)
+    let revocationNotices = RevocationNotices(client: client, notices: NoticeBroadcast(), logger: logger)
+    RevocationController(client: client, revocations: sessions.revocations, notices: revocationNotices.notices, now: now)
+        .addRoutes(to: router)
 
     return BackendApplication(
-        infrastructure: infrastructure, services: [hasher, mailRelay, infrastructure.syncPurge(syncSettings, idempotencyKeys: false)], router: router,
+        infrastructure: infrastructure,
+        services: [hasher, mailRelay, revocationNotices, infrastructure.syncPurge(syncSettings, idempotencyKeys: false)], router: router,
         http: try HTTPServerSettings(config: config, defaultPort: 8081), logger: logger)
 }

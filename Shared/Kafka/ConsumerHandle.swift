@@ -106,34 +106,58 @@ final class ConsumerHandle: @unchecked Sendable {
         _ = rd_kafka_query_watermark_offsets(client.pointer, first.topic, first.partition, &low, &high, Self.brokerAnswerLimit)
     }
 
-    /// Whether any of `partitions` has messages after the consumer's position in it: each end asked of its leader (a
-    /// ListOffsets round trip each, no fetch), the position the consumer's own, or the group's committed offset when
-    /// it has read nothing there since its assignment. True when anything cannot be told (better a fetch too many).
+    /// Whether any of `partitions` has messages after the consumer's position in it: their ends asked of their leaders
+    /// (one ListOffsets request per leader for all of them, no fetch; it was two per partition, a low and a high
+    /// watermark each, 42 requests every recheck for a consumer of 7 topics), the position the consumer's own, or the
+    /// group's committed offset when it has read nothing there since its assignment. True when anything cannot be
+    /// told (better a fetch too many).
     func hasUnread(_ partitions: Set<TopicPartition>) -> Bool {
         guard !partitions.isEmpty else { return false }
         guard let list = Self.list(of: partitions) else { return true }
         defer { rd_kafka_topic_partition_list_destroy(list) }
         guard rd_kafka_position(client.pointer, list) == RD_KAFKA_RESP_ERR_NO_ERROR else { return true }
-        if (0..<Int(list.pointee.cnt)).contains(where: { list.pointee.elems[$0].offset < 0 }) {
+        let count = Int(list.pointee.cnt)
+        if (0..<count).contains(where: { list.pointee.elems[$0].offset < 0 }) {
             guard let committed = rd_kafka_topic_partition_list_copy(list) else { return true }
             defer { rd_kafka_topic_partition_list_destroy(committed) }
             guard rd_kafka_committed(client.pointer, committed, Self.brokerAnswerLimit) == RD_KAFKA_RESP_ERR_NO_ERROR else { return true }
-            for index in 0..<Int(list.pointee.cnt) where list.pointee.elems[index].offset < 0 {
+            for index in 0..<count where list.pointee.elems[index].offset < 0 {
                 list.pointee.elems[index].offset = committed.pointee.elems[index].offset
             }
         }
-        for index in 0..<Int(list.pointee.cnt) {
-            let element = list.pointee.elems[index]
-            var low: Int64 = 0
-            var high: Int64 = 0
-            guard
-                rd_kafka_query_watermark_offsets(client.pointer, element.topic, element.partition, &low, &high, Self.brokerAnswerLimit)
-                    == RD_KAFKA_RESP_ERR_NO_ERROR
-            else { return true }
-            // Nothing read and nothing committed: unread whenever the partition holds anything.
-            if high > max(element.offset, low) { return true }
+        guard let ends = listedOffsets(of: list, at: Int64(RD_KAFKA_OFFSET_END)) else { return true }
+        defer { rd_kafka_topic_partition_list_destroy(ends) }
+        // Nothing read and nothing committed: unread whenever the partition holds anything, so its start is needed too.
+        var starts: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?
+        if (0..<count).contains(where: { list.pointee.elems[$0].offset < 0 }) {
+            guard let found = listedOffsets(of: list, at: Int64(RD_KAFKA_OFFSET_BEGINNING)) else { return true }
+            starts = found
+        }
+        defer { starts.map { rd_kafka_topic_partition_list_destroy($0) } }
+        for index in 0..<count {
+            let read = max(list.pointee.elems[index].offset, starts?.pointee.elems[index].offset ?? 0)
+            if ends.pointee.elems[index].offset > read { return true }
         }
         return false
+    }
+
+    /// A copy of `list` with each partition's offset at the logical position `logical` (`RD_KAFKA_OFFSET_END` or
+    /// `RD_KAFKA_OFFSET_BEGINNING`) as its leader reports it now, in the same order: one ListOffsets request per
+    /// leader (`rd_kafka_offsets_for_times`, which passes the logical positions on as Kafka's "latest" and "earliest"
+    /// timestamps). Nil when any partition's could not be had; the caller owns the copy.
+    private func listedOffsets(
+        of list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>, at logical: Int64
+    ) -> UnsafeMutablePointer<rd_kafka_topic_partition_list_t>? {
+        guard let copy = rd_kafka_topic_partition_list_copy(list) else { return nil }
+        let count = Int(copy.pointee.cnt)
+        for index in 0..<count { copy.pointee.elems[index].offset = logical }
+        let answered = rd_kafka_offsets_for_times(client.pointer, copy, Self.brokerAnswerLimit) == RD_KAFKA_RESP_ERR_NO_ERROR
+        guard answered, (0..<count).allSatisfy({ copy.pointee.elems[$0].err == RD_KAFKA_RESP_ERR_NO_ERROR && copy.pointee.elems[$0].offset >= 0 })
+        else {
+            rd_kafka_topic_partition_list_destroy(copy)
+            return nil
+        }
+        return copy
     }
 
     /// A new librdkafka list of `partitions`, owned by the caller (nil when out of memory).

@@ -150,6 +150,14 @@ public final class KafkaConsumer: @unchecked Sendable {
     /// Whether its partitions are paused for idleness now.
     public var isPausedForIdleness: Bool { pacing.withLockedValue { $0.isPaused } }
 
+    /// What the paused consumer's recheck would find now in its paused partitions (all assigned ones when none are
+    /// paused): whether any has messages after its position. Asks the broker.
+    @_spi(Testing) public func hasUnreadForTesting() async -> Bool {
+        let handle = self.handle
+        let paused = pacing.withLockedValue { $0.pausedPartitions }
+        return (try? await KafkaBlockingPool.run { handle.hasUnread(paused.isEmpty ? handle.readToEnd().partitions : paused) }) ?? true
+    }
+
     /// Told that one of its topics has new messages (`PublishNotices`): an idle consumer fetches again at once.
     public func wake() async {
         guard pausesWhenIdle else { return }

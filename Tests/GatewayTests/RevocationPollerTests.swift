@@ -17,7 +17,8 @@ struct RevocationPollerTests {
     let tokens = TokenFactory()
 
     /// An auth service stand-in: `/revocations` answers one revocation of the factory's session and cursor `c1` to a
-    /// first poll, nothing new and cursor `c2` to `after=c1`, 400 to anything else; `/broken` answers 500.
+    /// first poll (400 if it asks to be held), nothing new and cursor `c2` to `after=c1`, 400 to anything else;
+    /// `/broken` answers 500; `/held` answers `after=c1&wait=3.0` as `/revocations` does, after 2.5 s.
     func revocationServer() -> some ApplicationProtocol {
         let router = Router()
         let now = Date()
@@ -28,13 +29,24 @@ struct RevocationPollerTests {
         router.get("/revocations") { request, _ -> Response in
             let page: RevocationPage
             switch request.uri.queryParameters["after"].map(String.init) {
-            case nil: page = first
+            case nil:
+                // A first poll loads everything at once: never held.
+                guard request.uri.queryParameters["wait"] == nil else { return Response(status: .badRequest) }
+                page = first
             case "c1": page = next
             default: return Response(status: .badRequest)
             }
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: try page.encoded())))
         }
         router.get("/broken") { _, _ -> Response in Response(status: .internalServerError) }
+        // Holds a poll with a cursor as the auth service does with nothing new: 2.5 s, longer than a plain poll's timeout.
+        router.get("/held") { request, _ -> Response in
+            guard request.uri.queryParameters["after"] == "c1", request.uri.queryParameters["wait"] == "3.0" else {
+                return Response(status: .badRequest)
+            }
+            try await Task.sleep(for: .milliseconds(2500))
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: try next.encoded())))
+        }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
@@ -69,5 +81,29 @@ struct RevocationPollerTests {
         #expect(verifier.cachedVerification(of: token) == nil)
         await #expect(throws: AccessTokenError.revoked) { _ = try await verifier.verify(token) }
         #expect(metrics.counterTotal(label: "gateway_revocations_sync_failures_total", dimensions: [("reason", "status")]) == 1)
+    }
+
+    @Test("a poll with a cursor asks for the answer to be held up to `wait` and waits that much longer for it; the first poll does not")
+    func heldPoll() async throws {
+        let verifier = AccessTokenVerifier(policy: tokens.policy)
+        try await verifier.replaceKeys(jwksJSON: tokens.jwks)
+        let sync = RevocationSync(staleAfter: .seconds(10))
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        do {
+            try await revocationServer().test(.live) { server in
+                let base = "http://127.0.0.1:\(server.port!)"
+                let poller = { (path: String) in
+                    RevocationPoller(
+                        url: URL(string: base + path)!, client: client, verifier: verifier, sync: sync, interval: .milliseconds(500),
+                        wait: .seconds(3), now: { Date() }, logger: Logger(label: "revocations-test"), metrics: TestMetrics())
+                }
+                #expect(await poller("/revocations").poll(after: nil) == "c1", "a first poll is not held (no wait asked)")
+                #expect(await poller("/held").poll(after: "c1") == "c2")
+            }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
     }
 }

@@ -18,7 +18,7 @@ import Testing
 @testable import Gateway
 
 /// The real auth service (on the itest_auth schema, the real broker) behind the real gateway, both live on loopback;
-/// the gateway polls the auth service's revocations every 500 ms, as deployed.
+/// the gateway polls the auth service's revocations as deployed (held up to 4 s, 500 ms apart).
 struct IdentityStack: Sendable {
     let gateway: any TestClientProtocol
     let clock: TestClock
@@ -97,7 +97,7 @@ struct IdentityStack: Sendable {
             let revocations = RevocationSync(staleAfter: .seconds(10))
             let poller = RevocationPoller(
                 url: URL(string: "http://127.0.0.1:\(authPort)/internal/revocations")!, client: client, verifier: verifier, sync: revocations,
-                interval: .milliseconds(500), now: gatewayClock.date, logger: TestEnvironment.logger)
+                interval: .milliseconds(500), wait: .seconds(4), now: gatewayClock.date, logger: TestEnvironment.logger)
             #expect(await poller.poll(after: nil) != nil, "the gateway could not load the auth service's revocations")
             let application = Gateway.makeGatewayApplication(
                 settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(),

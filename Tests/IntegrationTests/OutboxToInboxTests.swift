@@ -1,7 +1,7 @@
 import BackendKit
 import EventContracts
 import Foundation
-import Kafka
+@_spi(Testing) import Kafka
 import Logging
 import Messaging
 import PostgresNIO
@@ -381,6 +381,41 @@ struct OutboxToInboxTests {
                 }
                 #expect(applied, "the paused consumer was not woken by the relay's notice")
             }
+        }
+    }
+
+    @Test("a paused consumer that missed every notice finds what is unread at its recheck, and nothing when all is read")
+    func idleConsumerRecheck() async throws {
+        let kafka = KafkaConfiguration(
+            bootstrapServers: TestEnvironment.brokers, clientId: "itest", deliveryTimeout: .seconds(3), metadataRefreshInterval: .seconds(1),
+            consumerCloseWait: .zero, consumerIdlePause: .milliseconds(300), consumerIdleRecheck: .seconds(1))
+        let topic = "itest.recheck.\(UUID().uuidString.prefix(8).lowercased())"
+        let producer = try KafkaProducer(configuration: kafka, logger: logger)
+        try await withRunning([producer]) {
+            try await producer.createTopics([topic], partitions: 3)
+            let consumer = try KafkaConsumer(configuration: kafka, groupId: "itest-\(UUID().uuidString.prefix(8))", topics: [topic], logger: logger)
+            let received = Mutex<[String]>([])
+            let reader = Task {
+                while !Task.isCancelled {
+                    let batch = try await consumer.nextBatch(limit: 10)
+                    received.withLock { $0 += batch.compactMap { $0.key.map { String(decoding: $0, as: UTF8.self) } } }
+                    for message in batch { try await consumer.commit(message) }
+                }
+            }
+            // Sent straight to the broker: no relay, no notice; only the recheck (every second) can find them.
+            for key in ["into-partitions-never-read", "after-one-was-read"] {
+                #expect(try await TestEnvironment.eventually(timeout: .seconds(30)) { consumer.isPausedForIdleness }, "never paused")
+                #expect(await consumer.hasUnreadForTesting() == false, "\(key): read to the end, yet the recheck finds something")
+                _ = try await producer.send(OutgoingMessage(topic: topic, key: key, value: Array("{}".utf8)))
+                let found = try await TestEnvironment.eventually(timeout: .seconds(30)) { received.withLock { $0.contains(key) } }
+                #expect(found, "\(key): the paused consumer's recheck did not find the message")
+            }
+            #expect(try await TestEnvironment.eventually(timeout: .seconds(30)) { consumer.isPausedForIdleness })
+            reader.cancel()
+            _ = try? await reader.value
+            _ = try await producer.send(OutgoingMessage(topic: topic, key: "unread", value: Array("{}".utf8)))
+            #expect(await consumer.hasUnreadForTesting(), "a message nobody read is not found")
+            await consumer.close()
         }
     }
 

@@ -1,3 +1,5 @@
+import AccessTokens
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -51,6 +53,34 @@ struct RevocationTests {
                 .delete, "/api/users/me", json: #"{"password":"a new long passphrase"}"#, token: kept.accessToken)
             #expect(deleted.status == .noContent)
             #expect(try await Self.refusedByGateway(kept.accessToken, on: stack.gateway), "account deletion")
+        }
+    }
+
+    /// Asks the auth service's revocation list directly, as a gateway's poller does.
+    static func revocationPage(authPort: Int, query: String) async throws -> RevocationPage {
+        let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(authPort)/internal/revocations\(query)"), timeout: .seconds(60))
+        #expect(response.status == .ok)
+        return try RevocationPage.decoded(from: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+    }
+
+    @Test("a poll with nothing new is held and answered as soon as a session ends, with that session")
+    func heldPollWakesOnSignOut() async throws {
+        try await IdentityStack.run { stack in
+            let session = try await stack.gateway.register(email: "uma@example.com")
+            let first = try await Self.revocationPage(authPort: stack.authPort, query: "")
+            #expect(first.revocations.isEmpty)
+            // Held for at most 30 s; answered before the 20 s guard only if the sign-out woke it.
+            let held = Task { try await Self.revocationPage(authPort: stack.authPort, query: "?after=\(first.cursor)&wait=30") }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await stack.gateway.call(.post, "/api/auth/logout", token: session.accessToken).status == .noContent)
+            let answer = try await TestEnvironment.result(of: { try await held.value }, within: .seconds(20))
+            #expect(answer?.revocations.count == 1, "the held poll was not answered with the sign-out")
+
+            let refused = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: "http://127.0.0.1:\(stack.authPort)/internal/revocations?after=\(first.cursor)&wait=31"),
+                timeout: .seconds(10))
+            #expect(refused.status == .badRequest, "a wait above 30 s is refused")
         }
     }
 

@@ -84,6 +84,20 @@ enum TestEnvironment {
         }
         return try await condition()
     }
+
+    /// `work`'s result, or nil when `limit` passes first (the work is then cancelled): for answers that only an event
+    /// ends sooner than their own timeout.
+    static func result<T: Sendable>(of work: @escaping @Sendable () async throws -> T, within limit: Duration) async throws -> T? {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
 }
 
 /// How many rows of `table` in the client's schema belong to `userId` (purge checks).

@@ -23,9 +23,13 @@ struct GatewaySettings: Sendable {
     /// Where the auth service lists revoked sessions (`GATEWAY_REVOCATIONS_URL`; default the `auth` upstream's
     /// `/internal/revocations`, a path the routes file does not expose).
     var revocationsURL: URL?
-    /// How often that list is polled (`GATEWAY_REVOCATIONS_POLL_SECONDS`, default 0.5): a sign-out reaches this gateway
-    /// within about one poll plus one round trip.
+    /// The pause after each answer of that list before the next poll (`GATEWAY_REVOCATIONS_POLL_SECONDS`, default 0.5).
     var revocationsPollInterval: Duration = .milliseconds(500)
+    /// How long the auth service may hold a poll until a session ends (`GATEWAY_REVOCATIONS_WAIT_SECONDS`, default 4; 0
+    /// for plain polls every `revocationsPollInterval`): a sign-out reaches this gateway within a round trip, and an
+    /// idle gateway asks about every 4.5 s. Kept below the stale bound less the poll's 2 s of round trip, so a held
+    /// poll never reads as stale.
+    var revocationsWait: Duration = .seconds(4)
     /// How long without a successful poll before readiness reports the revocations `stale`
     /// (`GATEWAY_REVOCATIONS_STALE_SECONDS`, default 10).
     var revocationsStaleAfter: Duration = .seconds(10)
@@ -59,6 +63,12 @@ extension GatewaySettings {
         self.revocationsURL = try Self.authURL(config, name: "revocations", path: "internal/revocations", routes: routes)
         self.revocationsPollInterval = .seconds(config.double(forKey: "gateway.revocations.poll.seconds", default: 0.5))
         self.revocationsStaleAfter = .seconds(config.double(forKey: "gateway.revocations.stale.seconds", default: 10))
+        let wait = config.double(forKey: "gateway.revocations.wait.seconds", default: 4)
+        guard wait >= 0, wait <= 30, .seconds(wait + 2) < revocationsStaleAfter else {
+            throw ConfigurationError.invalid(
+                "GATEWAY_REVOCATIONS_WAIT_SECONDS", reason: "must be from 0 to 30 and 2 s below GATEWAY_REVOCATIONS_STALE_SECONDS")
+        }
+        self.revocationsWait = .seconds(wait)
         self.trustedProxies = try config.string(forKey: "gateway.trusted.proxies", default: "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             .map { text in

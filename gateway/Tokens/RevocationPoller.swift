@@ -8,7 +8,8 @@ import ServiceDefaults
 import ServiceLifecycle
 
 /// Keeps the verifier's revocations current: asks the auth service for the sessions ended since the last answer
-/// (`GET /internal/revocations?after=<cursor>`, all live ones the first time) every `interval`, and hands them to the
+/// (`GET /internal/revocations?after=<cursor>&wait=<seconds>`, all live ones the first time), which holds the answer
+/// until a session ends or `wait` passes, and asks again `interval` after each answer; hands them to the
 /// verifier, which drops the cached tokens they refuse. A failed poll is retried with backoff and keeps the cursor,
 /// so nothing recorded meanwhile is skipped. Publishes `gateway_revocations_known` and
 /// `gateway_revocations_sync_age_seconds` (time since the last successful poll) on every round, and counts failures
@@ -19,6 +20,8 @@ struct RevocationPoller: Service {
     let verifier: AccessTokenVerifier
     let sync: RevocationSync
     let interval: Duration
+    /// How long the auth service may hold a poll with nothing new (zero: answer at once, a plain poll every `interval`).
+    var wait: Duration = .zero
     /// The clock revocations expire by (the gateway's `GatewayClock.date`).
     let now: @Sendable () -> Date
     let logger: Logger
@@ -51,11 +54,18 @@ struct RevocationPoller: Service {
     /// One poll; the next cursor when it succeeded, nil when it failed.
     func poll(after cursor: String?) async -> String? {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        if let cursor { components?.queryItems = [URLQueryItem(name: "after", value: cursor)] }
+        var held = Duration.zero
+        if let cursor {
+            components?.queryItems = [URLQueryItem(name: "after", value: cursor)]
+            if wait > .zero {
+                held = wait
+                components?.queryItems?.append(URLQueryItem(name: "wait", value: String(wait.timeInterval)))
+            }
+        }
         let target = components?.url?.absoluteString ?? url.absoluteString
         let page: RevocationPage
         do {
-            let response = try await client.execute(HTTPClientRequest(url: target), timeout: .seconds(2), logger: logger)
+            let response = try await client.execute(HTTPClientRequest(url: target), timeout: .init(.seconds(2) + held), logger: logger)
             let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
             guard response.status == .ok else {
                 logger.warning("revocation poll answered \(response.status.code)", metadata: ["url": .string(url.absoluteString)])

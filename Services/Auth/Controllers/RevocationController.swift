@@ -4,16 +4,22 @@ import Hummingbird
 import PostgresSupport
 import ServiceDefaults
 
-/// `GET /internal/revocations?after=<cursor>`: the ended sessions and deleted accounts whose access tokens may still
-/// be unexpired, for the gateways, which poll it and refuse those tokens (docs/OPERATIONS.md, "Revocation at the
-/// edge"). Without `after`, every live one; with it, those recorded since (and some before: polls overlap). Not in
-/// the gateway's routes file, so clients never reach it; only what can reach the auth service's JWKS can.
+/// `GET /internal/revocations?after=<cursor>[&wait=<seconds>]`: the ended sessions and deleted accounts whose access
+/// tokens may still be unexpired, for the gateways, which poll it and refuse those tokens (docs/OPERATIONS.md,
+/// "Revocation at the edge"). Without `after`, every live one; with it, those recorded since (and some before: polls
+/// overlap). With `wait` and nothing recorded since the previous poll, the answer is held until a revocation commits
+/// (`RevocationNotices`) or `wait` seconds (at most `maxWait`) have passed, so an idle gateway asks a few times a
+/// minute and a sign-out reaches it in one round trip. Not in the gateway's routes file, so clients never reach it;
+/// only what can reach the auth service's JWKS can.
 struct RevocationController: Sendable {
     let client: PostgresPool
     let revocations: RevocationRepository
+    let notices: NoticeBroadcast
     let now: @Sendable () -> Date
     /// The most one answer holds; the cursor then continues after the last.
     var pageLimit = 10_000
+    /// The longest an answer is held.
+    var maxWait: Duration = .seconds(30)
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/internal/revocations") { request, context in try await list(request: request, context: context) }
@@ -25,12 +31,30 @@ struct RevocationController: Sendable {
             guard let micros = Int64(text) else { throw APIError.badRequest("after must be a cursor from an earlier answer.") }
             after = Date(timeIntervalSince1970: Double(micros) / 1_000_000)
         }
-        let (revocations, cursor) = try await client.withConnection { connection in
-            try await self.revocations.live(after: after, limit: pageLimit, now: now(), on: connection, logger: context.logger)
+        var wait = Duration.zero
+        if let text = request.uri.queryParameters["wait"] {
+            guard let seconds = Double(text), seconds >= 0, seconds <= maxWait.timeInterval else {
+                throw APIError.badRequest("wait must be a number of seconds from 0 to \(Int(maxWait.timeInterval)).")
+            }
+            wait = .seconds(seconds)
         }
-        let page = RevocationPage(revocations: revocations, cursor: String(Int64((cursor.timeIntervalSince1970 * 1_000_000).rounded(.down))))
+        // Read before looking, so a revocation committed while this looks ends the wait at once.
+        let seen = notices.generation
+        var (found, cursor, newest) = try await live(after: after, context: context)
+        // `after` is the previous poll's database time less the overlap: anything newer than that time is news to it.
+        if let after, wait > .zero, (newest ?? .distantPast) <= after.addingTimeInterval(revocations.overlap.timeInterval) {
+            await notices.wait(after: seen, timeout: wait)
+            (found, cursor, _) = try await live(after: after, context: context)
+        }
+        let page = RevocationPage(revocations: found, cursor: String(Int64((cursor.timeIntervalSince1970 * 1_000_000).rounded(.down))))
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: try page.encoded())))
+    }
+
+    private func live(after: Date?, context: some RequestContext) async throws -> ([Revocation], cursor: Date, newest: Date?) {
+        try await client.withConnection { connection in
+            try await self.revocations.live(after: after, limit: pageLimit, now: now(), on: connection, logger: context.logger)
+        }
     }
 }

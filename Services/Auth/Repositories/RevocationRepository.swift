@@ -4,7 +4,8 @@ import PostgresNIO
 import ServiceDefaults
 
 /// Revoked sessions and accounts in schema `auth`, for the gateways (`RevocationController`). Each is recorded in the
-/// transaction that ends the session or deletes the account, so a revocation exists exactly when that change committed.
+/// transaction that ends the session or deletes the account, so a revocation exists exactly when that change committed,
+/// and notified on `RevocationNotices.channel` in it too (PostgreSQL delivers the notice at the commit).
 struct RevocationRepository: Sendable {
     /// How long a revocation is kept: the access-token lifetime plus the verifiers' leeway.
     var lifetime: Duration = .seconds(15 * 60 + 30)
@@ -21,7 +22,7 @@ struct RevocationRepository: Sendable {
             INSERT INTO revocations (user_id, session_id, revoked_at, expires_at)
             SELECT \(userId), unnest(\(sessionIds)::uuid[]), \(now), \(expiresAt)
             """, logger: logger)
-        try await forgetExpired(now: now, on: connection, logger: logger)
+        try await recorded(now: now, on: connection, logger: logger)
     }
 
     /// Records every token of `userId` issued up to `now` as revoked (account deletion). The cutoff is `now` rounded
@@ -32,14 +33,15 @@ struct RevocationRepository: Sendable {
         try await connection.query(
             "INSERT INTO revocations (user_id, session_id, revoked_at, expires_at) VALUES (\(userId), NULL, \(cutoff), \(expiresAt))",
             logger: logger)
-        try await forgetExpired(now: now, on: connection, logger: logger)
+        try await recorded(now: now, on: connection, logger: logger)
     }
 
     /// The live revocations recorded after `after` (all live ones when nil), at most `limit`, and the cursor for the
     /// next poll: the database's time at this query less `overlap`, so a poll may return some it returned before; when
-    /// `limit` cut the answer short, just before the last one returned, so the next poll goes on from there.
+    /// `limit` cut the answer short, just before the last one returned, so the next poll goes on from there; and when
+    /// the newest returned was recorded (nil when none was).
     func live(after: Date?, limit: Int, now: Date, on connection: PostgresConnection, logger: Logger) async throws -> (
-        [Revocation], cursor: Date
+        [Revocation], cursor: Date, newest: Date?
     ) {
         let since = after ?? .distantPast
         var cursor = Date.distantPast
@@ -52,15 +54,19 @@ struct RevocationRepository: Sendable {
             """, logger: logger)
         var revocations: [Revocation] = []
         var last = since
+        var newest: Date?
         for try await (userId, sessionId, revokedAt, expiresAt, recordedAt) in rows.decode((UUID, UUID?, Date, Date, Date).self) {
             revocations.append(Revocation(userId: userId, sessionId: sessionId, revokedAt: revokedAt, expiresAt: expiresAt))
             last = recordedAt
+            newest = recordedAt
         }
         if revocations.count >= limit { cursor = last.addingTimeInterval(-0.001) }
-        return (revocations, max(cursor, since))
+        return (revocations, max(cursor, since), newest)
     }
 
-    private func forgetExpired(now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+    /// After a revocation was recorded: notifies the held polls and forgets expired revocations.
+    private func recorded(now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_notify(\(RevocationNotices.channel), '')", logger: logger)
         try await connection.query("DELETE FROM revocations WHERE expires_at <= \(now)", logger: logger)
     }
 }

@@ -1,8 +1,9 @@
 """How long a session's end takes to reach the gateway: for each way a session ends (logout, logout-all, a password
 change, account deletion), a fresh account's access token is cached by the gateway, the session is ended, and the
 same token is sent again every 50 ms until the gateway itself refuses it (401 `invalid_token`; the auth service would
-say `session_ended`). The limit, 2 s (docs/OPERATIONS.md: the gateway polls auth's revocations every 0.5 s), is a
-check of the run; the integration tests (Tests/IntegrationTests/RevocationTests.swift) check only that it happens."""
+say `session_ended`). The limit, 2 s (docs/OPERATIONS.md: auth answers the gateway's held revocation poll as soon as
+a session ends), is a check of the run; the integration tests (Tests/IntegrationTests/RevocationTests.swift) check
+only that it happens."""
 import time
 import uuid
 
