@@ -60,7 +60,7 @@ struct UpstreamAnswerParserTests {
 
     @Test("a chunked body goes on with its framing, extensions and trailers, to its last chunk")
     func chunkedVerbatim() throws {
-        let body = "5;name=value\r\nhello\r\n6\r\n world\r\nA \r\n0123456789\r\n0\r\nX-Sum: 3\r\n\r\n"
+        let body = "5;name=value\r\nhello\r\n6\r\n world\r\nA\r\n0123456789\r\n0\r\nX-Sum: 3\r\n\r\n"
         let read = try expectSameAtEverySplit("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
         #expect(read.head?.framing == .chunked)
         #expect(read.body == body && read.ended)
@@ -110,6 +110,13 @@ struct UpstreamAnswerParserTests {
             ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n", .badContentLength),
             ("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", .badContentLength),
             ("HTTP/1.1 200 OK\r\nContent-Length: 1 2\r\n\r\n", .badContentLength),
+            // Framing fields as llhttp reads them (docs/GATEWAY.md): one Content-Length line; no tab in its value or
+            // after `chunked`; no whitespace after a chunk's size.
+            ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n", .badContentLength),
+            ("HTTP/1.1 200 OK\r\nContent-Length: 2\t\r\n\r\n", .badContentLength),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\t\r\n\r\n", .badTransferEncoding),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nab\r\n0\r\n\r\n", .badChunk),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\t;a=b\r\nab\r\n0\r\n\r\n", .badChunk),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", .badTransferEncoding),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", .badTransferEncoding),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", .badTransferEncoding),

@@ -32,15 +32,15 @@ struct UpstreamAnswerHead {
             try Self.scanFields(raw, from: statusLineEnd + 2, to: raw.count - 2, into: &found)
             return (code, reason, minorVersion, statusLineEnd + 2)
         }
-        if code < 200 {
-            if code == 101 { throw .switchingProtocols }
-            return nil
-        }
+        if code == 101 { throw .switchingProtocols }
+        // Checked in interim answers too, as llhttp does: they are skipped, but a sender that frames them wrongly
+        // cannot be trusted with the rest.
         if found.chunkedCodings > 0 {
             guard found.chunkedCodings == 1, !found.otherCodings, found.contentLength == nil else { throw .badTransferEncoding }
         } else if found.otherCodings {
             throw .badTransferEncoding
         }
+        if code < 200 { return nil }
         if requestIsHead || code == 204 || code == 304 {
             framing = .none
         } else if found.chunkedCodings == 1 {
@@ -121,26 +121,37 @@ struct UpstreamAnswerHead {
             guard carriageReturn < end, raw[carriageReturn] == UInt8(ascii: "\r"), raw[carriageReturn + 1] == UInt8(ascii: "\n") else {
                 throw .badFieldLine
             }
-            try note(name: raw[lineStart..<colon], value: trimmed(raw[(colon + 1)..<carriageReturn]), in: &found)
+            try note(name: raw[lineStart..<colon], value: raw[(colon + 1)..<carriageReturn], in: &found)
             lineStart = carriageReturn + 2
         }
     }
 
-    private static func note(name: Slice<UnsafeRawBufferPointer>, value: Slice<UnsafeRawBufferPointer>, in found: inout FoundFields)
+    /// Notes what the field line `name: rawValue` says of the framing. The framing fields are read as llhttp
+    /// (swift-nio's parser, and Node's) reads them, since they go on to clients that may read them so: one
+    /// `Content-Length` line, and no tab after the leading whitespace of it or of `Transfer-Encoding`
+    /// (docs/GATEWAY.md, "Where the upstream answer parser differs from swift-nio's").
+    private static func note(name: Slice<UnsafeRawBufferPointer>, value rawValue: Slice<UnsafeRawBufferPointer>, in found: inout FoundFields)
         throws(UpstreamAnswerError)
     {
+        let value = trimmed(rawValue)
         switch name.count {
         case 14 where ASCIICase.equals(name, lowercased: "content-length"):
-            guard !value.isEmpty, value.count <= 18, value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            guard found.contentLength == nil, !value.isEmpty, value.count <= 18, !Self.hasTab(after: value.startIndex, in: rawValue),
+                value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else {
                 throw .badContentLength
             }
-            let length = value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-            guard found.contentLength == nil || found.contentLength == length else { throw .badContentLength }
-            found.contentLength = length
+            found.contentLength = value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         case 17 where ASCIICase.equals(name, lowercased: "transfer-encoding"):
-            for coding in value.split(separator: UInt8(ascii: ",")) {
+            // llhttp reads `chunked` with a tab after it as another coding, which is refused below.
+            if Self.hasTab(after: value.startIndex, in: rawValue) { found.otherCodings = true }
+            for coding in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
                 let coding = trimmed(coding)
-                if coding.isEmpty { continue }
+                // An empty element (`chunked,`): llhttp reads the body until the close, so it is refused with others.
+                if coding.isEmpty {
+                    found.otherCodings = true
+                    continue
+                }
                 if ASCIICase.equals(coding, lowercased: "chunked") { found.chunkedCodings += 1 } else { found.otherCodings = true }
             }
         case 10 where ASCIICase.equals(name, lowercased: "connection"):
@@ -155,6 +166,11 @@ struct UpstreamAnswerHead {
         default:
             break
         }
+    }
+
+    /// Whether `rawValue` holds a tab from `start` on.
+    private static func hasTab(after start: Int, in rawValue: Slice<UnsafeRawBufferPointer>) -> Bool {
+        rawValue[start...].contains(UInt8(ascii: "\t"))
     }
 
     /// `value` without the spaces and tabs around it.
