@@ -38,7 +38,8 @@ public struct PostgresSettings: Sendable, Equatable {
         self.minimumConnections = config.int(forKey: "postgres.pool.min", default: 0)
         // 4 by default, from the saturation runs (docs/PERFORMANCE.md, issue 21): on 2 cores, 4 per service served
         // 10-20% more requests at lower CPU per request than 8, and about 1.5x what 20 did (more backends than cores
-        // only queue inside PostgreSQL). The outbox relay's listener holds one of them all the time.
+        // only queue inside PostgreSQL). Each listener holds one of them all the time: the outbox relay's, and an inbox
+        // service's publish notices or auth's revocation notices, so two are left for requests.
         self.maximumConnections = config.int(forKey: "postgres.pool.max", default: 4)
         self.connectTimeout = .seconds(config.double(forKey: "postgres.connect.timeout.seconds", default: 10))
         self.queryTimeout = .seconds(config.double(forKey: "postgres.query.timeout.seconds", default: 10))
