@@ -50,6 +50,28 @@ struct RevocationPollerTests {
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
+    /// Runs `body` with the stand-in live and a maker of pollers of its paths (each holding polls up to `wait`).
+    func withPollers(
+        verifier: AccessTokenVerifier, sync: RevocationSync, wait: Duration = .zero, metrics: TestMetrics = TestMetrics(),
+        _ body: @Sendable (_ poller: (String) -> RevocationPoller) async throws -> Void
+    ) async throws {
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+        do {
+            try await revocationServer().test(.live) { server in
+                let base = "http://127.0.0.1:\(server.port!)"
+                try await body { path in
+                    RevocationPoller(
+                        url: URL(string: base + path)!, client: client, verifier: verifier, sync: sync, interval: .milliseconds(500),
+                        wait: wait, now: { Date() }, logger: Logger(label: "revocations-test"), metrics: metrics)
+                }
+            }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
     @Test("a poll applies the revocations, drops the cached token, marks the list loaded and passes the cursor on")
     func pollApplies() async throws {
         let metrics = TestMetrics()
@@ -58,26 +80,13 @@ struct RevocationPollerTests {
         let token = try await tokens.token()
         _ = try await verifier.verify(token)
         let sync = RevocationSync(staleAfter: .seconds(10))
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
-        do {
-            try await revocationServer().test(.live) { server in
-                let base = "http://127.0.0.1:\(server.port!)"
-                let poller = { (path: String) in
-                    RevocationPoller(
-                        url: URL(string: base + path)!, client: client, verifier: verifier, sync: sync, interval: .milliseconds(500),
-                        now: { Date() }, logger: Logger(label: "revocations-test"), metrics: metrics)
-                }
-                #expect(await poller("/broken").poll(after: nil) == nil)
-                #expect(sync.state() == .loading, "a failed first poll leaves the gateway not ready")
-                #expect(await poller("/revocations").poll(after: nil) == "c1")
-                #expect(await poller("/revocations").poll(after: "c1") == "c2")
-                #expect(sync.state() == .current)
-            }
-        } catch {
-            try await client.shutdown()
-            throw error
+        try await withPollers(verifier: verifier, sync: sync, metrics: metrics) { poller in
+            #expect(await poller("/broken").poll(after: nil) == nil)
+            #expect(sync.state() == .loading, "a failed first poll leaves the gateway not ready")
+            #expect(await poller("/revocations").poll(after: nil) == "c1")
+            #expect(await poller("/revocations").poll(after: "c1") == "c2")
+            #expect(sync.state() == .current)
         }
-        try await client.shutdown()
         #expect(verifier.cachedVerification(of: token) == nil)
         await #expect(throws: AccessTokenError.revoked) { _ = try await verifier.verify(token) }
         #expect(metrics.counterTotal(label: "gateway_revocations_sync_failures_total", dimensions: [("reason", "status")]) == 1)
@@ -87,23 +96,9 @@ struct RevocationPollerTests {
     func heldPoll() async throws {
         let verifier = AccessTokenVerifier(policy: tokens.policy)
         try await verifier.replaceKeys(jwksJSON: tokens.jwks)
-        let sync = RevocationSync(staleAfter: .seconds(10))
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
-        do {
-            try await revocationServer().test(.live) { server in
-                let base = "http://127.0.0.1:\(server.port!)"
-                let poller = { (path: String) in
-                    RevocationPoller(
-                        url: URL(string: base + path)!, client: client, verifier: verifier, sync: sync, interval: .milliseconds(500),
-                        wait: .seconds(3), now: { Date() }, logger: Logger(label: "revocations-test"), metrics: TestMetrics())
-                }
-                #expect(await poller("/revocations").poll(after: nil) == "c1", "a first poll is not held (no wait asked)")
-                #expect(await poller("/held").poll(after: "c1") == "c2")
-            }
-        } catch {
-            try await client.shutdown()
-            throw error
+        try await withPollers(verifier: verifier, sync: RevocationSync(staleAfter: .seconds(10)), wait: .seconds(3)) { poller in
+            #expect(await poller("/revocations").poll(after: nil) == "c1", "a first poll is not held (no wait asked)")
+            #expect(await poller("/held").poll(after: "c1") == "c2")
         }
-        try await client.shutdown()
     }
 }

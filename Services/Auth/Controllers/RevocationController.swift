@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import PostgresSupport
 import ServiceDefaults
+import ServiceLifecycle
 
 /// `GET /internal/revocations?after=<cursor>[&wait=<seconds>]`: the ended sessions and deleted accounts whose access
 /// tokens may still be unexpired, for the gateways, which poll it and refuse those tokens (docs/OPERATIONS.md,
@@ -43,7 +44,8 @@ struct RevocationController: Sendable {
         var (found, cursor, newest) = try await live(after: after, context: context)
         // `after` is the previous poll's database time less the overlap: anything newer than that time is news to it.
         if let after, wait > .zero, (newest ?? .distantPast) <= after.addingTimeInterval(revocations.overlap.timeInterval) {
-            await notices.wait(after: seen, timeout: wait)
+            // A graceful shutdown answers the held poll at once rather than making the server's drain wait for it.
+            await cancelWhenGracefulShutdown { [notices, wait] in await notices.wait(after: seen, timeout: wait) }
             (found, cursor, _) = try await live(after: after, context: context)
         }
         let page = RevocationPage(revocations: found, cursor: String(Int64((cursor.timeIntervalSince1970 * 1_000_000).rounded(.down))))
