@@ -16,7 +16,7 @@ struct BodyFraming: Sendable {
 
     /// A refused request's connection closes after the answer when its body may not follow (the client waits for
     /// `100 Continue`); otherwise the body is read and dropped: all of a declared length (within the route's limit), a
-    /// chunked one up to `PassThroughHandler.discardLimit`.
+    /// chunked one up to `PassThroughStateMachine.discardLimit`.
     var closesOnRefusal: Bool { expectsContinue }
 
     /// The framing of `request`, or the refusal of a body that cannot be taken (its connection then closes): a declared
