@@ -53,14 +53,12 @@ struct RevocationRepository: Sendable {
             FROM revocations WHERE recorded_at > \(since) AND expires_at > \(now) ORDER BY recorded_at LIMIT \(limit)
             """, logger: logger)
         var revocations: [Revocation] = []
-        var last = since
         var newest: Date?
         for try await (userId, sessionId, revokedAt, expiresAt, recordedAt) in rows.decode((UUID, UUID?, Date, Date, Date).self) {
             revocations.append(Revocation(userId: userId, sessionId: sessionId, revokedAt: revokedAt, expiresAt: expiresAt))
-            last = recordedAt
             newest = recordedAt
         }
-        if revocations.count >= limit { cursor = last.addingTimeInterval(-0.001) }
+        if revocations.count >= limit, let newest { cursor = newest.addingTimeInterval(-0.001) }
         return (revocations, max(cursor, since), newest)
     }
 
