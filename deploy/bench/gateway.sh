@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark, not a test: the gateway's forwarding cost, side by side with nginx and the direct call, the cost of a
 # private route with a cached token, a token's first request, and a traced gateway. Prints figures beside their
-# goals (issue 34) and the processor model they were measured on; asserts nothing.
+# goals (issues 34 and 52) and the processor model they were measured on; asserts nothing.
 #   deploy/bench/gateway.sh [runs=3] [seconds=10] [connections=50]
 # Upstream: nginx answering a static 200 (and serving a static JWKS, an empty revocation list, and taking OTLP trace
 # exports for the traced gateway). Targets: the upstream directly, nginx proxying to it (keepalive), our gateway
@@ -15,6 +15,9 @@
 # number of requests with the cached token made the same way (so connection setup is in both).
 # The resident memory (VmRSS and VmHWM) of the gateway and nginx is printed idle (after start) and after the load.
 # BENCH_BIN_DIR=/path/to/bin uses the Gateway binary found there instead of building a release one;
+# BENCH_BASELINE_BIN_DIR=/path/to/other/bin adds a target `baseline`: the public route on that directory's Gateway (the
+# build before a change), taking its turn in each round beside the others, so a before and after are measured in the
+# same minutes and their ratios to nginx taken within each round (BENCH_BASELINE_PORT, 18185).
 # BENCH_UPSTREAM_PORT (18181), BENCH_NGINX_PORT (18182) and BENCH_GATEWAY_PORT (18183) move the ports.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -25,6 +28,11 @@ UPSTREAM_PORT=${BENCH_UPSTREAM_PORT:-18181}; NGINX_PROXY_PORT=${BENCH_NGINX_PORT
 TRACED_GATEWAY_PORT=${BENCH_TRACED_GATEWAY_PORT:-18184}; FIRST_TOKENS=${BENCH_FIRST_TOKENS:-200}
 WORK="$LOCAL_DIR/bench"; mkdir -p "$WORK"
 TARGETS="direct nginx gateway verified traced"
+BASELINE_PORT=${BENCH_BASELINE_PORT:-18185}
+if [ -n "${BENCH_BASELINE_BIN_DIR:-}" ]; then
+  [ -x "$BENCH_BASELINE_BIN_DIR/Gateway" ] || fail "BENCH_BASELINE_BIN_DIR holds no Gateway: $BENCH_BASELINE_BIN_DIR"
+  TARGETS="$TARGETS baseline"
+fi
 CPU_MODEL=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 say "processor: ${CPU_MODEL:-unknown} ($(nproc) cores available)"
 
@@ -58,6 +66,7 @@ TOKEN=$(sign_token 3600)
 ok "key $KID; token of ${#TOKEN} bytes, valid one hour"
 
 for port in $UPSTREAM_PORT $NGINX_PROXY_PORT $GATEWAY_PORT $TRACED_GATEWAY_PORT; do require_port_free "$port" benchmark; done
+[ -n "${BENCH_BASELINE_BIN_DIR:-}" ] && require_port_free "$BASELINE_PORT" benchmark
 cat >"$WORK/nginx.conf" <<CONF
 worker_processes 1;
 pid $WORK/nginx.pid;
@@ -91,6 +100,7 @@ cleanup() {
   [ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null || true
   [ -n "${GATEWAY_PID:-}" ] && kill "$GATEWAY_PID" 2>/dev/null || true
   [ -n "${TRACED_GATEWAY_PID:-}" ] && kill "$TRACED_GATEWAY_PID" 2>/dev/null || true
+  [ -n "${BASELINE_PID:-}" ] && kill "$BASELINE_PID" 2>/dev/null || true
 }
 trap cleanup EXIT
 
@@ -108,6 +118,14 @@ HTTP_PORT=$TRACED_GATEWAY_PORT GATEWAY_ROUTES_FILE="$WORK/routes.json" \
   OTEL_TRACES_SAMPLER=always_on OTEL_SERVICE_NAME=gateway-bench \
   "$GATEWAY_BIN" >"$WORK/traced-gateway.log" 2>&1 &
 TRACED_GATEWAY_PID=$!
+if [ -n "${BENCH_BASELINE_BIN_DIR:-}" ]; then
+  HTTP_PORT=$BASELINE_PORT GATEWAY_ROUTES_FILE="$WORK/routes.json" \
+    GATEWAY_JWKS_URL="http://127.0.0.1:$UPSTREAM_PORT/.well-known/jwks.json" \
+    GATEWAY_REVOCATIONS_URL="http://127.0.0.1:$UPSTREAM_PORT/internal/revocations" LOG_LEVEL="${BENCH_LOG_LEVEL:-info}" \
+    "$BENCH_BASELINE_BIN_DIR/Gateway" >"$WORK/baseline-gateway.log" 2>&1 &
+  BASELINE_PID=$!
+  wait_for 20 "baseline gateway" port_open "$BASELINE_PORT" || fail "the baseline gateway did not start; see $WORK/baseline-gateway.log"
+fi
 wait_for 20 gateway port_open "$GATEWAY_PORT" || fail "the gateway did not start; see $WORK/gateway.log"
 wait_for 20 "traced gateway" port_open "$TRACED_GATEWAY_PORT" || fail "the traced gateway did not start; see $WORK/traced-gateway.log"
 gateway_ready() { curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$1/health/ready"; }
@@ -145,10 +163,12 @@ target_request() {
     gateway) url="http://127.0.0.1:$GATEWAY_PORT/api/bench" ;;
     verified) url="http://127.0.0.1:$GATEWAY_PORT/api/private"; options=(-H "Authorization: Bearer $TOKEN") ;;
     traced) url="http://127.0.0.1:$TRACED_GATEWAY_PORT/api/bench" ;;
+    baseline) url="http://127.0.0.1:$BASELINE_PORT/api/bench" ;;
   esac
 }
 
 step "warm-up: 2 s of each target"
+rm -f "$WORK"/*.runs
 for target in $TARGETS; do
   target_request "$target"
   wrk -t1 -c10 -d2s "${options[@]}" "$url" >/dev/null
@@ -163,10 +183,13 @@ for round in $(seq "$RUNS"); do
     target_request "$target"
     measure "$url" "${options[@]}" | tee -a "$WORK/$target.runs" | sed "s/^/    $(printf '%-9s' "$target") req\/s p50_us p99_us non-2xx: /"
   done
-  ratios=$(awk -v g="$(tail -n 1 "$WORK/gateway.runs" | cut -d' ' -f1)" -v n="$(tail -n 1 "$WORK/nginx.runs" | cut -d' ' -f1)" \
-    -v v="$(tail -n 1 "$WORK/verified.runs" | cut -d' ' -f1)" 'BEGIN { printf "%.3f %.3f", g / n, v / g }')
+  last() { if [ -s "$WORK/$1.runs" ]; then tail -n 1 "$WORK/$1.runs" | cut -d' ' -f1; else echo 0; fi; }
+  # gateway / nginx, cached / public, traced / untraced, baseline / nginx (0 without a baseline)
+  ratios=$(awk -v g="$(last gateway)" -v n="$(last nginx)" -v v="$(last verified)" -v t="$(last traced)" -v b="$(last baseline)" \
+    'BEGIN { printf "%.3f %.3f %.3f %.3f", g / n, v / g, t / g, b / n }')
   echo "$ratios" >>"$WORK/round-ratios"
-  say "this round: gateway / nginx ${ratios% *}, cached token / public ${ratios#* }"
+  read -r r_gateway r_cached r_traced r_baseline <<<"$ratios"
+  say "this round: gateway / nginx $r_gateway, cached token / public $r_cached, traced / untraced $r_traced$([ -n "${BENCH_BASELINE_BIN_DIR:-}" ] && echo ", baseline / nginx $r_baseline")"
 done
 declare -A RPS P50 P99
 for target in $TARGETS; do
@@ -179,6 +202,10 @@ RATIO_ROUNDS=$(cut -d' ' -f1 "$WORK/round-ratios" | paste -sd' ')
 RATIO_MEDIAN=$(cut -d' ' -f1 "$WORK/round-ratios" | median)
 CACHED_ROUNDS=$(cut -d' ' -f2 "$WORK/round-ratios" | paste -sd' ')
 CACHED_MEDIAN=$(cut -d' ' -f2 "$WORK/round-ratios" | median)
+TRACED_ROUNDS=$(cut -d' ' -f3 "$WORK/round-ratios" | paste -sd' ')
+TRACED_MEDIAN=$(cut -d' ' -f3 "$WORK/round-ratios" | median)
+BASELINE_ROUNDS=$(cut -d' ' -f4 "$WORK/round-ratios" | paste -sd' ')
+BASELINE_MEDIAN=$(cut -d' ' -f4 "$WORK/round-ratios" | median)
 
 # shellcheck disable=SC2046  # memory_pids prints words
 bench_print_rss "after the load" $(memory_pids)
@@ -203,6 +230,7 @@ for target in $TARGETS; do
     direct) label="direct nginx" ;; nginx) label="nginx proxy" ;;
     gateway) label="gateway, public route" ;; verified) label="gateway, cached token" ;;
     traced) label="gateway traced, public route" ;;
+    baseline) label="baseline gateway, public route" ;;
   esac
   printf '%-36s %12s %10s %10s\n' "$label" "${RPS[$target]}" "${P50[$target]}" "${P99[$target]}"
 done
@@ -211,11 +239,15 @@ printf '%-36s %12s %10s\n' "a token's first request (curl)" "" "$FIRST_P50"
 printf '%-36s %12s %10s\n' "cached token, same way (curl)" "" "$CACHED_P50"
 echo
 say "processor: ${CPU_MODEL:-unknown}"
-awk -v rm="$RATIO_MEDIAN" -v rr="$RATIO_ROUNDS" -v cm="$CACHED_MEDIAN" -v cr="$CACHED_ROUNDS" -v g="${RPS[gateway]}" -v n="${RPS[nginx]}" -v v="${RPS[verified]}" -v t="${RPS[traced]}" -v gp="${P50[gateway]}" \
+awk -v rm="$RATIO_MEDIAN" -v rr="$RATIO_ROUNDS" -v cm="$CACHED_MEDIAN" -v cr="$CACHED_ROUNDS" -v tm="$TRACED_MEDIAN" -v tr="$TRACED_ROUNDS" \
+  -v bm="$BASELINE_MEDIAN" -v br="$BASELINE_ROUNDS" -v baseline="${BENCH_BASELINE_BIN_DIR:-}" \
+  -v g="${RPS[gateway]}" -v n="${RPS[nginx]}" -v v="${RPS[verified]}" -v t="${RPS[traced]}" -v gp="${P50[gateway]}" -v np="${P50[nginx]}" \
   -v dp="${P50[direct]}" -v vp="${P50[verified]}" -v fp="$FIRST_P50" -v cp="$CACHED_P50" 'BEGIN {
-  printf "gateway / nginx throughput: %.2f, median of the rounds'"'"' ratios (%s); of the medians %.2f   (goal: at least 0.69, stretch 0.80; issue 34)\n", rm, rr, g / n
-  printf "cached token / public throughput: %.2f, median of the rounds'"'"' ratios (%s); of the medians %.2f   (goal: at least 0.90; issue 34)\n", cm, cr, v / g
-  printf "traced / untraced throughput: %.2f\n", t / g
-  printf "gateway p50 added over direct: %d us   (goal: at most 300 us at 50 connections; issue 21)\n", gp - dp
+  q = sprintf("%c", 39)
+  printf "gateway / nginx throughput: %.2f, median of the rounds%s ratios (%s); of the medians %.2f   (goal: at least 1.0; issue 52)\n", rm, q, rr, g / n
+  if (baseline != "") printf "baseline gateway / nginx throughput: %.2f, median of the rounds%s ratios (%s)   (the build before, %s)\n", bm, q, br, baseline
+  printf "cached token / public throughput: %.2f, median of the rounds%s ratios (%s); of the medians %.2f   (goal: at least 0.95; issue 52)\n", cm, q, cr, v / g
+  printf "traced / untraced throughput: %.2f, median of the rounds%s ratios (%s); of the medians %.2f   (goal: at least 0.70, every request sampled; issue 52)\n", tm, q, tr, t / g
+  printf "gateway p50 added over direct: %d us; nginx proxy%ss: %d us   (goal: no more than nginx%ss; issue 52)\n", gp - dp, q, np - dp, q
   printf "cached token p50 added over public: %d us\n", vp - gp
-  printf "a token'"'"'s first request p50 added over a cached one: %d us (signature check and cache entry)\n", fp - cp }'
+  printf "a token%ss first request p50 added over a cached one: %d us (signature check and cache entry)\n", q, fp - cp }'
