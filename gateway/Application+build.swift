@@ -1,6 +1,7 @@
 import AccessTokens
 import AsyncHTTPClient
 import Configuration
+import Foundation
 import Hummingbird
 import Logging
 import Metrics
@@ -33,14 +34,23 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
     }
     let shutdownGrace = ShutdownGrace(config: config)
     let connections = OpenConnections()
+    // The pass-through's spans go their own way (docs/DECISIONS.md, "The gateway's spans skip swift-otel's processor").
+    let spanExport = try SpanExportSettings(environment: ProcessInfo.processInfo.environment).map { spanSettings in
+        if spanSettings.compressionIgnored {
+            logger.notice("OTEL_EXPORTER_OTLP_COMPRESSION=gzip is not applied to the pass-through's spans: they are sent uncompressed")
+        }
+        return SpanExport(settings: spanSettings, client: client, logger: logger)
+    }
     let application = makeGatewayApplication(
         settings: settings, client: client, verifier: verifier, apiDocument: try APIDocumentController.bundled(),
         apiExplorer: try APIExplorerController(directory: settings.docsDirectory),
         configuration: .init(address: .hostname(settings.http.host, port: settings.http.port), serverName: "gateway"),
-        sharedLimits: sharedLimits?.limiter, revocations: revocations, shutdownGrace: shutdownGrace, connections: connections, logger: logger)
+        sharedLimits: sharedLimits?.limiter, revocations: revocations, shutdownGrace: shutdownGrace, connections: connections,
+        tracing: spanExport.map(PassThroughTracing.init), logger: logger)
     // Closes what clients still hold open (idle browsers, half-sent bodies, slow readers) once the connection drain is over.
     let server = DrainingServer(application, connections: connections, closeAfter: settings.http.connectionDrain, logger: logger)
-    let background: [any Service] = [HTTPClientService(client: client), refresher, poller] + (sharedLimits?.services ?? [])
+    let background: [any Service] =
+        [HTTPClientService(client: client), refresher, poller] + (sharedLimits?.services ?? []) + (spanExport.map { [$0] } ?? [])
     return RunnableService(
         services: background + [server, shutdownGrace],
         drainTimeout: settings.http.drainTimeout, admin: settings.http.admin, logger: logger)
@@ -49,8 +59,8 @@ func buildApplication(config: ConfigReader, logger: Logger) throws -> RunnableSe
 /// The gateway application: in every client connection the pass-through (`PassThroughHandler`), which admits every
 /// request and forwards the proxied ones itself, and behind it the router, which answers only the gateway's own routes
 /// and the ones it composes. Every client connection is kept in `connections`, whose handler comes first so that its
-/// close is not held by the pass-through. Tracing is decided here, where a tracer bound to the building task is seen,
-/// as in the tests.
+/// close is not held by the pass-through. The pass-through's spans go to `tracing` when it is given (a `SpanExport`
+/// whoever builds the application runs).
 func makeGatewayApplication(
     settings: GatewaySettings, client: HTTPClient, verifier: AccessTokenVerifier, apiDocument: APIDocumentController,
     apiExplorer: APIExplorerController = .notInstalled, declaredMethods: DeclaredMethods? = nil, configuration: ApplicationConfiguration,
@@ -58,7 +68,7 @@ func makeGatewayApplication(
     sharedLimits: SharedRateLimiter? = nil,
     clock: GatewayClock = .system,
     metrics: any MetricsFactory = MetricsSystem.factory, revocations: RevocationSync? = nil, shutdownGrace: ShutdownGrace? = nil,
-    connections: OpenConnections = OpenConnections(), logger: Logger
+    connections: OpenConnections = OpenConnections(), tracing: PassThroughTracing? = nil, logger: Logger
 ) -> some ApplicationProtocol {
     let recorder = RequestMetricsRecorder(factory: metrics)
     let balancers = UpstreamBalancer.all(for: settings.routes, metrics: metrics, logger: logger)
@@ -76,7 +86,6 @@ func makeGatewayApplication(
     let upstreamTimeout = settings.upstreamTimeout
     let serverName = configuration.serverName
     let counters = PassThroughCounters(factory: metrics)
-    let tracing = PassThroughTracing.current()
     return Application(
         router: router,
         server: GatewayHTTP1Channel.server(handlers: {

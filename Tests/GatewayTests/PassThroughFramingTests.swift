@@ -2,12 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import InMemoryTracing
+import Logging
 import MetricsTestKit
 import NIOCore
 import Synchronization
 import Testing
-import Tracing
 
 @testable import Gateway
 
@@ -141,44 +140,68 @@ extension UpstreamProxyTests {
         }
     }
 
-    @Test("tracing: a server span per request and a client span per upstream call, whose context replaces the client's on the way up")
+    @Test(
+        "tracing: a server span per request continuing the client's traceparent, and a client span per upstream call whose traceparent the upstream gets"
+    )
     func tracedForwarding() async throws {
-        // The in-memory tracer carries its context in headers of its own (`in-memory-span-id`), not W3C's `traceparent`:
-        // the client's `traceparent` is dropped on the way up and the tracer's context of the client span sent instead.
-        let tracer = InMemoryTracer()
+        let recorded = Mutex<[RecordedSpan]>([])
+        let export = SpanExport(
+            settings: SpanExportSettings(endpoint: URL(string: "http://127.0.0.1:9/v1/traces")!),
+            send: { batch in recorded.withLock { $0 += batch } },
+            logger: Logger(label: "span-export-test"))
         let token = try await tokens.token()
-        let seenSpanIds = Mutex<[String]>([])
-        try await withTracer(tracer) {
-            try await withGateway { gateway in
-                for _ in 1...2 {
-                    try await gateway.execute(
-                        uri: "/api/private/echo?x=1", method: .get,
-                        headers: [
-                            .authorization: "Bearer \(token)",
-                            HTTPField.Name("traceparent")!: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
-                        ]
-                    ) { response in
-                        #expect(response.status == .ok)
-                        let seen = try JSONDecoder().decode([String: String].self, from: Data(buffer: response.body))
-                        #expect(seen["traceparent"] == nil)
-                        seenSpanIds.withLock { $0.append(seen[InMemoryTracer.spanIDKey] ?? "none") }
-                    }
+        let seenTraceparents = Mutex<[String]>([])
+        let clientTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
+        try await withGateway(tracing: PassThroughTracing(export: export)) { gateway in
+            for _ in 1...2 {
+                try await gateway.execute(
+                    uri: "/api/private/echo?x=1", method: .get,
+                    headers: [.authorization: "Bearer \(token)", HTTPField.Name("traceparent")!: "00-\(clientTrace)-00f067aa0ba902b7-01"]
+                ) { response in
+                    #expect(response.status == .ok)
+                    let seen = try JSONDecoder().decode([String: String].self, from: Data(buffer: response.body))
+                    seenTraceparents.withLock { $0.append(seen["traceparent"] ?? "none") }
                 }
-                try await gateway.execute(uri: "/api/private/echo", method: .get) { response in #expect(response.status == .unauthorized) }
             }
+            try await gateway.execute(uri: "/api/private/echo", method: .get) { response in #expect(response.status == .unauthorized) }
         }
-        let spans = tracer.finishedSpans
+        await export.exportWaiting()
+        let spans = recorded.withLock { $0 }
         let servers = spans.filter { $0.kind == .server }
         let clients = spans.filter { $0.kind == .client }
-        #expect(servers.map(\.operationName) == ["GET /api/private", "GET /api/private", "GET /api/private"])
-        #expect(clients.map(\.operationName) == ["GET meals", "GET meals"])
-        #expect(seenSpanIds.withLock { $0 } == clients.map(\.spanID), "the upstream received its client span's context")
+        #expect(servers.map(\.name) == ["GET /api/private", "GET /api/private", "GET /api/private"])
+        #expect(clients.map(\.name) == ["GET meals", "GET meals"])
+        #expect(
+            seenTraceparents.withLock { $0 } == clients.map { "00-\(clientTrace)-\($0.spanId.hex)-01" },
+            "the upstream received its client span's traceparent, in the client's trace")
         for client in clients {
-            let server = try #require(servers.first { $0.spanID == client.parentSpanID }, "each client span is under a server span")
-            #expect(server.traceID == client.traceID)
-            #expect(server.attributes.get("http.response.status_code") == .int64(200))
+            let server = try #require(servers.first { $0.spanId == client.parentSpanId }, "each client span is under a server span")
+            #expect(server.traceId.hex == clientTrace && client.traceId == server.traceId)
+            #expect(server.parentSpanId?.hex == "00f067aa0ba902b7", "the server span continues the client's")
+            #expect(server.attributes.contains(SpanAttribute("http.response.status_code", 200)))
+            #expect(server.attributes.contains(SpanAttribute("url.path", "/api/private/echo")), "no query string")
+            #expect(server.startNanos <= client.startNanos && client.endNanos <= server.endNanos)
         }
-        #expect(servers.last?.attributes.get("http.response.status_code") == .int64(401))
+        #expect(servers.last?.attributes.contains(SpanAttribute("http.response.status_code", 401)) == true)
+        #expect(servers.last?.parentSpanId == nil, "a request without traceparent starts a trace")
+    }
+
+    @Test("an unsampled caller's request makes no span, and its traceparent goes up as it came")
+    func unsampledCaller() async throws {
+        let recorded = Mutex<[RecordedSpan]>([])
+        let export = SpanExport(
+            settings: SpanExportSettings(endpoint: URL(string: "http://127.0.0.1:9/v1/traces")!),
+            send: { batch in recorded.withLock { $0 += batch } },
+            logger: Logger(label: "span-export-test"))
+        let unsampled = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
+        try await withGateway(tracing: PassThroughTracing(export: export)) { gateway in
+            try await gateway.execute(uri: "/api/meals/echo", method: .get, headers: [HTTPField.Name("traceparent")!: unsampled]) { response in
+                let seen = try JSONDecoder().decode([String: String].self, from: Data(buffer: response.body))
+                #expect(seen["traceparent"] == unsampled)
+            }
+        }
+        await export.exportWaiting()
+        #expect(recorded.withLock { $0 }.isEmpty)
     }
 }
 

@@ -30,7 +30,8 @@ extension TokenFactory {
     func withGateway(
         settings: GatewaySettings, clock: GatewayClock = .system, metrics: any MetricsFactory = MetricsSystem.factory,
         verifier: AccessTokenVerifier? = nil, revocations: RevocationSync? = nil, sharedLimits: SharedRateLimiter? = nil,
-        declaredMethods: DeclaredMethods = .none, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+        declaredMethods: DeclaredMethods = .none, tracing: PassThroughTracing? = nil,
+        _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: upstreamClientConfiguration(settings))
         do {
@@ -39,7 +40,7 @@ extension TokenFactory {
             let application = makeGatewayApplication(
                 settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(), declaredMethods: declaredMethods,
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)), sharedLimits: sharedLimits, clock: clock, metrics: metrics,
-                revocations: revocations, logger: Logger(label: "gateway-test"))
+                revocations: revocations, tracing: tracing, logger: Logger(label: "gateway-test"))
             try await application.test(.live) { gateway in try await body(gateway) }
         } catch {
             try await client.shutdown()

@@ -107,20 +107,23 @@ struct UpstreamProxyTests {
     /// `declaredMethods` (none: the echo upstream's paths are not the API document's).
     func withGateway(
         metrics: any MetricsFactory = TestMetrics(), verifier: AccessTokenVerifier? = nil, declaredMethods: DeclaredMethods = .none,
-        _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+        tracing: PassThroughTracing? = nil, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         try await echoUpstream().test(.live) { upstream in
-            try await withGateway(upstreamPort: upstream.port!, metrics: metrics, verifier: verifier, declaredMethods: declaredMethods, body)
+            try await withGateway(
+                upstreamPort: upstream.port!, metrics: metrics, verifier: verifier, declaredMethods: declaredMethods, tracing: tracing, body)
         }
     }
 
     /// A gateway whose `meals` upstream listens on `upstreamPort`.
     func withGateway(
         upstreamPort: Int, metrics: any MetricsFactory = TestMetrics(), verifier: AccessTokenVerifier? = nil,
-        declaredMethods: DeclaredMethods = .none, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
+        declaredMethods: DeclaredMethods = .none, tracing: PassThroughTracing? = nil,
+        _ body: @Sendable @escaping (any TestClientProtocol) async throws -> Void
     ) async throws {
         try await tokens.withGateway(
-            settings: try settings(upstreamPort: upstreamPort), metrics: metrics, verifier: verifier, declaredMethods: declaredMethods, body)
+            settings: try settings(upstreamPort: upstreamPort), metrics: metrics, verifier: verifier, declaredMethods: declaredMethods,
+            tracing: tracing, body)
     }
 
     @Test("client identity headers are stripped, the request id and query are passed on")

@@ -99,11 +99,17 @@ struct IdentityStack: Sendable {
                 url: URL(string: "http://127.0.0.1:\(authPort)/internal/revocations")!, client: client, verifier: verifier, sync: revocations,
                 interval: .milliseconds(500), wait: .seconds(4), now: gatewayClock.date, logger: TestEnvironment.logger)
             #expect(await poller.poll(after: nil) != nil, "the gateway could not load the auth service's revocations")
+            // Inside an `OTLPTraceReceiver.run`, the pass-through's spans go to its receiver, as the other spans do.
+            let spanExport = OTLPTraceReceiver.endpoint.map {
+                SpanExport(
+                    settings: SpanExportSettings(endpoint: $0, encoding: .json, scheduleDelay: .milliseconds(100)), client: client,
+                    logger: TestEnvironment.logger)
+            }
             let application = Gateway.makeGatewayApplication(
                 settings: settings, client: client, verifier: verifier, apiDocument: try .bundled(),
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)), clock: gatewayClock, revocations: revocations,
-                logger: TestEnvironment.logger)
-            try await withRunning([poller]) {
+                tracing: spanExport.map(PassThroughTracing.init), logger: TestEnvironment.logger)
+            try await withRunning([poller] + (spanExport.map { [$0] } ?? [])) {
                 try await application.test(.live) { gateway in
                     let checked = ContractCheckingClient(gateway)
                     try await body(checked)

@@ -17,6 +17,10 @@ final class OTLPTraceReceiver: Sendable {
     /// (seen in a full test run). Its exporter is shut down properly when `run` ends; only the object stays.
     private static let tracers = Mutex<[any Tracer]>([])
 
+    /// The receiver's endpoint while `run`'s body runs: the gateways a test starts there send their pass-through spans
+    /// to it on the gateway's own span path (`SpanExport`), as the services' spans come through the bound tracer.
+    @TaskLocal static var endpoint: URL?
+
     private let received = Mutex<[ReceivedSpan]>([])
     private let malformedExports = Mutex(0)
 
@@ -44,7 +48,9 @@ final class OTLPTraceReceiver: Sendable {
             let backend = try OTel.makeTracingBackend(configuration: configuration)
             tracers.withLock { $0.append(backend.factory) }
             try await withRunning([backend.service]) {
-                try await withTracer(backend.factory) { try await body(receiver) }
+                try await withTracer(backend.factory) {
+                    try await $endpoint.withValue(URL(string: "http://127.0.0.1:\(client.port!)/v1/traces")!) { try await body(receiver) }
+                }
             }
         }
     }

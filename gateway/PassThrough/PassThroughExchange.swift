@@ -1,7 +1,6 @@
 import HTTPTypes
 import Metrics
 import NIOCore
-import Tracing
 
 /// What the pass-through holds for one request it forwards, from its head to the end of its answer: its upstream
 /// connection, the address it leases, its spans and gauge. How far it has got is the state machine's
@@ -15,8 +14,8 @@ final class PassThroughExchange {
     /// The in-progress gauge of `method`, incremented while the exchange lasts.
     let active: Meter
     /// The server span of the request and the client span of its upstream call, while tracing is on.
-    var serverSpan: (any Span)?
-    var clientSpan: (any Span)?
+    var serverSpan: PassThroughTracing.OpenSpan?
+    var clientSpan: PassThroughTracing.OpenSpan?
     /// The upstream connection, once there is one.
     var connection: UpstreamConnectionPool.Connection?
     /// The address the current attempt goes to, counted in flight by its balancer until the answer's head arrives.

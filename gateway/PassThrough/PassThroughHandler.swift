@@ -72,6 +72,8 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
     /// An upstream connection written to during the client's read: flushed once at the read's end, so a request's
     /// head and end go out in one write.
     private var upstreamToFlush: (any Channel)?
+    /// Ids of this connection's spans, while tracing is on (seeded at its first span).
+    private lazy var traceIds = TraceIdentifierGenerator()
 
     init(
         admission: PassThroughAdmission, pools: UpstreamConnectionPools, metrics: RequestMetricsRecorder, counters: PassThroughCounters,
@@ -253,7 +255,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             if quiescesRouter { context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
         case (.preflight(let headers, let route), .answerPreflight(let closing)):
             counters.refused.increment()
-            let span = tracing?.serverSpan(for: request, route: route)
+            let span = tracing?.serverSpan(for: request, route: route, ids: &traceIds)
             var fields = headers
             fields[.requestId] = requestId
             if let serverName { fields[.server] = serverName }
@@ -261,19 +263,19 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
             context.write(wrapOutboundOut(.head(GatewayHTTP1Codec.head(HTTPResponse(status: .noContent, headerFields: fields)))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             metrics.record(route: route ?? "Unknown", method: request.method, status: .noContent, since: started, failed: false)
-            PassThroughTracing.end(span, status: .noContent, requestId: requestId)
+            tracing?.end(span, status: .noContent, requestId: requestId)
             if closing { context.close(promise: nil) }
         case (.refuse(let error, let route, _, _), .refuse(let closing)):
             counters.refused.increment()
-            let span = tracing?.serverSpan(for: request, route: route)
+            let span = tracing?.serverSpan(for: request, route: route, ids: &traceIds)
             writeError(error, requestId: requestId, closing: closing, context: context)
             metrics.record(route: route ?? "Unknown", method: request.method, status: error.status, since: started, failed: true)
-            PassThroughTracing.end(span, status: error.status, requestId: requestId)
+            tracing?.end(span, status: error.status, requestId: requestId)
             if closing { context.close(promise: nil) }
         case (.forward(var forwarded), .forward(let writesContinue, let deadlineCheckAt)):
             counters.forwarded.increment()
-            let serverSpan = tracing?.serverSpan(for: request, route: forwarded.route)
-            let clientSpan = serverSpan.flatMap { tracing?.clientSpan(for: &forwarded, under: $0) }
+            let serverSpan = tracing?.serverSpan(for: request, route: forwarded.route, ids: &traceIds)
+            let clientSpan = serverSpan.flatMap { tracing?.clientSpan(for: &forwarded, under: $0, ids: &traceIds) }
             let exchange = PassThroughExchange(
                 request: forwarded, requestId: requestId, method: request.method, started: started, active: metrics.active(request.method))
             exchange.serverSpan = serverSpan
@@ -456,7 +458,7 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
                 let action = try state.answerHeadRead(
                     status: head.status, keepAlive: head.keepAlive, framing: head.framing, isEventStream: head.isEventStream)
                 exchange.endLease()
-                PassThroughTracing.end(exchange.clientSpan, status: head.status)
+                tracing?.end(exchange.clientSpan, status: head.status)
                 exchange.clientSpan = nil
                 if action.startsStream { counters.openStreams.increment() }
                 var bytes = context.channel.allocator.buffer(capacity: head.fieldLines.readableBytes + 512)
@@ -595,9 +597,9 @@ final class PassThroughHandler: ChannelDuplexHandler, RemovableChannelHandler, U
         exchange.endLease()
         exchange.active.decrement()
         if wasStream { counters.openStreams.decrement() }
-        PassThroughTracing.end(exchange.clientSpan, status: status)
+        tracing?.end(exchange.clientSpan, status: status)
         exchange.clientSpan = nil
-        PassThroughTracing.end(exchange.serverSpan, status: status, requestId: exchange.requestId)
+        tracing?.end(exchange.serverSpan, status: status, requestId: exchange.requestId)
         exchange.serverSpan = nil
         metrics.record(route: exchange.request.route, method: exchange.method, status: status, since: exchange.started, failed: failed)
         AccessLog.record(

@@ -1,56 +1,81 @@
+import Foundation
 import HTTPTypes
 import NIOHTTP1
 import ServiceDefaults
-import Tracing
 
-/// The spans of the requests the pass-through answers itself, made on the event loop without a task: a server span per
-/// request (continuing the client's W3C `traceparent`, named by the route: `POST /api/meals`), and below it a client
-/// span for the upstream call (`POST meals`), whose context replaces the client's `traceparent` on the way up, so the
-/// service's span is its child. The router makes the spans of the requests it answers (`RequestTracingMiddleware`).
-/// Paths are recorded as logs show them (share tokens redacted), query strings not at all; health probes are not traced.
+/// The spans of the requests the pass-through answers itself, made on the event loop without a task and recorded on
+/// the gateway's own span path (`SpanExport`): a server span per request (continuing the client's W3C `traceparent`,
+/// named by the route: `POST /api/meals`), and below it a client span for the upstream call (`POST meals`), whose
+/// `traceparent` replaces the client's on the way up, so the service's span is its child. The router makes the spans
+/// of the requests it answers (`RequestTracingMiddleware`, swift-otel). Paths are recorded as logs show them (share
+/// tokens redacted), query strings not at all; health probes are not traced. Whether a trace is recorded is the
+/// sampler's (`SpanSampler`); an unsampled request makes no span, and its upstream call carries the caller's
+/// `traceparent` on.
 struct PassThroughTracing: Sendable {
-    let tracer: any Tracer
+    let export: SpanExport
 
-    /// The tracer in charge when the gateway is built (bootstrapped, or bound to the building task in tests); nil while
-    /// tracing is off, so the pass-through costs nothing for it then.
-    static func current() -> PassThroughTracing? {
-        TraceContext.isTracing ? PassThroughTracing(tracer: InstrumentationSystem.tracer) : nil
+    /// A span begun and not yet ended.
+    struct OpenSpan {
+        let traceId: TraceID
+        let spanId: SpanID
+        let parentSpanId: SpanID?
+        let traceState: String?
+        let name: String
+        let kind: RecordedSpan.Kind
+        let startNanos: UInt64
+        var attributes: [SpanAttribute]
     }
 
-    /// The server span of `request`, whose route is `route` (nil when it matched none); nil for health probes.
-    func serverSpan(for request: HTTPRequest, route: String?) -> (any Span)? {
+    /// The server span of `request`, whose route is `route` (nil when it matched none); nil for health probes and
+    /// requests the sampler leaves out.
+    func serverSpan(for request: HTTPRequest, route: String?, ids: inout TraceIdentifierGenerator) -> OpenSpan? {
         let path = request.path.map { String($0.prefix { $0 != "?" }) } ?? "/"
         guard path != "/health", !path.hasPrefix("/health/") else { return nil }
-        let parent = TraceContext.context(
-            traceparent: request.headerFields[Self.traceparent], tracestate: request.headerFields[Self.tracestate],
-            base: InstrumentationContext.current ?? .topLevel, using: tracer)
+        let parent = request.headerFields[Self.traceparent].flatMap(TraceParent.init(header:))
+        let traceId = parent?.traceId ?? ids.traceId()
+        guard export.settings.sampler.samples(traceId, parent: parent) else { return nil }
         let method = request.method.rawValue
-        let span = tracer.startAnySpan(route.map { "\(method) \($0)" } ?? method, context: parent, ofKind: .server)
-        span.attributes["http.request.method"] = method
-        span.attributes["url.path"] = LoggedPath.redacting(path)
-        if let route { span.attributes["http.route"] = route }
-        return span
+        var attributes = [SpanAttribute("http.request.method", method), SpanAttribute("url.path", LoggedPath.redacting(path))]
+        if let route { attributes.append(SpanAttribute("http.route", route)) }
+        return OpenSpan(
+            traceId: traceId, spanId: ids.spanId(), parentSpanId: parent?.parentId,
+            traceState: parent == nil ? nil : request.headerFields[Self.tracestate], name: route.map { "\(method) \($0)" } ?? method,
+            kind: .server, startNanos: Self.now(), attributes: attributes)
     }
 
-    /// The client span of the upstream call of `request` under `parent`; its context replaces the trace context of
-    /// `request.head`.
-    func clientSpan(for request: inout PassThroughRequest, under parent: any Span) -> any Span {
-        let span = tracer.startAnySpan("\(request.head.method.rawValue) \(request.upstreamName)", context: parent.context, ofKind: .client)
-        span.attributes["http.request.method"] = request.head.method.rawValue
-        span.attributes["url.path"] = LoggedPath.redacting(String(request.head.uri.prefix { $0 != "?" }))
-        request.head.headers.remove(name: TraceContext.traceparent)
-        request.head.headers.remove(name: "tracestate")
-        tracer.inject(span.context, into: &request.head.headers, using: HTTPHeadersCarrier())
-        return span
+    /// The client span of the upstream call of `request` under `parent`; its `traceparent` replaces the one of
+    /// `request.head` (the caller's `tracestate` goes on as it came).
+    func clientSpan(for request: inout PassThroughRequest, under parent: OpenSpan, ids: inout TraceIdentifierGenerator) -> OpenSpan {
+        let spanId = ids.spanId()
+        request.head.headers.replaceOrAdd(
+            name: TraceContext.traceparent, value: TraceParent.header(traceId: parent.traceId, spanId: spanId, sampled: true))
+        return OpenSpan(
+            traceId: parent.traceId, spanId: spanId, parentSpanId: parent.spanId, traceState: parent.traceState,
+            name: "\(request.head.method.rawValue) \(request.upstreamName)", kind: .client, startNanos: Self.now(),
+            attributes: [
+                SpanAttribute("http.request.method", request.head.method.rawValue),
+                SpanAttribute("url.path", LoggedPath.redacting(String(request.head.uri.prefix { $0 != "?" }))),
+            ])
     }
 
-    /// Ends `span` with the answer's status, marked failed for a 5xx.
-    static func end(_ span: (any Span)?, status: HTTPResponse.Status, requestId: String? = nil) {
+    /// Ends `span` with the answer's status (failed for a 5xx) and records it.
+    func end(_ span: OpenSpan?, status: HTTPResponse.Status, requestId: String? = nil) {
         guard let span else { return }
-        span.attributes["http.response.status_code"] = status.code
-        if let requestId { span.attributes["request_id"] = requestId }
-        if status.code >= 500 { span.setStatus(SpanStatus(code: .error)) }
-        span.end()
+        var attributes = span.attributes
+        attributes.append(SpanAttribute("http.response.status_code", Int64(status.code)))
+        if let requestId { attributes.append(SpanAttribute("request_id", requestId)) }
+        export.record(
+            RecordedSpan(
+                traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId, traceState: span.traceState, name: span.name,
+                kind: span.kind, startNanos: span.startNanos, endNanos: max(Self.now(), span.startNanos), attributes: attributes,
+                isError: status.code >= 500))
+    }
+
+    /// Nanoseconds since the Unix epoch (the real-time clock, as OTLP's times are).
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 
     private static let traceparent = HTTPField.Name(TraceContext.traceparent)!
