@@ -177,7 +177,7 @@ step_test_otlp_decoder() {
     return 0
   fi
   mkdir -p "$TOOLS_DIR"
-  python3 -m pip install --quiet --disable-pip-version-check --upgrade --target "$OTEL_PROTO_DIR" "opentelemetry-proto==$OTEL_PROTO_VERSION" \
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --upgrade --target "$OTEL_PROTO_DIR" "opentelemetry-proto==$OTEL_PROTO_VERSION" \
     || fail "pip could not install opentelemetry-proto==$OTEL_PROTO_VERSION"
   PYTHONPATH="$OTEL_PROTO_DIR" python3 -c "from opentelemetry.proto.collector.trace.v1 import trace_service_pb2" 2>/dev/null \
     || fail "opentelemetry-proto in $OTEL_PROTO_DIR does not import"

@@ -108,9 +108,12 @@ import Testing
 
     // MARK: - Batches
 
-    @Test("spans go out in batches of the batch size; past the queue's size they are dropped and counted; a failed send drops and counts its batch")
+    @Test(
+        "spans go out in batches of the batch size; past the queue's size they are dropped and counted; a failed send drops and counts its batch, said once for several"
+    )
     func batches() async throws {
         let metrics = TestMetrics()
+        let warnings = WarningCount()
         let sent = Mutex<[[UInt64]]>([])
         let fails = Mutex(false)
         let export = SpanExport(
@@ -118,7 +121,7 @@ import Testing
             send: { batch in
                 if fails.withLock({ $0 }) { throw OTLPExportRefused(status: 503) }
                 sent.withLock { $0.append(batch.map(\.spanId.value)) }
-            }, metrics: metrics, logger: Logger(label: "span-export-test"))
+            }, metrics: metrics, logger: Logger(label: "span-export-test") { _ in CountingLogHandler(count: warnings) })
         for number in 1...7 { export.record(Self.span(UInt64(number))) }
         await export.exportWaiting()
         #expect(sent.withLock { $0 } == [[1, 2], [3, 4], [5]])
@@ -128,6 +131,7 @@ import Testing
         await export.exportWaiting()
         #expect(metrics.counterTotal(label: "gateway_spans_dropped_total") == 5)
         #expect(sent.withLock { $0 }.count == 3)
+        #expect(warnings.value.withLock { $0 } == 1, "two failed batches in a row are one warning")
     }
 
     @Test("a full batch is sent at once, without waiting for the schedule delay; what waits is sent when the service stops")
@@ -148,5 +152,26 @@ import Testing
             try await tasks.waitForAll()
         }
         #expect(sent.withLock { $0 } == [3, 1], "the last span went out at shutdown")
+    }
+}
+
+/// How many warnings were logged.
+private final class WarningCount: Sendable {
+    let value = Mutex(0)
+}
+
+/// Counts the warnings logged through it.
+private struct CountingLogHandler: LogHandler {
+    let count: WarningCount
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        if event.level == .warning { count.value.withLock { $0 += 1 } }
     }
 }

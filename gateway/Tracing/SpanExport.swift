@@ -23,6 +23,10 @@ final class SpanExport: Service, Sendable {
     private let send: Send
     private let dropped: Counter
     private let logger: Logger
+    /// Spans a failed send dropped since the last warning, and when that was: an unreachable collector is said at
+    /// most once per `warningInterval`, not once per batch.
+    private let unsent = NIOLockedValueBox((count: 0, lastWarning: ContinuousClock.Instant?.none))
+    static let warningInterval = Duration.seconds(10)
 
     init(settings: SpanExportSettings, send: @escaping Send, metrics: any MetricsFactory = MetricsSystem.factory, logger: Logger) {
         self.settings = settings
@@ -80,7 +84,17 @@ final class SpanExport: Service, Sendable {
                 try await send(batch)
             } catch {
                 dropped.increment(by: batch.count)
-                logger.warning("could not export spans", metadata: ["spans": "\(batch.count)", "error": "\(error)"])
+                let now = ContinuousClock.now
+                let warning = unsent.withLockedValue { unsent -> Int? in
+                    unsent.count += batch.count
+                    if let last = unsent.lastWarning, last.duration(to: now) < Self.warningInterval { return nil }
+                    defer { unsent = (0, now) }
+                    return unsent.count
+                }
+                if let warning {
+                    logger.warning(
+                        "could not export spans; dropped them (said at most every 10 s)", metadata: ["spans": "\(warning)", "error": "\(error)"])
+                }
             }
         }
     }
