@@ -44,7 +44,7 @@ struct FigureConsistencyJourneyTests {
                 stack.clock.advance(by: max(0, scenario.nows[0].timeIntervalSince(stack.clock.now())))
                 let user = try await stack.signUp("Calendar\(seed)")
                 try await Self.live(scenario, as: user, stack: stack)
-                try await Self.awaitTrends(scenario, token: user.token, stack: stack)
+                try await Self.awaitTrends(scenario, of: user.id, token: user.token, stack: stack)
                 // Three of the seven days as today (the read-model suite takes every weekday): the first, with the past days
                 // opened, one in the middle and the last.
                 for now in [scenario.nows[0], scenario.nows[3], scenario.nows[6]] {
@@ -100,8 +100,25 @@ struct FigureConsistencyJourneyTests {
         #expect(arrived, "the meals service never learnt the zone \(zone)")
     }
 
-    /// Waits until trends counts what the scenario's user did (all time), so the figures are read on a settled state.
-    static func awaitTrends(_ scenario: CalendarScenario, token: String, stack: FullStack) async throws {
+    /// Waits until trends has applied every meal event the meals service wrote for the user, then until it counts what
+    /// the scenario's user did (all time), so the figures are read on a settled state. Counts alone are not enough:
+    /// the topics are consumed apart, and a meal consumed and then deleted that arrives last nets to nothing, so the
+    /// totals equal the truth's before it and again after it, with the meal in between (seen: a seed's first "today"
+    /// read while it was there).
+    static func awaitTrends(_ scenario: CalendarScenario, of userId: UUID, token: String, stack: FullStack) async throws {
+        let meals = try #require(stack.databases["meals"])
+        let trends = try #require(stack.databases["trends"])
+        let applied = try await TestEnvironment.eventually(timeout: .seconds(30)) {
+            let written = try await meals.query(
+                "SELECT event_id FROM outbox WHERE message_key = \(userId.uuidString.lowercased()) AND topic LIKE 'meal.%'",
+                logger: TestEnvironment.logger)
+            var ids: [UUID] = []
+            for try await id in written.decode(UUID.self) { ids.append(id) }
+            let rows = try await trends.query("SELECT count(*) FROM inbox WHERE event_id = ANY(\(ids))", logger: TestEnvironment.logger)
+            let count = try await rows.decode(Int.self).first { _ in true } ?? 0
+            return !ids.isEmpty && count == ids.count
+        }
+        #expect(applied, "seed \(scenario.seed): trends never applied every meal event the meals service wrote")
         let truth = scenario.sum()
         let stats = try await stack.gateway.eventually("/api/user/stats", token: token, as: FigureChecks.Stats.self) { stats in
             stats.allTime.mealsConsumed == truth.consumed && stats.allTime.mealsScanned == truth.scanned
