@@ -61,8 +61,9 @@ public struct JSONLogHandler: LogHandler {
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(now.tv_nsec / 1_000_000), 3))Z"
     }
 
-    /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control characters.
-    static func appendString(_ text: String, to line: inout String) {
+    /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control characters (RFC 8259); also
+    /// what the gateway's OTLP/JSON export writes its strings with.
+    public static func appendString(_ text: String, to line: inout String) {
         line += "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceDefaults
 
 /// An OTLP `ExportTraceServiceRequest` (opentelemetry-proto, `collector/trace/v1/trace_service.proto`) of recorded
 /// spans, in the two encodings OTLP/HTTP defines: binary protobuf (`application/x-protobuf`, the default) and
@@ -57,22 +58,11 @@ enum OTLPTraceEncoding {
         return "{\"key\":\(jsonString(attribute.key)),\"value\":\(value)}"
     }
 
-    /// `text` as a JSON string (RFC 8259 escapes).
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+    /// `text` as a JSON string literal (`JSONLogHandler`'s escaping).
+    private static func jsonString(_ text: String) -> String {
+        var out = ""
+        JSONLogHandler.appendString(text, to: &out)
+        return out
     }
 }
 
